@@ -1,0 +1,37 @@
+//! `sudoku-server`: serves sudoku.v1 with health and reflection.
+//! Flags and their environment variables: `sudoku-server --help`.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use sudoku_grpc::pool::WorkerPool;
+use sudoku_grpc::server::{self, Settings};
+
+/// A gRPC service that solves 9x9 Sudoku puzzles and certifies uniqueness.
+#[derive(Parser)]
+#[command(name = "sudoku-server", version, about)]
+struct Cli {
+    #[command(flatten)]
+    settings: Settings,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let settings = Cli::parse().settings;
+    server::init_logging();
+    let listener = match tokio::net::TcpListener::bind(settings.listen).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::error!(address = %settings.listen, %error, "cannot listen");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pool = WorkerPool::new(settings.worker_count(), settings.queue_depth);
+    match server::serve(listener, &settings, pool, server::shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "server failed");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! What can be wrong with puzzle text.
+
+use super::board::Conflict;
+
+/// Why a puzzle was rejected before solving.
+///
+/// Every message says what is wrong and where, in words a person can act on;
+/// the service sends them to clients verbatim.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    /// A character that is neither a cell nor layout.
+    #[error(
+        "invalid character {shown} at line {line}, column {column}: \
+         expected a digit 1-9, '.' or '0' for a blank, or layout (whitespace, '|', '-', '+')",
+        shown = describe_char(*.character)
+    )]
+    InvalidCharacter {
+        /// The offending character.
+        character: char,
+        /// 1-based line of the character in the text.
+        line: usize,
+        /// 1-based column, counted in characters.
+        column: usize,
+    },
+    /// After layout is removed, the text does not hold exactly 81 cells.
+    #[error("expected 81 cells (digits 1-9, or '.' or '0' for blanks), found {found}")]
+    WrongCellCount {
+        /// How many cells the text holds.
+        found: usize,
+    },
+    /// Two givens repeat a digit in a row, column or box.
+    #[error("conflicting givens: {0}")]
+    ConflictingGivens(Conflict),
+}
+
+/// Quotes a character so that invisible and look-alike ones are recognisable:
+/// `'x'`, `'\0'`, `'１' (U+FF11)`.
+fn describe_char(character: char) -> String {
+    if character.is_ascii_graphic() {
+        format!("'{character}'")
+    } else {
+        format!(
+            "'{}' (U+{:04X})",
+            character.escape_debug(),
+            u32::from(character)
+        )
+    }
+}

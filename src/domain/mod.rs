@@ -1,0 +1,50 @@
+//! The Sudoku domain: boards, puzzle text, and the solver.
+//!
+//! Nothing here knows about gRPC or threads. The service layer turns
+//! [`PuzzleError`] into a gRPC status and runs [`solve_puzzle`] on the worker
+//! pool; the command line client calls the same functions directly.
+
+mod board;
+mod error;
+mod parse;
+pub mod solver;
+
+pub use board::{Board, Cell, Conflict, Unit};
+pub use error::PuzzleError;
+pub use parse::parse_board;
+pub use solver::{Cancelled, Outcome, SolveReport, SolveStats};
+
+/// Reads puzzle text and checks its givens: the board a solver may be given.
+///
+/// Fails with [`PuzzleError`] when the text is malformed or two givens repeat
+/// a digit in a row, column or box.
+pub fn parse_puzzle(text: &str) -> Result<Board, PuzzleError> {
+    let board = parse_board(text)?;
+    match board.find_conflict() {
+        Some(conflict) => Err(PuzzleError::ConflictingGivens(conflict)),
+        None => Ok(board),
+    }
+}
+
+/// Why a puzzle got no answer: it was invalid, or the caller gave up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolvePuzzleError {
+    /// The text is malformed or the givens conflict.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// The caller cancelled the solve before it finished.
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+}
+
+/// Parses, checks and solves one puzzle, certifying uniqueness.
+///
+/// `is_cancelled` is polled now and then during the search; once it returns
+/// true the search stops with [`Cancelled`].
+pub fn solve_puzzle(
+    text: &str,
+    is_cancelled: impl Fn() -> bool,
+) -> Result<SolveReport, SolvePuzzleError> {
+    let board = parse_puzzle(text)?;
+    Ok(solver::solve(&board, is_cancelled)?)
+}

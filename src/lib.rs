@@ -1,0 +1,35 @@
+//! sudoku-grpc: a gRPC service that solves 9×9 Sudoku puzzles, one at a time
+//! or in streamed batches, and certifies every answer.
+//!
+//! The crate is layered so that each part knows only the one below it:
+//!
+//! * [`domain`]: boards, puzzle text and its errors, and the solver. Knows
+//!   nothing of gRPC or threads.
+//! * [`pool`]: the bounded pool of worker threads that runs solver jobs off
+//!   the async runtime, with load shedding and cancellation.
+//! * [`service`]: the `sudoku.v1.SudokuService` handlers: protobuf in,
+//!   domain calls on the pool, protobuf out; domain errors become gRPC
+//!   statuses in one place.
+//! * [`server`]: the bootstrap: settings, listener, health, reflection and
+//!   graceful shutdown.
+//! * [`client`]: connecting to a server and what the `sudoku` command line
+//!   prints.
+//! * [`pb`]: the code generated from `proto/sudoku.proto`.
+//!
+//! The binaries in `src/bin/` only parse flags and call into these modules.
+
+pub mod client;
+pub mod domain;
+pub mod pool;
+pub mod server;
+pub mod service;
+
+/// Code generated from `proto/sudoku.proto` (package `sudoku.v1`).
+pub mod pb {
+    tonic::include_proto!("sudoku.v1");
+
+    /// The encoded descriptor set of `sudoku.v1` and its imports, for
+    /// server reflection.
+    pub const FILE_DESCRIPTOR_SET: &[u8] =
+        include_bytes!(concat!(env!("OUT_DIR"), "/sudoku_descriptor.bin"));
+}

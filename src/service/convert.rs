@@ -1,0 +1,160 @@
+//! Domain answers to protobuf messages.
+
+use std::time::{Duration, Instant};
+
+use tonic::Status;
+
+use super::error::{ServiceError, rpc_status};
+use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle};
+use crate::pb;
+use crate::pool::CancelCheck;
+
+/// A solved puzzle and the time the worker spent on it.
+#[derive(Debug, Clone, Copy)]
+pub struct Solved {
+    report: SolveReport,
+    elapsed: Duration,
+}
+
+/// The job a worker runs for one puzzle: parse, check, solve, and time it.
+pub fn solve_job(puzzle: &str, cancel: &CancelCheck) -> Result<Solved, SolvePuzzleError> {
+    let started = Instant::now();
+    let report = solve_puzzle(puzzle, || cancel.is_cancelled())?;
+    Ok(Solved {
+        report,
+        elapsed: started.elapsed(),
+    })
+}
+
+impl From<Outcome> for pb::Outcome {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Solved => pb::Outcome::Solved,
+            Outcome::MultipleSolutions => pb::Outcome::MultipleSolutions,
+            Outcome::NoSolution => pb::Outcome::NoSolution,
+        }
+    }
+}
+
+impl Solved {
+    fn outcome(&self) -> i32 {
+        pb::Outcome::from(self.report.outcome) as i32
+    }
+
+    fn solution(&self) -> String {
+        self.report
+            .solution
+            .map(|board| board.to_line())
+            .unwrap_or_default()
+    }
+
+    fn stats(&self) -> pb::SolveStats {
+        pb::SolveStats {
+            guesses: self.report.stats.guesses,
+            solve_time: prost_types::Duration::try_from(self.elapsed).ok(),
+        }
+    }
+}
+
+impl From<Solved> for pb::SolveResponse {
+    fn from(solved: Solved) -> Self {
+        pb::SolveResponse {
+            outcome: solved.outcome(),
+            solution: solved.solution(),
+            stats: Some(solved.stats()),
+        }
+    }
+}
+
+/// The stream response for one request: its answer, or the error that
+/// replaced it. Invalid puzzles get OUTCOME_INVALID; other failures keep
+/// OUTCOME_UNSPECIFIED. Either way the error's google.rpc.Status is the one a
+/// unary call would have failed with.
+pub fn stream_response(
+    id: String,
+    answer: Result<Solved, ServiceError>,
+) -> pb::SolveStreamResponse {
+    match answer {
+        Ok(solved) => pb::SolveStreamResponse {
+            id,
+            outcome: solved.outcome(),
+            solution: solved.solution(),
+            error: None,
+            stats: Some(solved.stats()),
+        },
+        Err(error) => {
+            let outcome = match error {
+                ServiceError::InvalidPuzzle(_) => pb::Outcome::Invalid,
+                _ => pb::Outcome::Unspecified,
+            };
+            pb::SolveStreamResponse {
+                id,
+                outcome: outcome as i32,
+                solution: String::new(),
+                error: Some(rpc_status(&Status::from(error))),
+                stats: None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::PuzzleError;
+    use crate::pool::JobError;
+
+    const CLASSIC: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn solved(text: &str) -> Solved {
+        solve_job(text, &CancelCheck(&|| false)).unwrap()
+    }
+
+    #[test]
+    fn a_solved_puzzle_becomes_a_response_with_solution_and_stats() {
+        let response = pb::SolveResponse::from(solved(CLASSIC));
+        assert_eq!(response.outcome(), pb::Outcome::Solved);
+        assert_eq!(response.solution.len(), 81);
+        assert!(
+            response
+                .solution
+                .bytes()
+                .all(|b| (b'1'..=b'9').contains(&b))
+        );
+        let stats = response.stats.unwrap();
+        assert_eq!(stats.guesses, 0);
+        assert!(stats.solve_time.is_some());
+    }
+
+    #[test]
+    fn no_solution_has_an_empty_solution() {
+        let text = format!("12345678.........9{}", ".".repeat(63));
+        let response = pb::SolveResponse::from(solved(&text));
+        assert_eq!(response.outcome(), pb::Outcome::NoSolution);
+        assert_eq!(response.solution, "");
+    }
+
+    #[test]
+    fn stream_items_echo_the_id_and_carry_errors() {
+        let ok = stream_response("a".into(), Ok(solved(CLASSIC)));
+        assert_eq!((ok.id.as_str(), ok.outcome()), ("a", pb::Outcome::Solved));
+        assert!(ok.error.is_none());
+
+        let invalid = ServiceError::InvalidPuzzle(PuzzleError::WrongCellCount { found: 3 });
+        let bad = stream_response("b".into(), Err(invalid));
+        assert_eq!(
+            (bad.id.as_str(), bad.outcome()),
+            ("b", pb::Outcome::Invalid)
+        );
+        let error = bad.error.unwrap();
+        assert_eq!(error.code, tonic::Code::InvalidArgument as i32);
+        assert!(error.message.contains("found 3"));
+        assert!(bad.stats.is_none());
+
+        let broken = ServiceError::Internal(JobError::Panicked("bug".into()));
+        let failed = stream_response("c".into(), Err(broken));
+        assert_eq!(failed.outcome(), pb::Outcome::Unspecified);
+        assert_eq!(failed.error.unwrap().code, tonic::Code::Internal as i32);
+    }
+}

@@ -1,0 +1,128 @@
+//! The service's errors and their one mapping to gRPC statuses.
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::domain::{PuzzleError, SolvePuzzleError};
+use crate::pool::{JobError, QueueFull};
+
+/// Everything that can keep a call from getting an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The puzzle text is malformed or its givens conflict.
+    #[error(transparent)]
+    InvalidPuzzle(#[from] PuzzleError),
+    /// The worker pool's queue is full.
+    #[error("server overloaded: {0}; retry with backoff")]
+    Overloaded(#[from] QueueFull),
+    /// The call's deadline passed before the puzzle was solved.
+    #[error("the deadline passed before the puzzle was solved")]
+    DeadlineExceeded,
+    /// The caller went away while the puzzle was being solved.
+    #[error("the solve was cancelled")]
+    Cancelled,
+    /// A worker failed on the job: a bug.
+    #[error("internal error while solving: {0}")]
+    Internal(#[from] JobError),
+}
+
+impl From<SolvePuzzleError> for ServiceError {
+    fn from(error: SolvePuzzleError) -> Self {
+        match error {
+            SolvePuzzleError::Puzzle(puzzle) => ServiceError::InvalidPuzzle(puzzle),
+            SolvePuzzleError::Cancelled(_) => ServiceError::Cancelled,
+        }
+    }
+}
+
+impl From<ServiceError> for Status {
+    fn from(error: ServiceError) -> Status {
+        let message = error.to_string();
+        match error {
+            ServiceError::InvalidPuzzle(_) => Status::with_error_details(
+                Code::InvalidArgument,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation("puzzle", message),
+            ),
+            ServiceError::Overloaded(_) => Status::resource_exhausted(message),
+            ServiceError::DeadlineExceeded => Status::deadline_exceeded(message),
+            ServiceError::Cancelled => Status::cancelled(message),
+            ServiceError::Internal(_) => Status::internal(message),
+        }
+    }
+}
+
+/// The `google.rpc.Status` message for a status, details included, as a
+/// stream response carries it.
+pub fn rpc_status(status: &Status) -> tonic_types::Status {
+    use prost::Message;
+    // `with_error_details` stores an encoded google.rpc.Status (code,
+    // message and details) in `details()`; a status without details has none.
+    tonic_types::Status::decode(status.details())
+        .ok()
+        .filter(|decoded| decoded.code == status.code() as i32)
+        .unwrap_or_else(|| tonic_types::Status {
+            code: status.code() as i32,
+            message: status.message().to_string(),
+            details: Vec::new(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::parse_puzzle;
+    use tonic_types::RpcStatusExt;
+
+    #[test]
+    fn an_invalid_puzzle_is_invalid_argument_with_a_field_violation() {
+        let error = ServiceError::from(parse_puzzle("12x").unwrap_err());
+        let status = Status::from(error);
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(
+            status
+                .message()
+                .starts_with("invalid character 'x' at line 1, column 3")
+        );
+        let violations = status.get_details_bad_request().unwrap().field_violations;
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].field, "puzzle");
+        assert_eq!(violations[0].description, status.message());
+    }
+
+    #[test]
+    fn the_rpc_status_keeps_code_message_and_details() {
+        let status = Status::from(ServiceError::from(parse_puzzle("").unwrap_err()));
+        let rpc = rpc_status(&status);
+        assert_eq!(rpc.code, Code::InvalidArgument as i32);
+        assert_eq!(rpc.message, status.message());
+        let bad_request = rpc.get_details_bad_request().unwrap();
+        assert_eq!(bad_request.field_violations[0].field, "puzzle");
+    }
+
+    #[test]
+    fn other_errors_map_to_their_codes() {
+        let full = QueueFull {
+            workers: 1,
+            queue_depth: 2,
+        };
+        let cases = [
+            (ServiceError::Overloaded(full), Code::ResourceExhausted),
+            (ServiceError::DeadlineExceeded, Code::DeadlineExceeded),
+            (ServiceError::Cancelled, Code::Cancelled),
+            (
+                ServiceError::Internal(JobError::Panicked("x".into())),
+                Code::Internal,
+            ),
+        ];
+        for (error, code) in cases {
+            let status = Status::from(error);
+            assert_eq!(status.code(), code);
+            let rpc = rpc_status(&status);
+            assert_eq!(
+                (rpc.code, rpc.message.as_str()),
+                (code as i32, status.message())
+            );
+        }
+    }
+}
