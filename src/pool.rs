@@ -220,7 +220,6 @@ impl WorkerPool {
         let (sender, result) = oneshot::channel();
         let counters = self.shared.counters.clone();
         let job: Job = Box::new(move || {
-            let _slot = slot;
             if sender.is_closed() {
                 counters.skipped.fetch_add(1, Ordering::Relaxed);
                 return;
@@ -234,6 +233,9 @@ impl WorkerPool {
                 counters.panicked.fetch_add(1, Ordering::Relaxed);
                 JobError::Panicked(panic_message(payload.as_ref()))
             });
+            // Free the slot before handing over the result, so that whoever
+            // receives it and submits more work finds the slot free.
+            drop(slot);
             // The receiver may be gone by now; nothing is owed to anyone then.
             let _ = sender.send(outcome);
         });

@@ -5,6 +5,7 @@
 //! oneshot while the binary binds the configured address and stops on
 //! SIGTERM or SIGINT ([`shutdown_signal`]).
 
+mod deadline;
 mod settings;
 
 use std::future::Future;
@@ -14,6 +15,7 @@ use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 
+pub use deadline::DeadlineLayer;
 pub use settings::{Settings, available_cores, parse_duration};
 
 use crate::pb;
@@ -78,6 +80,7 @@ pub async fn serve(
         "sudoku-server listening"
     );
     let server = Server::builder()
+        .layer(DeadlineLayer)
         .add_service(health_service)
         .add_service(reflection)
         .add_service(reflection_v1alpha)

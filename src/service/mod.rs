@@ -6,12 +6,10 @@
 //! one place ([`error`]).
 
 mod convert;
-mod deadline;
 mod error;
 mod stream;
 
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -47,26 +45,14 @@ impl SudokuService {
             .max_encoding_message_size(max_message_bytes)
     }
 
-    async fn solve_one(
-        &self,
-        puzzle: String,
-        deadline: Option<Instant>,
-    ) -> Result<SolveResponse, ServiceError> {
-        if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
-            return Err(ServiceError::DeadlineExceeded);
-        }
-        // Dropping the handle (when the deadline passes, or the client goes
-        // away and tonic drops this future) cancels the job.
+    /// Solves one puzzle on the pool, or sheds it if the queue is full.
+    /// Dropping this future (the deadline passed, or the client went away)
+    /// drops the job handle, which cancels the job.
+    async fn solve_one(&self, puzzle: String) -> Result<SolveResponse, ServiceError> {
         let answer = self
             .pool
             .try_submit(move |cancel| solve_job(&puzzle, cancel))?;
-        let solved = match deadline {
-            Some(deadline) => tokio::time::timeout_at(deadline, answer)
-                .await
-                .map_err(|_| ServiceError::DeadlineExceeded)?,
-            None => answer.await,
-        }??;
-        Ok(solved.into())
+        Ok(answer.await??.into())
     }
 }
 
@@ -76,9 +62,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
-        let deadline = deadline::from_metadata(request.metadata(), Instant::now());
-        let puzzle = request.into_inner().puzzle;
-        match self.solve_one(puzzle, deadline).await {
+        match self.solve_one(request.into_inner().puzzle).await {
             Ok(response) => Ok(Response::new(response)),
             Err(error) => {
                 let status = Status::from(error);

@@ -1,0 +1,156 @@
+//! Shared test harness: an in-process server on 127.0.0.1 port 0.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::net::SocketAddr;
+use std::sync::mpsc as sync_channel;
+use std::time::{Duration, Instant};
+
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::pb::{SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use sudoku_grpc::pool::{JobHandle, WorkerPool};
+use sudoku_grpc::server::{self, Settings};
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::Channel;
+use tonic::{Status, Streaming};
+
+pub const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+pub const CLASSIC_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// A server running in this process, stopped when dropped.
+pub struct TestServer {
+    pub address: SocketAddr,
+    pub pool: WorkerPool,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), server::ServerError>>>,
+}
+
+impl TestServer {
+    /// Starts a server with the given settings and `workers` / `queue_depth`
+    /// pool on an ephemeral port.
+    pub async fn start(settings: Settings, workers: usize, queue_depth: usize) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let pool = WorkerPool::new(workers, queue_depth);
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                let shutdown = async {
+                    let _ = stopped.await;
+                };
+                server::serve(listener, &settings, pool, shutdown).await
+            }
+        });
+        TestServer {
+            address,
+            pool,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// A server with default settings and two workers.
+    pub async fn default() -> TestServer {
+        TestServer::start(Settings::default(), 2, 64).await
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    pub async fn channel(&self) -> Channel {
+        Channel::from_shared(self.url())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    pub async fn client(&self) -> SudokuServiceClient<Channel> {
+        SudokuServiceClient::new(self.channel().await)
+    }
+
+    /// One unary Solve call.
+    pub async fn solve(&self, puzzle: &str) -> Result<SolveResponse, Status> {
+        let request = SolveRequest {
+            puzzle: puzzle.to_string(),
+        };
+        Ok(self.client().await.solve(request).await?.into_inner())
+    }
+
+    /// Opens a SolveStream fed through the returned sender.
+    pub async fn open_stream(
+        &self,
+    ) -> (
+        mpsc::Sender<SolveStreamRequest>,
+        Streaming<SolveStreamResponse>,
+    ) {
+        let (requests, outgoing) = mpsc::channel(64);
+        let responses = self
+            .client()
+            .await
+            .solve_stream(ReceiverStream::new(outgoing))
+            .await
+            .unwrap()
+            .into_inner();
+        (requests, responses)
+    }
+
+    /// Sends the shutdown signal and waits for `serve` to return.
+    pub async fn shut_down(mut self) -> Result<(), server::ServerError> {
+        let _ = self.stop.take().unwrap().send(());
+        self.task.take().unwrap().await.unwrap()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Occupies one worker of `pool` until the returned sender is dropped.
+pub fn occupy_worker(pool: &WorkerPool) -> (sync_channel::Sender<()>, JobHandle<()>) {
+    let (release, gate) = sync_channel::channel::<()>();
+    let (started_tx, started) = sync_channel::channel();
+    let handle = pool
+        .try_submit(move |_| {
+            started_tx.send(()).unwrap();
+            let _ = gate.recv();
+        })
+        .expect("room for the blocking job");
+    started.recv().unwrap();
+    (release, handle)
+}
+
+/// Polls `condition` until it holds, failing after ten seconds.
+pub async fn eventually(what: &str, condition: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !condition() {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// Puzzles with exactly one solution, from the shipped test data.
+pub fn unique_puzzles() -> Vec<String> {
+    read_puzzles("unique.txt")
+}
+
+/// One puzzle per line from `tests/data/NAME`, skipping comments and blanks.
+pub fn read_puzzles(name: &str) -> Vec<String> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{path}: {error}"))
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
