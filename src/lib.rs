@@ -12,15 +12,22 @@
 //!   statuses in one place.
 //! * [`server`]: the bootstrap: settings, listener, health, reflection and
 //!   graceful shutdown.
-//! * [`client`]: connecting to a server and what the `sudoku` command line
-//!   prints.
+//! * [`client`]: connecting to a server.
+//! * [`batch`]: reading puzzle files, and solving them in this process on
+//!   the worker pool.
+//! * [`cli`]: the `sudoku` command line's flags and commands.
+//! * [`report`]: what the `sudoku` command line prints: answer lines (text
+//!   or JSON), summaries and exit codes.
 //! * [`pb`]: the code generated from `proto/sudoku.proto`.
 //!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
 
+pub mod batch;
+pub mod cli;
 pub mod client;
 pub mod domain;
 pub mod pool;
+pub mod report;
 pub mod server;
 pub mod service;
 

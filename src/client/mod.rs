@@ -1,7 +1,4 @@
-//! The client side: connecting to a server, and what the `sudoku` command
-//! line does with the answers.
-
-mod answer;
+//! The client side: connecting to a server and calling it.
 
 use std::time::Duration;
 
@@ -9,7 +6,7 @@ use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
-pub use answer::{Answer, ExitCode, Verdict};
+use crate::report::Answer;
 
 use crate::pb::SolveRequest;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
@@ -72,7 +69,7 @@ pub async fn connect(address: &str) -> Result<Channel, ClientError> {
 }
 
 /// Solves one puzzle on the server. An invalid puzzle is an answer
-/// ([`Verdict::Invalid`]), not an error.
+/// ([`crate::report::Verdict::Invalid`]), not an error.
 pub async fn solve_remote(channel: Channel, puzzle: &str) -> Result<Answer, ClientError> {
     let request = SolveRequest {
         puzzle: puzzle.to_string(),

@@ -45,6 +45,16 @@ pub fn solve_puzzle(
     text: &str,
     is_cancelled: impl Fn() -> bool,
 ) -> Result<SolveReport, SolvePuzzleError> {
-    let board = parse_puzzle(text)?;
-    Ok(solver::solve(&board, is_cancelled)?)
+    let board = parse_board(text)?;
+    // The solver notices conflicting givens as it places them; only then
+    // is the board scanned to name the two cells.
+    solver::solve_checked(&board, is_cancelled).map_err(|error| match error {
+        solver::SolveError::ConflictingGivens => {
+            let conflict = board
+                .find_conflict()
+                .expect("the solver saw two givens conflict");
+            SolvePuzzleError::Puzzle(PuzzleError::ConflictingGivens(conflict))
+        }
+        solver::SolveError::Cancelled => SolvePuzzleError::Cancelled(Cancelled),
+    })
 }

@@ -27,7 +27,8 @@
 //! seed solver, made cheap.
 
 use super::tables::{
-    BAND, PEERS_CLEAR, PERMUTATION_MASK, ROW_BOXES, STACK_PAIR_CLEAR, STACK_SINGLE_CLEAR,
+    BAND, COLUMN_0, PEERS_CLEAR, PERMUTATION_MASK, ROW_BOXES, ROW_CELLS, SINGLE_CELL_ROWS,
+    SINGLE_COLUMN_STACKS, STACK_PAIR_CLEAR, STACK_SINGLE_CLEAR,
 };
 use crate::domain::Board;
 
@@ -50,6 +51,12 @@ pub(super) struct State {
     open_rows: [u32; 3],
 }
 
+/// True when `cell` is not in `mask`.
+#[inline(always)]
+fn is_clear(mask: u32, cell: usize) -> bool {
+    mask & (1 << cell) == 0
+}
+
 /// The columns (nine bits) a band mask still uses.
 #[inline(always)]
 fn columns(mask: u32) -> u32 {
@@ -58,29 +65,50 @@ fn columns(mask: u32) -> u32 {
 
 impl State {
     /// The state for a board: every digit possible everywhere, then each
-    /// given placed. Nothing is propagated yet.
-    pub(super) fn new(board: &Board) -> State {
+    /// given placed. Nothing is propagated yet. `None` when two givens
+    /// repeat a digit in a row, column or box.
+    pub(super) fn new(board: &Board) -> Option<State> {
         let mut state = State {
             candidates: [BAND; 27],
             dirty: 0,
             open_cells: [BAND; 3],
             open_rows: [BAND; 3],
         };
-        for (index, &value) in board.cells().iter().enumerate() {
-            if value != 0 {
-                state.place(usize::from(value - 1), index / 27, index % 27);
-            }
+        let cells = board.cells();
+        // Visit only the givens, without a branch per cell.
+        let givens = (0..81).fold(0u128, |givens, index| {
+            givens | u128::from(cells[index] != 0) << index
+        });
+        let mut rest = givens;
+        let mut columns_used = [0u16; 9];
+        let mut conflict = false;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let digit = usize::from(cells[index] - 1);
+            let (band, cell) = (index / 27, index % 27);
+            let entry = digit * 3 + band;
+            // Before propagation, only earlier givens of the same digit take
+            // candidates away: in this band by placing, in other bands only
+            // through the column, which `columns_used` tracks.
+            let column = 1 << (cell % 9);
+            conflict |=
+                is_clear(state.candidates[entry], cell) | (columns_used[digit] & column != 0);
+            columns_used[digit] |= column;
+            state.candidates[entry] &= PEERS_CLEAR[cell];
+            state.dirty |= 1 << entry;
         }
-        state
+        (!conflict).then_some(state)
     }
 
     /// True when every cell has its digit.
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_solved(&self) -> bool {
         self.open_cells == [0; 3]
     }
 
     /// The solved grid. Only meaningful when [`State::is_solved`].
+    #[inline(always)]
     pub(super) fn solution(&self) -> Board {
         let mut cells = [0u8; 81];
         for (entry, &mask) in self.candidates.iter().enumerate() {
@@ -94,99 +122,107 @@ impl State {
         Board::from_cells(cells).expect("digits are 1-9")
     }
 
-    /// Sets entry `index`, marking it dirty if it changed.
-    #[inline(always)]
-    fn set(&mut self, index: usize, mask: u32) {
-        self.dirty |= u32::from(mask != self.candidates[index]) << index;
-        self.candidates[index] = mask;
-    }
-
     /// Puts `digit` (0-8) in cell `cell` (0..27) of `band`: the digit leaves
     /// the cell's peers in the band. The rest follows in propagation.
-    #[inline]
+    #[inline(always)]
     pub(super) fn place(&mut self, digit: usize, band: usize, cell: usize) {
         let index = digit * 3 + band;
-        self.set(index, self.candidates[index] & PEERS_CLEAR[cell]);
+        let before = self.candidates[index];
+        let after = before & PEERS_CLEAR[cell];
+        self.candidates[index] = after;
+        self.dirty |= u32::from(after != before) << index;
     }
 
     /// Applies all the rules until nothing changes. Returns false on a
     /// contradiction.
+    #[inline(always)]
     pub(super) fn propagate(&mut self) -> bool {
+        // The dirty set lives in a register while propagating.
+        let mut dirty = std::mem::take(&mut self.dirty);
         loop {
-            while self.dirty != 0 {
-                let index = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                if !self.update(index) {
-                    return false;
+            // Sweep the entries in order, updating the dirty ones; entries
+            // that change behind the sweep wait for the next one, so their
+            // changes pile up and are handled together.
+            while dirty != 0 {
+                macro_rules! sweep {
+                    ($($i:literal)*) => {
+                        $(
+                            if dirty & (1 << $i) != 0 {
+                                dirty &= !(1 << $i);
+                                match self.update::<$i>() {
+                                    Some(changed) => dirty |= changed,
+                                    None => return false,
+                                }
+                            }
+                        )*
+                    };
                 }
+                sweep!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
             }
             match self.place_naked_singles() {
-                Some(true) => continue,
-                Some(false) => return true,
+                Some(0) => return true,
+                Some(changed) => dirty = changed,
                 None => return false,
             }
         }
     }
 
-    /// Propagates one changed (digit, band) entry: rows and boxes of the
-    /// band, columns to the other bands, and placements of rows down to one
-    /// cell. Returns false on a contradiction.
+    /// Propagates one changed (digit, band) entry, `INDEX = digit * 3 +
+    /// band`: rows and boxes of the band, columns to the other bands, and
+    /// placements of rows down to one cell. Returns the entries it changed,
+    /// or `None` on a contradiction. Compiled once per entry, so that every
+    /// index and shift is a constant.
     #[inline(always)]
-    fn update(&mut self, index: usize) -> bool {
-        let (digit, band) = (index / 3, index % 3);
-        let mut mask = self.candidates[index];
+    fn update<const INDEX: usize>(&mut self) -> Option<u32> {
+        let (digit, band) = (INDEX / 3, INDEX % 3);
+        let mut mask = self.candidates[INDEX];
         let reach = usize::from(ROW_BOXES[(mask & 0x1FF) as usize])
             | usize::from(ROW_BOXES[((mask >> 9) & 0x1FF) as usize]) << 3
-            | usize::from(ROW_BOXES[(mask >> 18) as usize]) << 6;
+            | usize::from(ROW_BOXES[(mask >> 18) as usize & 0x1FF]) << 6;
         mask &= PERMUTATION_MASK[reach];
         if mask == 0 {
-            return false;
+            return None;
         }
         // The permutation mask is idempotent, so the entry stays clean.
-        self.candidates[index] = mask;
+        self.candidates[INDEX] = mask;
 
         let used = columns(mask);
         let keep = STACK_SINGLE_CLEAR[used as usize];
-        let [p, q] = OTHER_BANDS[band].map(|other| index - band + other);
+        let [p, q] = OTHER_BANDS[band].map(|other| INDEX - band + other);
         let (mask_p, mask_q) = (self.candidates[p], self.candidates[q]);
-        self.set(
-            p,
-            mask_p & keep & STACK_PAIR_CLEAR[(used | columns(mask_q)) as usize],
-        );
-        self.set(
-            q,
-            mask_q & keep & STACK_PAIR_CLEAR[(used | columns(mask_p)) as usize],
-        );
+        let new_p = mask_p & keep & STACK_PAIR_CLEAR[(used | columns(mask_q)) as usize];
+        let new_q = mask_q & keep & STACK_PAIR_CLEAR[(used | columns(mask_p)) as usize];
+        self.candidates[p] = new_p;
+        self.candidates[q] = new_q;
+        let mut changed = u32::from(new_p != mask_p) << p | u32::from(new_q != mask_q) << q;
 
+        // Rows of the digit down to one cell own that cell.
         let open = (self.open_rows[band] >> (digit * 3)) & 7;
-        if open != 0 {
-            let mut placed = 0;
-            let mut rows = 0;
-            for row in 0..3 {
-                let cells = (mask >> (9 * row)) & 0x1FF;
-                // Every row has a cell left: the permutation mask saw to it.
-                if open & (1 << row) != 0 && cells & (cells - 1) == 0 {
-                    placed |= cells << (9 * row);
-                    rows |= 1 << row;
-                }
-            }
-            if placed != 0 {
-                self.open_rows[band] &= !(rows << (digit * 3));
-                self.open_cells[band] &= !placed;
-                for other in (band..27).step_by(3) {
-                    if other != index {
-                        self.set(other, self.candidates[other] & !placed);
-                    }
+        let stacks = usize::from(SINGLE_COLUMN_STACKS[used as usize]);
+        let rows = u32::from(SINGLE_CELL_ROWS[reach << 3 | stacks]) & open;
+        if rows != 0 {
+            let placed = mask & ROW_CELLS[rows as usize];
+            self.open_rows[band] &= !(rows << (digit * 3));
+            self.open_cells[band] &= !placed;
+            for other in 0..9 {
+                let entry = other * 3 + band;
+                if entry != INDEX {
+                    let before = self.candidates[entry];
+                    let after = before & !placed;
+                    self.candidates[entry] = after;
+                    changed |= u32::from(after != before) << entry;
                 }
             }
         }
-        true
+        Some(changed)
     }
 
-    /// Gives each open cell with one candidate its digit. Returns whether it
-    /// placed any, or `None` if an open cell has no candidate at all.
-    fn place_naked_singles(&mut self) -> Option<bool> {
-        let mut placed_any = false;
+    /// Gives each open cell with one candidate its digit. Returns the
+    /// entries that changed (zero if there was no such cell), or `None` if an
+    /// open cell has no candidate at all.
+    #[inline(always)]
+    fn place_naked_singles(&mut self) -> Option<u32> {
+        let mut changed = 0;
         for band in 0..3 {
             let open = self.open_cells[band];
             if open == 0 {
@@ -200,16 +236,22 @@ impl State {
             if singles == 0 {
                 continue;
             }
-            placed_any = true;
             for index in (band..27).step_by(3) {
                 let mut cells = singles & self.candidates[index];
+                if cells == 0 {
+                    continue;
+                }
+                let before = self.candidates[index];
+                let mut after = before;
                 while cells != 0 {
-                    self.place(index / 3, band, cells.trailing_zeros() as usize);
+                    after &= PEERS_CLEAR[cells.trailing_zeros() as usize];
                     cells &= cells - 1;
                 }
+                self.candidates[index] = after;
+                changed |= u32::from(after != before) << index;
             }
         }
-        Some(placed_any)
+        Some(changed)
     }
 
     /// Cells of a band with at least one, two and three candidate digits.
@@ -226,20 +268,43 @@ impl State {
     }
 
     /// The cell to branch on, as (band, cell in band), and its candidate
-    /// digits as a 9-bit mask: the first open cell with two candidates, or
-    /// else the first with the fewest. Only called on a propagated, unsolved
-    /// state.
+    /// digits as a 9-bit mask. Only called on a propagated, unsolved state.
+    ///
+    /// A cell with two candidates, and among those the one with the most
+    /// two-candidate cells among its peers: placing either digit there is
+    /// likely to settle those peers too, so both branches stay small. On the
+    /// hardest benchmark set this takes about a quarter fewer guesses than
+    /// the first two-candidate cell. Without any such cell, the first cell
+    /// with the fewest candidates.
+    #[inline(always)]
     pub(super) fn branch_cell(&self) -> (usize, usize, u32) {
-        for band in 0..3 {
+        let pairs = [0, 1, 2].map(|band| {
             let (_, two, three) = self.candidate_counts(band);
-            let pairs = self.open_cells[band] & two & !three;
-            if pairs != 0 {
-                let cell = pairs.trailing_zeros() as usize;
-                return (band, cell, self.digits_at(band, cell));
+            self.open_cells[band] & two & !three
+        });
+        let mut best = None;
+        let mut best_score = 0;
+        for band in 0..3 {
+            let [other_1, other_2] = OTHER_BANDS[band];
+            let mut cells = pairs[band];
+            while cells != 0 {
+                let cell = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let column = COLUMN_0 << (cell % 9);
+                let in_band = pairs[band] & !PEERS_CLEAR[cell];
+                let in_column = (pairs[other_1] & column) | (pairs[other_2] & column) << 1;
+                let score = (u64::from(in_band) | u64::from(in_column) << 32).count_ones() + 1;
+                if score > best_score {
+                    best_score = score;
+                    best = Some((band, cell));
+                }
             }
         }
-        let mut best = (0, 0, 0u32);
+        if let Some((band, cell)) = best {
+            return (band, cell, self.digits_at(band, cell));
+        }
         let mut fewest = u32::MAX;
+        let mut best = (0, 0, 0u32);
         for band in 0..3 {
             let mut open = self.open_cells[band];
             while open != 0 {
@@ -256,6 +321,7 @@ impl State {
     }
 
     /// The candidate digits of one cell, bit `digit` (0-8).
+    #[inline(always)]
     fn digits_at(&self, band: usize, cell: usize) -> u32 {
         (0..9).fold(0, |digits, digit| {
             digits | ((self.candidates[digit * 3 + band] >> cell) & 1) << digit

@@ -9,6 +9,7 @@
 
 mod engine;
 pub mod reference;
+mod search;
 mod tables;
 
 use engine::State;
@@ -50,86 +51,57 @@ pub struct SolveReport {
 #[error("the solve was cancelled")]
 pub struct Cancelled;
 
-/// How many branching decisions pass between two polls of the cancellation
-/// check: often enough to stop within microseconds, rare enough to cost
-/// nothing measurable.
-const CANCEL_POLL_INTERVAL: u64 = 64;
-
 /// Solves `board`, certifying uniqueness: searches for up to two solutions.
 ///
-/// The board's givens should agree (see [`Board::find_conflict`]); givens
-/// that conflict simply yield [`Outcome::NoSolution`]. `is_cancelled` is
-/// polled every few dozen branching decisions, and at the first one.
+/// Givens that repeat a digit in a row, column or box yield
+/// [`Outcome::NoSolution`]; [`solve_checked`] tells them apart.
+/// `is_cancelled` is polled every few dozen branching decisions, and at the
+/// first one.
 pub fn solve(board: &Board, is_cancelled: impl Fn() -> bool) -> Result<SolveReport, Cancelled> {
-    let mut search = Search {
-        limit: 2,
-        found: 0,
-        first: None,
-        guesses: 0,
-        is_cancelled,
-        cancelled: false,
-    };
-    search.run(State::new(board));
-    if search.cancelled {
-        return Err(Cancelled);
+    match solve_checked(board, is_cancelled) {
+        Err(SolveError::ConflictingGivens) => Ok(SolveReport {
+            outcome: Outcome::NoSolution,
+            solution: None,
+            stats: SolveStats::default(),
+        }),
+        Err(SolveError::Cancelled) => Err(Cancelled),
+        Ok(report) => Ok(report),
     }
-    let outcome = match search.found {
+}
+
+/// Why [`solve_checked`] gave no report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveError {
+    /// Two givens repeat a digit in a row, column or box (found while
+    /// placing them, at no extra cost; [`Board::find_conflict`] names them).
+    ConflictingGivens,
+    /// The caller cancelled the solve.
+    Cancelled,
+}
+
+/// Like [`solve`], but reports conflicting givens instead of answering
+/// [`Outcome::NoSolution`] for them.
+pub fn solve_checked(
+    board: &Board,
+    is_cancelled: impl Fn() -> bool,
+) -> Result<SolveReport, SolveError> {
+    let state = State::new(board).ok_or(SolveError::ConflictingGivens)?;
+    let found = search::search(state, 2, &is_cancelled);
+    if found.cancelled {
+        return Err(SolveError::Cancelled);
+    }
+    let outcome = match found.count {
         0 => Outcome::NoSolution,
         1 => Outcome::Solved,
         _ => Outcome::MultipleSolutions,
     };
     Ok(SolveReport {
         outcome,
-        solution: search.first,
+        solution: found.first,
         stats: SolveStats {
-            guesses: search.guesses,
+            guesses: found.guesses,
         },
     })
-}
-
-/// A depth-first search that stops at `limit` solutions.
-struct Search<F> {
-    limit: u32,
-    found: u32,
-    first: Option<Board>,
-    guesses: u64,
-    is_cancelled: F,
-    cancelled: bool,
-}
-
-impl<F: Fn() -> bool> Search<F> {
-    fn run(&mut self, mut state: State) {
-        // The last candidate of each branching cell continues in this loop
-        // instead of a recursive call, so the state is copied one time fewer.
-        loop {
-            if !state.propagate() {
-                return;
-            }
-            if state.is_solved() {
-                self.found += 1;
-                if self.first.is_none() {
-                    self.first = Some(state.solution());
-                }
-                return;
-            }
-            if self.guesses.is_multiple_of(CANCEL_POLL_INTERVAL) && (self.is_cancelled)() {
-                self.cancelled = true;
-                return;
-            }
-            self.guesses += 1;
-            let (band, cell, mut digits) = state.branch_cell();
-            while digits & (digits - 1) != 0 {
-                let mut child = state;
-                child.place(digits.trailing_zeros() as usize, band, cell);
-                self.run(child);
-                if self.found >= self.limit || self.cancelled {
-                    return;
-                }
-                digits &= digits - 1;
-            }
-            state.place(digits.trailing_zeros() as usize, band, cell);
-        }
-    }
 }
 
 #[cfg(test)]

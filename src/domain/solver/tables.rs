@@ -8,7 +8,7 @@
 pub(super) const BAND: u32 = (1 << 27) - 1;
 
 /// The three bits of column 0 in a band; shift left by `c` for column `c`.
-const COLUMN_0: u32 = 1 | 1 << 9 | 1 << 18;
+pub(super) const COLUMN_0: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// For the nine bits of one row of a band: which of the three boxes (bits
 /// 0-2) the row still has a candidate in.
@@ -66,6 +66,85 @@ pub(super) const PERMUTATION_MASK: [u32; 512] = {
             p += 1;
         }
         matrix += 1;
+    }
+    table
+};
+
+/// For a row/box reachability matrix (as for [`PERMUTATION_MASK`], bit
+/// `row * 3 + box`) and the stacks where the band uses a single column (bits
+/// 0-2), indexed `matrix << 3 | stacks`: the rows (bits 0-2) left with one
+/// cell once the permutation mask is applied. Such a row reaches one box,
+/// and that box's stack is down to one column.
+pub(super) const SINGLE_CELL_ROWS: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut matrix = 0;
+    while matrix < 512 {
+        // Reachability after the permutation mask: the fitting permutations.
+        let mut after: usize = 0;
+        let mut p = 0;
+        while p < 6 {
+            let boxes = PERMUTATIONS[p];
+            let mut bits = 0;
+            let mut row = 0;
+            while row < 3 {
+                bits |= 1 << (row * 3 + boxes[row]);
+                row += 1;
+            }
+            if matrix & bits == bits {
+                after |= bits;
+            }
+            p += 1;
+        }
+        let mut stacks = 0;
+        while stacks < 8 {
+            let mut rows = 0u8;
+            let mut row = 0;
+            while row < 3 {
+                let reached = (after >> (row * 3)) & 7;
+                if reached.count_ones() == 1 && stacks & reached != 0 {
+                    rows |= 1 << row;
+                }
+                row += 1;
+            }
+            table[matrix << 3 | stacks] = rows;
+            stacks += 1;
+        }
+        matrix += 1;
+    }
+    table
+};
+
+/// For the nine column bits of a band: the stacks (bits 0-2) where exactly
+/// one column is used.
+pub(super) const SINGLE_COLUMN_STACKS: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut columns: usize = 0;
+    while columns < 512 {
+        let mut stack = 0;
+        while stack < 3 {
+            if ((columns >> (3 * stack)) & 7).count_ones() == 1 {
+                table[columns] |= 1 << stack;
+            }
+            stack += 1;
+        }
+        columns += 1;
+    }
+    table
+};
+
+/// For three row bits, the cells of those rows in a band.
+pub(super) const ROW_CELLS: [u32; 8] = {
+    let mut table = [0u32; 8];
+    let mut rows = 0;
+    while rows < 8 {
+        let mut row = 0;
+        while row < 3 {
+            if rows & (1 << row) != 0 {
+                table[rows] |= 0x1FF << (9 * row);
+            }
+            row += 1;
+        }
+        rows += 1;
     }
     table
 };
@@ -163,6 +242,40 @@ mod tests {
             STACK_PAIR_CLEAR[columns],
             BAND & !(COLUMN_0 << 3 | COLUMN_0 << 4)
         );
+    }
+
+    /// The rows of a band mask that hold exactly one cell, the slow way.
+    fn single_rows(mask: u32) -> u8 {
+        (0..3)
+            .filter(|&r| ((mask >> (9 * r)) & 0x1FF).count_ones() == 1)
+            .fold(0, |rows, r| rows | 1 << r)
+    }
+
+    #[test]
+    fn single_cell_rows_agrees_with_counting_on_every_filtered_mask() {
+        // Every band mask is too many; a stride through them covers all
+        // tables' entries many times over.
+        for raw in (0..1u32 << 27).step_by(997) {
+            let reach = usize::from(ROW_BOXES[(raw & 0x1FF) as usize])
+                | usize::from(ROW_BOXES[((raw >> 9) & 0x1FF) as usize]) << 3
+                | usize::from(ROW_BOXES[(raw >> 18) as usize]) << 6;
+            let mask = raw & PERMUTATION_MASK[reach];
+            if mask == 0 {
+                continue;
+            }
+            let columns = (mask | mask >> 9 | mask >> 18) & 0x1FF;
+            let stacks = usize::from(SINGLE_COLUMN_STACKS[columns as usize]);
+            assert_eq!(
+                SINGLE_CELL_ROWS[reach << 3 | stacks],
+                single_rows(mask),
+                "mask {mask:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn row_cells_spreads_rows() {
+        assert_eq!(ROW_CELLS[0b101], 0x1FF | 0x1FF << 18);
     }
 
     #[test]

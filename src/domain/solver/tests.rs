@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use super::{Outcome, reference, solve};
+use super::{Outcome, SolveError, reference, solve, solve_checked};
 use crate::domain::{Board, parse_board};
 
 const CLASSIC: &str =
@@ -258,4 +258,40 @@ proptest! {
     fn agrees_with_the_reference_on_random_givens(puzzle in random_consistent_board()) {
         assert_agrees_with_reference(&puzzle)?;
     }
+}
+
+/// Boards with random givens, conflicting or not.
+fn random_board() -> impl Strategy<Value = Board> {
+    prop::collection::vec((0..81usize, 1..=9u8), 0..40).prop_map(|givens| {
+        let mut cells = [0u8; 81];
+        for (index, digit) in givens {
+            cells[index] = digit;
+        }
+        Board::from_cells(cells).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The solver's cheap check while placing givens finds a conflict
+    /// exactly when the plain scan does.
+    #[test]
+    fn conflicts_are_found_exactly_when_they_exist(board in random_board()) {
+        let conflicting = matches!(solve_checked(&board, || true), Err(SolveError::ConflictingGivens));
+        prop_assert_eq!(conflicting, board.find_conflict().is_some(), "{}", board);
+    }
+}
+
+#[test]
+fn conflicts_across_bands_in_one_column_are_found() {
+    let mut cells = [0u8; 81];
+    cells[4] = 7; // r1c5
+    cells[76] = 7; // r9c5
+    let board = Board::from_cells(cells).unwrap();
+    assert_eq!(
+        solve_checked(&board, never),
+        Err(SolveError::ConflictingGivens)
+    );
+    assert_eq!(solve(&board, never).unwrap().outcome, Outcome::NoSolution);
 }

@@ -1,0 +1,204 @@
+//! Cutting a puzzle file into chunks of whole lines.
+
+use std::io::{self, BufRead};
+
+/// The longest line read as a puzzle. A puzzle line is about 81 bytes; a
+/// longer line is reported invalid without being held in memory.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// About how many bytes of input go into one chunk: enough to make handing a
+/// chunk to a worker cheap next to solving it, small enough to keep every
+/// worker busy on short files.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// A run of whole input lines, with the puzzle lines picked out.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    data: Vec<u8>,
+    lines: Vec<LineRecord>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct LineRecord {
+    number: u64,
+    start: usize,
+    end: usize,
+    overlong: bool,
+}
+
+/// One puzzle line of a chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuzzleLine<'a> {
+    /// The line's text (without its line break).
+    Text(&'a [u8]),
+    /// The line was longer than [`MAX_LINE_BYTES`].
+    TooLong,
+}
+
+impl Chunk {
+    /// The puzzle lines, with their 1-based line numbers in the input.
+    pub fn puzzles(&self) -> impl ExactSizeIterator<Item = (u64, PuzzleLine<'_>)> {
+        self.lines.iter().map(|record| {
+            let line = if record.overlong {
+                PuzzleLine::TooLong
+            } else {
+                PuzzleLine::Text(&self.data[record.start..record.end])
+            };
+            (record.number, line)
+        })
+    }
+
+    /// How many puzzle lines the chunk holds.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// True when the chunk holds no puzzle lines.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+/// Reads a puzzle file chunk by chunk.
+pub struct ChunkReader<R> {
+    input: R,
+    line_number: u64,
+    finished: bool,
+}
+
+impl<R: BufRead> ChunkReader<R> {
+    /// A reader over `input`.
+    pub fn new(input: R) -> Self {
+        ChunkReader {
+            input,
+            line_number: 0,
+            finished: false,
+        }
+    }
+
+    /// The next chunk with at least one puzzle line, or `None` at the end.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let mut chunk = Chunk::default();
+        while !self.finished && chunk.data.len() < CHUNK_BYTES {
+            self.read_line(&mut chunk)?;
+        }
+        Ok((!chunk.is_empty()).then_some(chunk))
+    }
+
+    /// Reads one line into the chunk, recording it if it is a puzzle.
+    fn read_line(&mut self, chunk: &mut Chunk) -> io::Result<()> {
+        let start = chunk.data.len();
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        let read = io::Read::take(&mut self.input, limit).read_until(b'\n', &mut chunk.data)?;
+        if read == 0 {
+            self.finished = true;
+            return Ok(());
+        }
+        self.line_number += 1;
+        let mut end = chunk.data.len();
+        let ended = chunk.data[end - 1] == b'\n';
+        let overlong = !ended && read as u64 == limit;
+        if overlong {
+            // Skip the rest of the line without keeping it.
+            self.input.skip_until(b'\n')?;
+            chunk.data.truncate(start);
+            end = start;
+        } else if ended {
+            end -= 1;
+        }
+        let text = &chunk.data[start..end];
+        let first = text.iter().position(|b| !b.is_ascii_whitespace());
+        let is_puzzle = overlong || first.is_some_and(|i| text[i] != b'#');
+        if is_puzzle {
+            chunk.lines.push(LineRecord {
+                number: self.line_number,
+                start,
+                end,
+                overlong,
+            });
+        } else {
+            chunk.data.truncate(start);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(input: &[u8]) -> Vec<Vec<(u64, PuzzleLine<'static>)>> {
+        let mut reader = ChunkReader::new(input);
+        let mut all = Vec::new();
+        while let Some(chunk) = reader.next_chunk().unwrap() {
+            let lines = chunk
+                .puzzles()
+                .map(|(n, line)| match line {
+                    PuzzleLine::Text(text) => (n, PuzzleLine::Text(text.to_vec().leak())),
+                    PuzzleLine::TooLong => (n, PuzzleLine::TooLong),
+                })
+                .collect();
+            all.push(lines);
+        }
+        all
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped_but_counted() {
+        let input = b"# a comment\n111\n\n   \n  # indented comment\n222\r\n333";
+        let lines = chunks(input).concat();
+        assert_eq!(
+            lines,
+            [
+                (2, PuzzleLine::Text(b"111")),
+                (6, PuzzleLine::Text(b"222\r")),
+                (7, PuzzleLine::Text(b"333")),
+            ]
+        );
+    }
+
+    #[test]
+    fn large_inputs_are_cut_into_chunks_of_whole_lines() {
+        let line = [b'.'; 81];
+        let mut input = Vec::new();
+        for _ in 0..5000 {
+            input.extend_from_slice(&line);
+            input.push(b'\n');
+        }
+        let all = chunks(&input);
+        assert!(all.len() > 2, "{} chunks", all.len());
+        let lines = all.concat();
+        assert_eq!(lines.len(), 5000);
+        assert!(
+            lines
+                .iter()
+                .enumerate()
+                .all(|(i, (n, l))| *n == i as u64 + 1 && *l == PuzzleLine::Text(&line))
+        );
+    }
+
+    #[test]
+    fn an_overlong_line_is_reported_not_kept() {
+        let mut input = b"111\n".to_vec();
+        input.extend(std::iter::repeat_n(b'.', MAX_LINE_BYTES * 3));
+        input.extend_from_slice(b"\n222\n");
+        let lines = chunks(&input).concat();
+        assert_eq!(
+            lines,
+            [
+                (1, PuzzleLine::Text(b"111")),
+                (2, PuzzleLine::TooLong),
+                (3, PuzzleLine::Text(b"222"))
+            ]
+        );
+        let exactly_max = vec![b'.'; MAX_LINE_BYTES];
+        let lines = chunks(&exactly_max).concat();
+        assert_eq!(lines, [(1, PuzzleLine::Text(exactly_max.leak()))]);
+    }
+
+    #[test]
+    fn an_empty_input_has_no_chunks() {
+        assert!(chunks(b"").is_empty());
+        assert!(chunks(b"# only a comment\n\n").is_empty());
+    }
+}

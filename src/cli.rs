@@ -1,0 +1,244 @@
+//! The `sudoku` command line: its flags and what each command does.
+//!
+//! `sudoku solve INPUT` takes a puzzle, or a puzzle file (`-` for stdin).
+//! A puzzle is solved on the server, or in this process with `--local`; a
+//! file is solved in this process with `--local`, writing one line per
+//! puzzle (see [`crate::report`]) and a summary on stderr.
+
+use std::io::{self, BufReader, Write};
+use std::path::Path;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::batch::solve_local;
+use crate::client::{self, ClientError, DEFAULT_SERVER};
+use crate::domain::{SolvePuzzleError, solve_puzzle};
+use crate::report::{Answer, ExitCode, Format, Verdict};
+use crate::server::available_cores;
+
+/// Solve Sudoku puzzles, on a sudoku-grpc server or in this process.
+#[derive(Debug, Parser)]
+#[command(
+    name = "sudoku",
+    version,
+    about,
+    after_help = "Exit codes: 0 every puzzle has exactly one solution (or the server is healthy); \
+                  1 some puzzle has no solution or several (or the server is not serving); \
+                  2 some puzzle is invalid, or the command line is wrong; \
+                  3 the server could not be reached or failed, or the input could not be read."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve a puzzle, or a file of puzzles (one per line), and print one
+    /// line per puzzle: `solved|multiple|unsolvable|invalid` and the
+    /// solution or the error.
+    Solve(SolveArgs),
+    /// Ask the server's health service whether it is serving.
+    Health(HealthArgs),
+}
+
+/// Flags of `sudoku solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A puzzle (81 cells: `1`-`9` givens, `.` or `0` blanks; whitespace,
+    /// `|`, `-`, `+` ignored), or a file with one puzzle per line (`-` for
+    /// stdin; lines starting with `#` and blank lines are skipped).
+    pub input: String,
+    /// Solve in this process instead of on a server.
+    #[arg(long)]
+    pub local: bool,
+    /// Solver threads for --local [default: the number of available cores].
+    #[arg(long, requires = "local", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// For a single puzzle, also print the solution as a grid.
+    #[arg(long)]
+    pub grid: bool,
+    /// No summary and no notes about invalid lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub server: ServerArg,
+}
+
+/// Flags of `sudoku health`.
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    /// The service to ask about; empty for the server as a whole.
+    #[arg(long, default_value = "")]
+    pub service: String,
+    #[command(flatten)]
+    pub server: ServerArg,
+}
+
+/// The server to talk to.
+#[derive(Debug, Args)]
+pub struct ServerArg {
+    /// The server, as a URL or host:port.
+    #[arg(long, env = "SUDOKU_SERVER", default_value = DEFAULT_SERVER)]
+    pub server: String,
+}
+
+/// Runs one command and returns the exit code; errors are reported on
+/// stderr. Only commands that talk to a server start an async runtime.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Health(args) => with_runtime(health(args)),
+    };
+    result.unwrap_or_else(|failure| {
+        eprintln!("sudoku: {}", failure.message);
+        failure.code
+    })
+}
+
+/// Runs a future that talks to a server on a single-threaded runtime.
+fn with_runtime<T>(future: impl Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| Failure {
+            code: ExitCode::Failure,
+            message: format!("cannot start the async runtime: {error}"),
+        })?
+        .block_on(future)
+}
+
+/// A command that could not do its work.
+struct Failure {
+    code: ExitCode,
+    message: String,
+}
+
+impl From<ClientError> for Failure {
+    fn from(error: ClientError) -> Self {
+        Failure {
+            code: ExitCode::Failure,
+            message: error.to_string(),
+        }
+    }
+}
+
+/// What `sudoku solve` was given.
+enum Input {
+    Puzzle(String),
+    File(String),
+}
+
+fn classify(input: String) -> Result<Input, Failure> {
+    if input == "-" || Path::new(&input).is_file() {
+        return Ok(Input::File(input));
+    }
+    let puzzle_like = input
+        .chars()
+        .all(|c| c.is_ascii_digit() || ".|+-".contains(c) || c.is_whitespace());
+    if puzzle_like {
+        Ok(Input::Puzzle(input))
+    } else {
+        Err(Failure {
+            code: ExitCode::Invalid,
+            message: format!("{input:?} is neither a puzzle nor a file that can be read"),
+        })
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
+    match classify(args.input.clone())? {
+        Input::File(path) if args.local => solve_file_locally(&path, &args),
+        Input::File(_) => Err(Failure {
+            code: ExitCode::Invalid,
+            message: "puzzle files are solved in this process: add --local".to_string(),
+        }),
+        Input::Puzzle(puzzle) => {
+            let answer = if args.local {
+                solve_here(&puzzle)
+            } else {
+                with_runtime(async {
+                    let channel = client::connect(&args.server.server).await?;
+                    Ok(client::solve_remote(channel, &puzzle).await?)
+                })?
+            };
+            let mut line = Vec::new();
+            answer.write(&mut line, args.format, 1);
+            if let (true, Some(solution)) = (args.grid, &answer.solution) {
+                let board = crate::domain::parse_board(solution).expect("a solution has 81 digits");
+                line.extend_from_slice(board.to_grid().as_bytes());
+            }
+            io::stdout().write_all(&line).map_err(output_failure)?;
+            let mut tally = crate::report::Tally::default();
+            tally.add(answer.verdict);
+            Ok(tally.exit_code())
+        }
+    }
+}
+
+/// Solves one puzzle in this process.
+fn solve_here(puzzle: &str) -> Answer {
+    match solve_puzzle(puzzle, || false) {
+        Ok(report) => Answer {
+            verdict: Verdict::from(report.outcome),
+            solution: report.solution.map(|board| board.to_line()),
+            error: None,
+            guesses: Some(report.stats.guesses),
+        },
+        Err(SolvePuzzleError::Puzzle(error)) => Answer::invalid(&error.to_string()),
+        Err(SolvePuzzleError::Cancelled(_)) => unreachable!("never cancelled"),
+    }
+}
+
+fn solve_file_locally(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure> {
+    let threads = args.threads.map_or_else(available_cores, usize::from);
+    let stdout = io::stdout().lock();
+    let errors: Box<dyn Write> = if args.quiet {
+        Box::new(io::sink())
+    } else {
+        Box::new(io::stderr())
+    };
+    let run = if path == "-" {
+        solve_local(io::stdin().lock(), stdout, errors, threads, args.format)
+    } else {
+        let file = std::fs::File::open(path).map_err(|error| Failure {
+            code: ExitCode::Failure,
+            message: format!("cannot read {path}: {error}"),
+        })?;
+        solve_local(
+            BufReader::with_capacity(256 * 1024, file),
+            stdout,
+            errors,
+            threads,
+            args.format,
+        )
+    }
+    .map_err(output_failure)?;
+    if !args.quiet {
+        eprintln!("{}", run.tally.summary(run.elapsed));
+    }
+    Ok(run.tally.exit_code())
+}
+
+fn output_failure(error: io::Error) -> Failure {
+    Failure {
+        code: ExitCode::Failure,
+        message: format!("input or output failed: {error}"),
+    }
+}
+
+async fn health(args: HealthArgs) -> Result<ExitCode, Failure> {
+    let channel = client::connect(&args.server.server).await?;
+    if client::check_health(channel, &args.service).await? {
+        println!("SERVING");
+        Ok(ExitCode::Success)
+    } else {
+        println!("NOT_SERVING");
+        Ok(ExitCode::NotUnique)
+    }
+}
