@@ -28,7 +28,7 @@
 
 use super::tables::{
     BAND, COLUMN_0, PEERS_CLEAR, PERMUTATION_MASK, ROW_BOXES, ROW_CELLS, SINGLE_CELL_ROWS,
-    SINGLE_COLUMN_STACKS, STACK_PAIR_CLEAR, STACK_SINGLE_CLEAR,
+    SINGLE_COLUMN_STACKS, SPREAD_BY_3, STACK_PAIR_CLEAR, STACK_SINGLE_CLEAR,
 };
 use crate::domain::Board;
 
@@ -39,8 +39,11 @@ const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 /// a guess.
 #[derive(Clone, Copy)]
 pub(super) struct State {
-    /// Where each digit may still go: entry `digit * 3 + band`.
-    candidates: [u32; 27],
+    /// Where each digit may still go: `candidates[band][digit]`. An
+    /// "entry" elsewhere is the pair's number `digit * 3 + band`, the order
+    /// in which propagation sweeps them; the storage is by band so that one
+    /// band's nine digits sit side by side (see [`State::update`]).
+    candidates: [[u32; 9]; 3],
     /// Entries of `candidates` that changed and are not yet propagated
     /// (bit `digit * 3 + band`).
     dirty: u32,
@@ -49,6 +52,25 @@ pub(super) struct State {
     /// Rows of each band where a digit is not yet placed (bit `digit * 3 +
     /// row_in_band`).
     open_rows: [u32; 3],
+}
+
+/// The cells that hold a digit, bit `index`, found eight cells at a time
+/// so that placing the givens visits only them, without a branch per cell.
+#[inline(always)]
+fn given_cells(cells: &[u8; 81]) -> u128 {
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+    // Multiplying the per-byte flags (bit 0 of each byte) by this gathers
+    // them, in order, into the top byte: flag `i` lands on bit 56 + i.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut givens = u128::from(cells[80] != 0) << 80;
+    for (chunk, bytes) in cells.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(bytes.try_into().expect("chunks of 8"));
+        // Values are 0-9, so a byte is non-zero iff one of its low four
+        // bits is set; the shifts only spill into the bytes' top bits.
+        let flags = (x | x >> 1 | x >> 2 | x >> 3) & LOW_BITS;
+        givens |= u128::from(flags.wrapping_mul(GATHER) >> 56) << (8 * chunk);
+    }
+    givens
 }
 
 /// True when `cell` is not in `mask`.
@@ -69,17 +91,13 @@ impl State {
     /// repeat a digit in a row, column or box.
     pub(super) fn new(board: &Board) -> Option<State> {
         let mut state = State {
-            candidates: [BAND; 27],
+            candidates: [[BAND; 9]; 3],
             dirty: 0,
             open_cells: [BAND; 3],
             open_rows: [BAND; 3],
         };
         let cells = board.cells();
-        // Visit only the givens, without a branch per cell.
-        let givens = (0..81).fold(0u128, |givens, index| {
-            givens | u128::from(cells[index] != 0) << index
-        });
-        let mut rest = givens;
+        let mut rest = given_cells(cells);
         let mut columns_used = [0u16; 9];
         let mut conflict = false;
         while rest != 0 {
@@ -93,9 +111,9 @@ impl State {
             // through the column, which `columns_used` tracks.
             let column = 1 << (cell % 9);
             conflict |=
-                is_clear(state.candidates[entry], cell) | (columns_used[digit] & column != 0);
+                is_clear(state.candidates[band][digit], cell) | (columns_used[digit] & column != 0);
             columns_used[digit] |= column;
-            state.candidates[entry] &= PEERS_CLEAR[cell];
+            state.candidates[band][digit] &= PEERS_CLEAR[cell];
             state.dirty |= 1 << entry;
         }
         (!conflict).then_some(state)
@@ -111,12 +129,13 @@ impl State {
     #[inline(always)]
     pub(super) fn solution(&self) -> Board {
         let mut cells = [0u8; 81];
-        for (entry, &mask) in self.candidates.iter().enumerate() {
-            let (digit, band) = (entry / 3, entry % 3);
-            let mut rest = mask;
-            while rest != 0 {
-                cells[band * 27 + rest.trailing_zeros() as usize] = digit as u8 + 1;
-                rest &= rest - 1;
+        for (band, digits) in self.candidates.iter().enumerate() {
+            for (digit, &mask) in digits.iter().enumerate() {
+                let mut rest = mask;
+                while rest != 0 {
+                    cells[band * 27 + rest.trailing_zeros() as usize] = digit as u8 + 1;
+                    rest &= rest - 1;
+                }
             }
         }
         Board::from_cells(cells).expect("digits are 1-9")
@@ -126,11 +145,10 @@ impl State {
     /// the cell's peers in the band. The rest follows in propagation.
     #[inline(always)]
     pub(super) fn place(&mut self, digit: usize, band: usize, cell: usize) {
-        let index = digit * 3 + band;
-        let before = self.candidates[index];
+        let before = self.candidates[band][digit];
         let after = before & PEERS_CLEAR[cell];
-        self.candidates[index] = after;
-        self.dirty |= u32::from(after != before) << index;
+        self.candidates[band][digit] = after;
+        self.dirty |= u32::from(after != before) << (digit * 3 + band);
     }
 
     /// Applies all the rules until nothing changes. Returns false on a
@@ -175,7 +193,7 @@ impl State {
     #[inline(always)]
     fn update<const INDEX: usize>(&mut self) -> Option<u32> {
         let (digit, band) = (INDEX / 3, INDEX % 3);
-        let mut mask = self.candidates[INDEX];
+        let mut mask = self.candidates[band][digit];
         let reach = usize::from(ROW_BOXES[(mask & 0x1FF) as usize])
             | usize::from(ROW_BOXES[((mask >> 9) & 0x1FF) as usize]) << 3
             | usize::from(ROW_BOXES[(mask >> 18) as usize & 0x1FF]) << 6;
@@ -184,16 +202,20 @@ impl State {
             return None;
         }
         // The permutation mask is idempotent, so the entry stays clean.
-        self.candidates[INDEX] = mask;
+        self.candidates[band][digit] = mask;
 
         let used = columns(mask);
         let keep = STACK_SINGLE_CLEAR[used as usize];
-        let [p, q] = OTHER_BANDS[band].map(|other| INDEX - band + other);
-        let (mask_p, mask_q) = (self.candidates[p], self.candidates[q]);
+        let [band_p, band_q] = OTHER_BANDS[band];
+        let (p, q) = (digit * 3 + band_p, digit * 3 + band_q);
+        let (mask_p, mask_q) = (
+            self.candidates[band_p][digit],
+            self.candidates[band_q][digit],
+        );
         let new_p = mask_p & keep & STACK_PAIR_CLEAR[(used | columns(mask_q)) as usize];
         let new_q = mask_q & keep & STACK_PAIR_CLEAR[(used | columns(mask_p)) as usize];
-        self.candidates[p] = new_p;
-        self.candidates[q] = new_q;
+        self.candidates[band_p][digit] = new_p;
+        self.candidates[band_q][digit] = new_q;
         let mut changed = u32::from(new_p != mask_p) << p | u32::from(new_q != mask_q) << q;
 
         // Rows of the digit down to one cell own that cell.
@@ -204,15 +226,21 @@ impl State {
             let placed = mask & ROW_CELLS[rows as usize];
             self.open_rows[band] &= !(rows << (digit * 3));
             self.open_cells[band] &= !placed;
-            for other in 0..9 {
-                let entry = other * 3 + band;
-                if entry != INDEX {
-                    let before = self.candidates[entry];
-                    let after = before & !placed;
-                    self.candidates[entry] = after;
-                    changed |= u32::from(after != before) << entry;
-                }
+            // The nine digits of the band are side by side, so this loop
+            // compiles to a few vector instructions.
+            let digits = &mut self.candidates[band];
+            let mut lanes_changed = 0;
+            for (other, entry) in digits.iter_mut().enumerate() {
+                let before = *entry;
+                let after = if other == digit {
+                    before
+                } else {
+                    before & !placed
+                };
+                *entry = after;
+                lanes_changed |= u32::from(after != before) << other;
             }
+            changed |= SPREAD_BY_3[lanes_changed as usize] << band;
         }
         Some(changed)
     }
@@ -236,19 +264,19 @@ impl State {
             if singles == 0 {
                 continue;
             }
-            for index in (band..27).step_by(3) {
-                let mut cells = singles & self.candidates[index];
+            for (digit, entry) in self.candidates[band].iter_mut().enumerate() {
+                let mut cells = singles & *entry;
                 if cells == 0 {
                     continue;
                 }
-                let before = self.candidates[index];
+                let before = *entry;
                 let mut after = before;
                 while cells != 0 {
                     after &= PEERS_CLEAR[cells.trailing_zeros() as usize];
                     cells &= cells - 1;
                 }
-                self.candidates[index] = after;
-                changed |= u32::from(after != before) << index;
+                *entry = after;
+                changed |= u32::from(after != before) << (digit * 3 + band);
             }
         }
         Some(changed)
@@ -258,8 +286,7 @@ impl State {
     #[inline(always)]
     fn candidate_counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0, 0, 0);
-        for index in (band..27).step_by(3) {
-            let mask = self.candidates[index];
+        for &mask in &self.candidates[band] {
             three |= two & mask;
             two |= one & mask;
             one |= mask;
@@ -324,7 +351,30 @@ impl State {
     #[inline(always)]
     fn digits_at(&self, band: usize, cell: usize) -> u32 {
         (0..9).fold(0, |digits, digit| {
-            digits | ((self.candidates[digit * 3 + band] >> cell) & 1) << digit
+            digits | ((self.candidates[band][digit] >> cell) & 1) << digit
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn given_cells_marks_exactly_the_non_blank_cells() {
+        for seed in 0..200u32 {
+            let mut cells = [0u8; 81];
+            for (index, cell) in cells.iter_mut().enumerate() {
+                let mix =
+                    (index as u32 + 1).wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503);
+                if mix.is_multiple_of(3) {
+                    *cell = (mix % 9 + 1) as u8;
+                }
+            }
+            let expected = (0..81).fold(0u128, |mask, i| mask | u128::from(cells[i] != 0) << i);
+            assert_eq!(given_cells(&cells), expected, "seed {seed}");
+        }
+        assert_eq!(given_cells(&[9; 81]), (1u128 << 81) - 1);
+        assert_eq!(given_cells(&[0; 81]), 0);
     }
 }
