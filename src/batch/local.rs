@@ -6,13 +6,12 @@
 //! flat however long the input is, and answers are written strictly in
 //! input order.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use super::read::{Chunk, ChunkReader, MAX_LINE_BYTES, PuzzleLine};
-use crate::domain::{SolvePuzzleError, solve_puzzle};
+use crate::domain::{SolvePuzzleError, parse_board_bytes, solve_board};
 use crate::pool::WorkerPool;
 use crate::report::{Fields, Format, Tally, Verdict, write_solution};
 
@@ -105,16 +104,15 @@ fn solve_chunk(chunk: &Chunk, format: Format) -> ChunkAnswers {
         invalid: Vec::new(),
     };
     for (line, puzzle) in chunk.puzzles() {
-        let text = match puzzle {
-            PuzzleLine::Text(bytes) => String::from_utf8_lossy(bytes),
-            PuzzleLine::TooLong => Cow::Borrowed(""),
-        };
         let result = match puzzle {
             PuzzleLine::TooLong => Err(format!("the line is longer than {MAX_LINE_BYTES} bytes")),
-            PuzzleLine::Text(_) => solve_puzzle(&text, || false).map_err(|error| match error {
-                SolvePuzzleError::Puzzle(error) => error.to_string(),
-                SolvePuzzleError::Cancelled(_) => unreachable!("never cancelled"),
-            }),
+            PuzzleLine::Text(bytes) => parse_board_bytes(bytes)
+                .map_err(SolvePuzzleError::from)
+                .and_then(|board| solve_board(&board, || false))
+                .map_err(|error| match error {
+                    SolvePuzzleError::Puzzle(error) => error.to_string(),
+                    SolvePuzzleError::Cancelled(_) => unreachable!("never cancelled"),
+                }),
         };
         match result {
             Ok(report) => {

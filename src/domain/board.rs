@@ -96,7 +96,10 @@ impl Board {
 
     /// A board from its cells; `None` if any value is above 9.
     pub fn from_cells(cells: [u8; 81]) -> Option<Board> {
-        cells.iter().all(|&v| v <= 9).then_some(Board { cells })
+        // A fold rather than `all`: no early exit, so it compiles to a few
+        // vector instructions.
+        let largest = cells.iter().fold(0, |largest, &value| value.max(largest));
+        (largest <= 9).then_some(Board { cells })
     }
 
     /// The cells in row-major order: 0 for a blank, else the digit.

@@ -11,7 +11,7 @@ pub mod solver;
 
 pub use board::{Board, Cell, Conflict, Unit};
 pub use error::PuzzleError;
-pub use parse::parse_board;
+pub use parse::{parse_board, parse_board_bytes};
 pub use solver::{Cancelled, Outcome, SolveReport, SolveStats};
 
 /// Reads puzzle text and checks its givens: the board a solver may be given.
@@ -45,10 +45,18 @@ pub fn solve_puzzle(
     text: &str,
     is_cancelled: impl Fn() -> bool,
 ) -> Result<SolveReport, SolvePuzzleError> {
-    let board = parse_board(text)?;
+    solve_board(&parse_board(text)?, is_cancelled)
+}
+
+/// Checks and solves a parsed board, certifying uniqueness; see
+/// [`solve_puzzle`].
+pub fn solve_board(
+    board: &Board,
+    is_cancelled: impl Fn() -> bool,
+) -> Result<SolveReport, SolvePuzzleError> {
     // The solver notices conflicting givens as it places them; only then
     // is the board scanned to name the two cells.
-    solver::solve_checked(&board, is_cancelled).map_err(|error| match error {
+    solver::solve_checked(board, is_cancelled).map_err(|error| match error {
         solver::SolveError::ConflictingGivens => {
             let conflict = board
                 .find_conflict()

@@ -73,6 +73,33 @@ fn given_cells(cells: &[u8; 81]) -> u128 {
     givens
 }
 
+/// The column of each cell of a band, as a one-bit mask.
+const COLUMN_BIT: [u16; 27] = {
+    let mut table = [0; 27];
+    let mut cell = 0;
+    while cell < 27 {
+        table[cell] = 1 << (cell % 9);
+        cell += 1;
+    }
+    table
+};
+
+/// Eight bits spread to eight bytes: byte `i` of entry `bits` is bit `i`
+/// of `bits`.
+const BYTE_PER_BIT: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[bits] |= ((bits as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
 /// True when `cell` is not in `mask`.
 #[inline(always)]
 fn is_clear(mask: u32, cell: usize) -> bool {
@@ -97,24 +124,28 @@ impl State {
             open_rows: [BAND; 3],
         };
         let cells = board.cells();
-        let mut rest = given_cells(cells);
+        let givens = given_cells(cells);
         let mut columns_used = [0u16; 9];
         let mut conflict = false;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let digit = usize::from(cells[index] - 1);
-            let (band, cell) = (index / 27, index % 27);
-            let entry = digit * 3 + band;
-            // Before propagation, only earlier givens of the same digit take
-            // candidates away: in this band by placing, in other bands only
-            // through the column, which `columns_used` tracks.
-            let column = 1 << (cell % 9);
-            conflict |=
-                is_clear(state.candidates[band][digit], cell) | (columns_used[digit] & column != 0);
-            columns_used[digit] |= column;
-            state.candidates[band][digit] &= PEERS_CLEAR[cell];
-            state.dirty |= 1 << entry;
+        for band in 0..3 {
+            let mut rest = (givens >> (27 * band)) as u32 & BAND;
+            let band_cells = &cells[band * 27..band * 27 + 27];
+            let mut digits_given = 0;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let digit = usize::from(band_cells[cell] - 1);
+                // Before propagation, only earlier givens of the same digit
+                // take candidates away: in this band by placing, in other
+                // bands only through the column, which `columns_used` tracks.
+                let column = COLUMN_BIT[cell];
+                conflict |= is_clear(state.candidates[band][digit], cell)
+                    | (columns_used[digit] & column != 0);
+                columns_used[digit] |= column;
+                state.candidates[band][digit] &= PEERS_CLEAR[cell];
+                digits_given |= 1 << digit;
+            }
+            state.dirty |= SPREAD_BY_3[digits_given] << band;
         }
         (!conflict).then_some(state)
     }
@@ -126,16 +157,34 @@ impl State {
     }
 
     /// The solved grid. Only meaningful when [`State::is_solved`].
+    ///
+    /// Built from bit planes rather than cell by cell: plane `k` holds the
+    /// cells whose digit has bit `k` set, and each nine-cell row of a plane
+    /// becomes nine bytes of 0 or 1 through one table look-up.
     #[inline(always)]
     pub(super) fn solution(&self) -> Board {
         let mut cells = [0u8; 81];
         for (band, digits) in self.candidates.iter().enumerate() {
-            for (digit, &mask) in digits.iter().enumerate() {
-                let mut rest = mask;
-                while rest != 0 {
-                    cells[band * 27 + rest.trailing_zeros() as usize] = digit as u8 + 1;
-                    rest &= rest - 1;
+            let mut planes = [0u32; 4];
+            for (index, &mask) in digits.iter().enumerate() {
+                let digit = index + 1;
+                for (bit, plane) in planes.iter_mut().enumerate() {
+                    if digit >> bit & 1 != 0 {
+                        *plane |= mask;
+                    }
                 }
+            }
+            for row in 0..3 {
+                let mut first_eight = 0u64;
+                let mut ninth = 0u8;
+                for (bit, &plane) in planes.iter().enumerate() {
+                    let row_cells = plane >> (9 * row);
+                    first_eight |= BYTE_PER_BIT[(row_cells & 0xFF) as usize] << bit;
+                    ninth |= (((row_cells >> 8) & 1) as u8) << bit;
+                }
+                let start = band * 27 + row * 9;
+                cells[start..start + 8].copy_from_slice(&first_eight.to_le_bytes());
+                cells[start + 8] = ninth;
             }
         }
         Board::from_cells(cells).expect("digits are 1-9")
