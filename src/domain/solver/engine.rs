@@ -49,9 +49,6 @@ pub(super) struct State {
     dirty: u32,
     /// Cells of each band that have no digit placed yet.
     open_cells: [u32; 3],
-    /// Rows of each band where a digit is not yet placed (bit `digit * 3 +
-    /// row_in_band`).
-    open_rows: [u32; 3],
 }
 
 /// The cells that hold a digit, bit `index`, found eight cells at a time
@@ -121,7 +118,6 @@ impl State {
             candidates: [[BAND; 9]; 3],
             dirty: 0,
             open_cells: [BAND; 3],
-            open_rows: [BAND; 3],
         };
         let cells = board.cells();
         let givens = given_cells(cells);
@@ -267,30 +263,27 @@ impl State {
         self.candidates[band_q][digit] = new_q;
         let mut changed = u32::from(new_p != mask_p) << p | u32::from(new_q != mask_q) << q;
 
-        // Rows of the digit down to one cell own that cell.
-        let open = (self.open_rows[band] >> (digit * 3)) & 7;
+        // Rows of the digit down to one cell own that cell, which leaves
+        // the other digits. Done every time rather than only for newly
+        // settled rows: clearing again changes nothing, and an unpredictable
+        // branch costs more than the few instructions it would skip.
         let stacks = usize::from(SINGLE_COLUMN_STACKS[used as usize]);
-        let rows = u32::from(SINGLE_CELL_ROWS[reach << 3 | stacks]) & open;
-        if rows != 0 {
-            let placed = mask & ROW_CELLS[rows as usize];
-            self.open_rows[band] &= !(rows << (digit * 3));
-            self.open_cells[band] &= !placed;
-            // The nine digits of the band are side by side, so this loop
-            // compiles to a few vector instructions.
-            let digits = &mut self.candidates[band];
-            let mut lanes_changed = 0;
-            for (other, entry) in digits.iter_mut().enumerate() {
-                let before = *entry;
-                let after = if other == digit {
-                    before
-                } else {
-                    before & !placed
-                };
-                *entry = after;
-                lanes_changed |= u32::from(after != before) << other;
-            }
-            changed |= SPREAD_BY_3[lanes_changed as usize] << band;
+        let rows = u32::from(SINGLE_CELL_ROWS[reach << 3 | stacks]);
+        let placed = mask & ROW_CELLS[rows as usize];
+        self.open_cells[band] &= !placed;
+        let digits = &mut self.candidates[band];
+        let mut lanes_changed = 0;
+        for (other, entry) in digits.iter_mut().enumerate() {
+            let before = *entry;
+            let after = if other == digit {
+                before
+            } else {
+                before & !placed
+            };
+            *entry = after;
+            lanes_changed |= u32::from(after != before) << other;
         }
+        changed |= SPREAD_BY_3[lanes_changed as usize] << band;
         Some(changed)
     }
 
@@ -354,10 +347,11 @@ impl State {
     /// with the fewest candidates.
     #[inline(always)]
     pub(super) fn branch_cell(&self) -> (usize, usize, u32) {
-        let pairs = [0, 1, 2].map(|band| {
+        let pair_cells = |band: usize| {
             let (_, two, three) = self.candidate_counts(band);
             self.open_cells[band] & two & !three
-        });
+        };
+        let pairs = [pair_cells(0), pair_cells(1), pair_cells(2)];
         let mut best = None;
         let mut best_score = 0;
         for band in 0..3 {
