@@ -18,11 +18,13 @@ RUN mkdir -p src/bin benches \
     && touch src/lib.rs \
     && echo 'fn main() {}' > src/bin/sudoku-server.rs \
     && echo 'fn main() {}' > src/bin/sudoku.rs \
+    && echo 'fn main() {}' > benches/solver.rs \
     && cargo build --release --locked --bins \
-    && rm -rf src
+    && rm -rf src benches
 
 # Then the project itself, stripped.
 COPY src ./src
+COPY benches ./benches
 RUN touch src/lib.rs \
     && CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --bins
 

@@ -1,0 +1,91 @@
+//! The solver alone, per benchmark puzzle set: `cargo bench --bench solver`.
+//!
+//! Each benchmark certifies (searches for up to two solutions, as the service
+//! does) a fixed sample of one set's puzzles, already parsed, and reports
+//! puzzles per second. The standard sets are read from `../shared/puzzles/`
+//! next to the checkout, or from the directory in `SUDOKU_PUZZLES`; when
+//! they are absent the run says so and benchmarks only the puzzles shipped
+//! in `tests/data/`. Whole-process timing against the reference solver is
+//! described in the README (`sudoku solve --local`).
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sudoku_grpc::domain::{Board, parse_board, solver};
+
+/// The standard sets, with how many of their puzzles each benchmark
+/// iteration solves (enough to average over, few enough to keep an
+/// iteration well under a second on the hardest set).
+const STANDARD_SETS: [(&str, usize); 4] = [
+    ("kaggle_like.txt", 2_571),
+    ("17_clue.txt", 5_000),
+    ("top1465.txt", 1_465),
+    ("hardest_1905_11plus.txt", 1_000),
+];
+
+/// Where the standard sets are, if anywhere.
+fn standard_set_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("SUDOKU_PUZZLES") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
+    };
+    dir.is_dir().then_some(dir)
+}
+
+/// Up to `limit` puzzles of a file: one per line, `#` comments and blank
+/// lines skipped.
+fn load(path: &Path, limit: usize) -> Vec<Board> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .take(limit)
+        .map(|line| {
+            parse_board(line).unwrap_or_else(|error| panic!("{}: {line}: {error}", path.display()))
+        })
+        .collect()
+}
+
+/// Benchmarks certifying every board of `boards` as one iteration.
+fn bench_set(criterion: &mut Criterion, name: &str, boards: &[Board]) {
+    let mut group = criterion.benchmark_group("certify");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function(name, |bencher| {
+        bencher.iter(|| {
+            for board in boards {
+                black_box(solver::solve(black_box(board), || false).expect("never cancelled"));
+            }
+        })
+    });
+    group.finish();
+}
+
+fn benches(criterion: &mut Criterion) {
+    match standard_set_dir() {
+        Some(dir) => {
+            for (file, limit) in STANDARD_SETS {
+                let path = dir.join(file);
+                if !path.is_file() {
+                    eprintln!("note: {} is missing; skipping it", path.display());
+                    continue;
+                }
+                let name = file.trim_end_matches(".txt");
+                bench_set(criterion, name, &load(&path, limit));
+            }
+        }
+        None => eprintln!(
+            "note: the standard puzzle sets were not found (../shared/puzzles next to the \
+             checkout, or set SUDOKU_PUZZLES=DIR); benchmarking only tests/data"
+        ),
+    }
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unique.txt");
+    bench_set(criterion, "tests_data_unique", &load(&shipped, usize::MAX));
+}
+
+criterion_group!(solver_benches, benches);
+criterion_main!(solver_benches);
