@@ -96,7 +96,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Health(args) => with_runtime(health(args)),
     };
     result.unwrap_or_else(|failure| {
-        eprintln!("sudoku: {}", failure.message);
+        if !failure.message.is_empty() {
+            eprintln!("sudoku: {}", failure.message);
+        }
         failure.code
     })
 }
@@ -116,6 +118,7 @@ fn with_runtime<T>(future: impl Future<Output = Result<T, Failure>>) -> Result<T
 /// A command that could not do its work.
 struct Failure {
     code: ExitCode,
+    /// What to say on stderr; empty to say nothing.
     message: String,
 }
 
@@ -225,7 +228,16 @@ fn solve_file_locally(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure>
     Ok(run.tally.exit_code())
 }
 
+/// An I/O error as a failure. A closed output pipe (`sudoku ... | head`)
+/// means the reader has seen enough: the run ends quietly with exit code 0,
+/// as other command-line tools do.
 fn output_failure(error: io::Error) -> Failure {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        return Failure {
+            code: ExitCode::Success,
+            message: String::new(),
+        };
+    }
     Failure {
         code: ExitCode::Failure,
         message: format!("input or output failed: {error}"),

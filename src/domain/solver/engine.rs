@@ -4,8 +4,8 @@
 //! The state holds, for each digit and each band (three rows), the 27-bit
 //! mask of cells where the digit may still go (see [`super::tables`]).
 //! Propagation works one (digit, band) entry at a time and only on entries
-//! that changed, so a guess costs a copy of 136 bytes and a few dozen
-//! table look-ups. It applies:
+//! that changed since they were last propagated, so a guess costs a copy of
+//! 232 bytes and a few dozen table look-ups. It applies:
 //!
 //! * **rows and boxes of a band**: a digit takes one box per row and one row
 //!   per box, so its 3×3 row/box reachability must hold a permutation; the
@@ -28,7 +28,7 @@
 
 use super::tables::{
     BAND, COLUMN_0, PEERS_CLEAR, PERMUTATION_MASK, ROW_BOXES, ROW_CELLS, SINGLE_CELL_ROWS,
-    SINGLE_COLUMN_STACKS, SPREAD_BY_3, STACK_PAIR_CLEAR, STACK_SINGLE_CLEAR,
+    SINGLE_COLUMN_STACKS, STACK_PAIR_CLEAR, STACK_SINGLE_CLEAR,
 };
 use crate::domain::Board;
 
@@ -44,9 +44,14 @@ pub(super) struct State {
     /// in which propagation sweeps them; the storage is by band so that one
     /// band's nine digits sit side by side (see [`State::update`]).
     candidates: [[u32; 9]; 3],
-    /// Entries of `candidates` that changed and are not yet propagated
-    /// (bit `digit * 3 + band`).
-    dirty: u32,
+    /// Each entry as it was when last propagated: an entry that differs
+    /// from it has changed since and is due for an update.
+    ///
+    /// Comparing against this copy, rather than keeping a bit set of changed
+    /// entries, lets an update write its results without tracking which of
+    /// them changed, and keeps the sweep's branches off the long chain of
+    /// updates; measured, it made the whole search about a quarter faster.
+    seen: [[u32; 9]; 3],
     /// Cells of each band that have no digit placed yet.
     open_cells: [u32; 3],
 }
@@ -116,7 +121,7 @@ impl State {
     pub(super) fn new(board: &Board) -> Option<State> {
         let mut state = State {
             candidates: [[BAND; 9]; 3],
-            dirty: 0,
+            seen: [[BAND; 9]; 3],
             open_cells: [BAND; 3],
         };
         let cells = board.cells();
@@ -126,7 +131,6 @@ impl State {
         for band in 0..3 {
             let mut rest = (givens >> (27 * band)) as u32 & BAND;
             let band_cells = &cells[band * 27..band * 27 + 27];
-            let mut digits_given = 0;
             while rest != 0 {
                 let cell = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
@@ -139,9 +143,7 @@ impl State {
                     | (columns_used[digit] & column != 0);
                 columns_used[digit] |= column;
                 state.candidates[band][digit] &= PEERS_CLEAR[cell];
-                digits_given |= 1 << digit;
             }
-            state.dirty |= SPREAD_BY_3[digits_given] << band;
         }
         (!conflict).then_some(state)
     }
@@ -190,41 +192,39 @@ impl State {
     /// the cell's peers in the band. The rest follows in propagation.
     #[inline(always)]
     pub(super) fn place(&mut self, digit: usize, band: usize, cell: usize) {
-        let before = self.candidates[band][digit];
-        let after = before & PEERS_CLEAR[cell];
-        self.candidates[band][digit] = after;
-        self.dirty |= u32::from(after != before) << (digit * 3 + band);
+        self.candidates[band][digit] &= PEERS_CLEAR[cell];
     }
 
     /// Applies all the rules until nothing changes. Returns false on a
     /// contradiction.
     #[inline(always)]
     pub(super) fn propagate(&mut self) -> bool {
-        // The dirty set lives in a register while propagating.
-        let mut dirty = std::mem::take(&mut self.dirty);
         loop {
-            // Sweep the entries in order, updating the dirty ones; entries
-            // that change behind the sweep wait for the next one, so their
-            // changes pile up and are handled together.
-            while dirty != 0 {
+            // Sweep the entries in order, updating those that changed;
+            // entries that change behind the sweep wait for the next one,
+            // so their changes pile up and are handled together.
+            loop {
+                let mut swept_any = false;
                 macro_rules! sweep {
                     ($($i:literal)*) => {
                         $(
-                            if dirty & (1 << $i) != 0 {
-                                dirty &= !(1 << $i);
-                                match self.update::<$i>() {
-                                    Some(changed) => dirty |= changed,
-                                    None => return false,
+                            if self.candidates[$i % 3][$i / 3] != self.seen[$i % 3][$i / 3] {
+                                swept_any = true;
+                                if !self.update::<$i>() {
+                                    return false;
                                 }
                             }
                         )*
                     };
                 }
                 sweep!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
+                if !swept_any {
+                    break;
+                }
             }
             match self.place_naked_singles() {
-                Some(0) => return true,
-                Some(changed) => dirty = changed,
+                Some(false) => return true,
+                Some(true) => {}
                 None => return false,
             }
         }
@@ -236,7 +236,7 @@ impl State {
     /// or `None` on a contradiction. Compiled once per entry, so that every
     /// index and shift is a constant.
     #[inline(always)]
-    fn update<const INDEX: usize>(&mut self) -> Option<u32> {
+    fn update<const INDEX: usize>(&mut self) -> bool {
         let (digit, band) = (INDEX / 3, INDEX % 3);
         let mut mask = self.candidates[band][digit];
         let reach = usize::from(ROW_BOXES[(mask & 0x1FF) as usize])
@@ -244,15 +244,15 @@ impl State {
             | usize::from(ROW_BOXES[(mask >> 18) as usize & 0x1FF]) << 6;
         mask &= PERMUTATION_MASK[reach];
         if mask == 0 {
-            return None;
+            return false;
         }
-        // The permutation mask is idempotent, so the entry stays clean.
+        // The permutation mask is idempotent, so the entry is now settled.
         self.candidates[band][digit] = mask;
+        self.seen[band][digit] = mask;
 
         let used = columns(mask);
         let keep = STACK_SINGLE_CLEAR[used as usize];
         let [band_p, band_q] = OTHER_BANDS[band];
-        let (p, q) = (digit * 3 + band_p, digit * 3 + band_q);
         let (mask_p, mask_q) = (
             self.candidates[band_p][digit],
             self.candidates[band_q][digit],
@@ -261,7 +261,6 @@ impl State {
         let new_q = mask_q & keep & STACK_PAIR_CLEAR[(used | columns(mask_p)) as usize];
         self.candidates[band_p][digit] = new_p;
         self.candidates[band_q][digit] = new_q;
-        let mut changed = u32::from(new_p != mask_p) << p | u32::from(new_q != mask_q) << q;
 
         // Rows of the digit down to one cell own that cell, which leaves
         // the other digits. Done every time rather than only for newly
@@ -271,28 +270,20 @@ impl State {
         let rows = u32::from(SINGLE_CELL_ROWS[reach << 3 | stacks]);
         let placed = mask & ROW_CELLS[rows as usize];
         self.open_cells[band] &= !placed;
-        let digits = &mut self.candidates[band];
-        let mut lanes_changed = 0;
-        for (other, entry) in digits.iter_mut().enumerate() {
-            let before = *entry;
-            let after = if other == digit {
-                before
-            } else {
-                before & !placed
-            };
-            *entry = after;
-            lanes_changed |= u32::from(after != before) << other;
+        for (other, entry) in self.candidates[band].iter_mut().enumerate() {
+            if other != digit {
+                *entry &= !placed;
+            }
         }
-        changed |= SPREAD_BY_3[lanes_changed as usize] << band;
-        Some(changed)
+        true
     }
 
-    /// Gives each open cell with one candidate its digit. Returns the
-    /// entries that changed (zero if there was no such cell), or `None` if an
-    /// open cell has no candidate at all.
+    /// Gives each open cell with one candidate its digit. Returns whether
+    /// that changed anything, or `None` if an open cell has no candidate at
+    /// all.
     #[inline(always)]
-    fn place_naked_singles(&mut self) -> Option<u32> {
-        let mut changed = 0;
+    fn place_naked_singles(&mut self) -> Option<bool> {
+        let mut changed = false;
         for band in 0..3 {
             let open = self.open_cells[band];
             if open == 0 {
@@ -306,7 +297,7 @@ impl State {
             if singles == 0 {
                 continue;
             }
-            for (digit, entry) in self.candidates[band].iter_mut().enumerate() {
+            for entry in &mut self.candidates[band] {
                 let mut cells = singles & *entry;
                 if cells == 0 {
                     continue;
@@ -318,7 +309,7 @@ impl State {
                     cells &= cells - 1;
                 }
                 *entry = after;
-                changed |= u32::from(after != before) << (digit * 3 + band);
+                changed |= after != before;
             }
         }
         Some(changed)

@@ -149,25 +149,6 @@ pub(super) const ROW_CELLS: [u32; 8] = {
     table
 };
 
-/// Spreads nine bits out to every third bit: bit `d` to bit `3 * d`. Turns
-/// a band's changed digits into entry numbers `digit * 3 + band` (shifted
-/// left by the band).
-pub(super) const SPREAD_BY_3: [u32; 512] = {
-    let mut table = [0u32; 512];
-    let mut bits = 0;
-    while bits < 512 {
-        let mut digit = 0;
-        while digit < 9 {
-            if bits & (1 << digit) != 0 {
-                table[bits] |= 1 << (3 * digit);
-            }
-            digit += 1;
-        }
-        bits += 1;
-    }
-    table
-};
-
 /// Builds a table over the nine column bits of a band (the columns a digit
 /// can still use there). For each stack of three columns holding exactly
 /// `count` of the bits, the entry clears those columns; all else is kept.
