@@ -213,16 +213,28 @@ fn random_consistent_board() -> impl Strategy<Value = Board> {
     })
 }
 
-/// Digits the plain reference may try per case: a few tens of milliseconds.
+/// Digits the plain reference may try per case: a few milliseconds.
 /// Random givens now and then make a board it would need minutes to refute;
-/// such a case is discarded, not waited for.
-const REFERENCE_STEPS: u64 = 2_000_000;
+/// for such a case only the fast solver's own answer is checked (a solution
+/// must keep the givens and obey the rules). Discarding those cases instead
+/// made the test's running time, and its reject count, depend on the seed.
+const REFERENCE_STEPS: u64 = 300_000;
 
 fn assert_agrees_with_reference(puzzle: &Board) -> Result<(), TestCaseError> {
     let report = solve(puzzle, never).unwrap();
     let reference = reference::count_solutions_within(puzzle, 2, REFERENCE_STEPS);
-    prop_assume!(reference.is_some(), "too slow for the plain reference");
-    let (count, reference_solution) = reference.unwrap();
+    let Some(reference) = reference else {
+        if let Some(solution) = report.solution {
+            prop_assert!(solution.is_solved(), "{} breaks the rules", solution);
+            prop_assert!(
+                solution.keeps_givens_of(puzzle),
+                "{} drops a given",
+                solution
+            );
+        }
+        return Ok(());
+    };
+    let (count, reference_solution) = reference;
     let expected = match count {
         0 => Outcome::NoSolution,
         1 => Outcome::Solved,
