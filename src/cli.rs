@@ -1,16 +1,17 @@
 //! The `sudoku` command line: its flags and what each command does.
 //!
 //! `sudoku solve INPUT` takes a puzzle, or a puzzle file (`-` for stdin).
-//! A puzzle is solved on the server, or in this process with `--local`; a
-//! file is solved in this process with `--local`, writing one line per
-//! puzzle (see [`crate::report`]) and a summary on stderr.
+//! Either is solved on the server(s), or in this process with `--local`. A
+//! file gets one output line per puzzle (see [`crate::report`]) and a
+//! summary on stderr; remotely it is streamed through SolveStream calls
+//! (see [`crate::batch::remote`]).
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::Path;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::batch::solve_local;
+use crate::batch::{Progress, RemoteError, RemoteOptions, solve_local, solve_remote};
 use crate::client::{self, ClientError, DEFAULT_SERVER};
 use crate::domain::{SolvePuzzleError, solve_puzzle};
 use crate::report::{Answer, ExitCode, Format, Verdict};
@@ -63,11 +64,24 @@ pub struct SolveArgs {
     /// For a single puzzle, also print the solution as a grid.
     #[arg(long)]
     pub grid: bool,
-    /// No summary and no notes about invalid lines on stderr.
+    /// No progress, no summary and no notes about invalid lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    #[command(flatten)]
-    pub server: ServerArg,
+    /// The server, as a URL or host:port. Give it more than once (or a
+    /// comma-separated list) to balance a file over several servers.
+    #[arg(
+        long = "server",
+        env = "SUDOKU_SERVER",
+        default_value = DEFAULT_SERVER,
+        value_delimiter = ','
+    )]
+    pub servers: Vec<String>,
+    /// SolveStream calls open at once for a file [default: two per server].
+    #[arg(long, conflicts_with = "local", value_parser = clap::value_parser!(u16).range(1..))]
+    pub streams: Option<u16>,
+    /// Failed attempts in a row, per stream, before a file run gives up.
+    #[arg(long, default_value_t = 5, conflicts_with = "local")]
+    pub retries: u32,
 }
 
 /// Flags of `sudoku health`.
@@ -157,16 +171,13 @@ fn classify(input: String) -> Result<Input, Failure> {
 fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
     match classify(args.input.clone())? {
         Input::File(path) if args.local => solve_file_locally(&path, &args),
-        Input::File(_) => Err(Failure {
-            code: ExitCode::Invalid,
-            message: "puzzle files are solved in this process: add --local".to_string(),
-        }),
+        Input::File(path) => solve_file_remotely(&path, &args),
         Input::Puzzle(puzzle) => {
             let answer = if args.local {
                 solve_here(&puzzle)
             } else {
                 with_runtime(async {
-                    let channel = client::connect(&args.server.server).await?;
+                    let channel = client::connect(&args.servers[0]).await?;
                     Ok(client::solve_remote(channel, &puzzle).await?)
                 })?
             };
@@ -231,6 +242,63 @@ fn solve_file_locally(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure>
 /// An I/O error as a failure. A closed output pipe (`sudoku ... | head`)
 /// means the reader has seen enough: the run ends quietly with exit code 0,
 /// as other command-line tools do.
+/// Streams a file through the servers, on a runtime with one thread per
+/// core for the transport work.
+fn solve_file_remotely(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure> {
+    let progress = if args.quiet || !io::stderr().is_terminal() {
+        Progress::Hidden
+    } else if path == "-" {
+        Progress::Counter
+    } else {
+        std::fs::metadata(path).map_or(Progress::Counter, |metadata| Progress::Bar {
+            total_bytes: metadata.len(),
+        })
+    };
+    let options = RemoteOptions {
+        servers: args.servers.clone(),
+        streams: args.streams.map_or(2 * args.servers.len(), usize::from),
+        format: args.format,
+        retries: args.retries,
+        progress,
+    };
+    let input: Box<dyn BufRead + Send> = if path == "-" {
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        let file = std::fs::File::open(path).map_err(|error| Failure {
+            code: ExitCode::Failure,
+            message: format!("cannot read {path}: {error}"),
+        })?;
+        Box::new(BufReader::with_capacity(256 * 1024, file))
+    };
+    let errors: Box<dyn Write> = if args.quiet {
+        Box::new(io::sink())
+    } else {
+        Box::new(io::stderr())
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(available_cores().min(4))
+        .enable_all()
+        .build()
+        .map_err(|error| Failure {
+            code: ExitCode::Failure,
+            message: format!("cannot start the async runtime: {error}"),
+        })?;
+    let stdout = io::stdout().lock();
+    let run = runtime
+        .block_on(solve_remote(input, stdout, errors, options))
+        .map_err(|error| match error {
+            RemoteError::Io(error) => output_failure(error),
+            other => Failure {
+                code: ExitCode::Failure,
+                message: other.to_string(),
+            },
+        })?;
+    if !args.quiet {
+        eprintln!("{}", run.tally.summary(run.elapsed));
+    }
+    Ok(run.tally.exit_code())
+}
+
 fn output_failure(error: io::Error) -> Failure {
     if error.kind() == io::ErrorKind::BrokenPipe {
         return Failure {

@@ -3,77 +3,10 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 
+use common::process::ServerProcess;
 use common::{CLASSIC, CLASSIC_SOLUTION};
-
-/// A `sudoku-server` process listening on an ephemeral port.
-struct ServerProcess {
-    child: Child,
-    address: String,
-    log: Vec<String>,
-    stderr: BufReader<std::process::ChildStderr>,
-}
-
-impl ServerProcess {
-    fn start(extra: &[&str]) -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
-            .args(["--listen", "127.0.0.1:0"])
-            .args(extra)
-            .env("RUST_LOG", "info")
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut log = Vec::new();
-        let address = loop {
-            let mut line = String::new();
-            assert_ne!(
-                stderr.read_line(&mut line).unwrap(),
-                0,
-                "server exited early: {log:?}"
-            );
-            let address = line
-                .split("address=")
-                .nth(1)
-                .map(|rest| rest.split_whitespace().next().unwrap().to_string());
-            log.push(line);
-            if let Some(address) = address {
-                break address;
-            }
-        };
-        ServerProcess {
-            child,
-            address,
-            log,
-            stderr,
-        }
-    }
-
-    /// Sends SIGTERM and waits; returns the exit status and the rest of the log.
-    fn terminate(mut self) -> (std::process::ExitStatus, String) {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-TERM", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-        let status = self.child.wait().unwrap();
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut self.stderr, &mut rest).unwrap();
-        (status, rest)
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn sudoku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sudoku"))
@@ -123,12 +56,12 @@ fn the_client_solves_reports_and_exits_by_outcome() {
 
 #[test]
 fn the_client_exits_3_when_no_server_answers() {
-    // Bind and drop a listener to find a port nobody listens on.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // A port nobody listens on: one below the kernel's ephemeral range, so
+    // that no server another test starts on port 0 can take it meanwhile
+    // (a freed ephemeral port can be handed out again at once).
+    let port = (20_000..30_000)
+        .find(|port| std::net::TcpListener::bind(("127.0.0.1", *port)).is_ok())
+        .expect("a free port below the ephemeral range");
     let output = sudoku(&["health", "--server", &format!("127.0.0.1:{port}")]);
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8(output.stderr).unwrap();

@@ -6,10 +6,13 @@
 //! line, in input order (see [`crate::report`] for the format).
 //!
 //! [`read`] cuts the input into chunks of whole lines; [`local`] solves
-//! chunks in this process on the worker pool.
+//! chunks in this process on the worker pool; [`remote`] streams them
+//! through servers.
 
 pub mod local;
 pub mod read;
+pub mod remote;
 
 pub use local::{LocalRun, solve_local};
 pub use read::{Chunk, ChunkReader, MAX_LINE_BYTES, PuzzleLine};
+pub use remote::{Progress, RemoteError, RemoteOptions, RemoteRun, solve_remote};

@@ -53,6 +53,11 @@ impl Chunk {
         self.lines.len()
     }
 
+    /// The input bytes the chunk covers, comments and line breaks included.
+    pub fn input_bytes(&self) -> usize {
+        self.data.len()
+    }
+
     /// True when the chunk holds no puzzle lines.
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()

@@ -1,6 +1,8 @@
 //! Shared test harness: an in-process server on 127.0.0.1 port 0.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod process;
+
 use std::net::SocketAddr;
 use std::sync::mpsc as sync_channel;
 use std::time::{Duration, Instant};
