@@ -14,6 +14,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::batch::{Progress, RemoteError, RemoteOptions, solve_local, solve_remote};
 use crate::client::{self, ClientError, DEFAULT_SERVER};
 use crate::domain::{SolvePuzzleError, solve_puzzle};
+use crate::loadgen::BenchOptions;
 use crate::report::{Answer, ExitCode, Format, Verdict};
 use crate::server::available_cores;
 
@@ -43,6 +44,41 @@ pub enum Command {
     Solve(SolveArgs),
     /// Ask the server's health service whether it is serving.
     Health(HealthArgs),
+    /// Load-test running servers with puzzles from a file: unary Solve
+    /// latency at a given concurrency, SolveStream throughput, and a bare
+    /// echo of the same messages as the transport's baseline.
+    Bench(BenchArgs),
+}
+
+/// Flags of `sudoku bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A puzzle file (one per line; `#` comments and blank lines skipped).
+    pub file: String,
+    /// The server(s) under test; give it more than once to balance.
+    #[arg(
+        long = "server",
+        env = "SUDOKU_SERVER",
+        default_value = DEFAULT_SERVER,
+        value_delimiter = ','
+    )]
+    pub servers: Vec<String>,
+    /// Concurrent unary callers.
+    #[arg(long, default_value_t = 32)]
+    pub concurrency: usize,
+    /// Unary calls in all (0 skips the unary test).
+    #[arg(long, default_value_t = 20_000)]
+    pub requests: usize,
+    /// Concurrent SolveStream calls.
+    #[arg(long, default_value_t = 2)]
+    pub streams: usize,
+    /// Puzzles sent over all the streams (0 skips the stream tests); the
+    /// file's puzzles are used round-robin.
+    #[arg(long, default_value_t = 200_000)]
+    pub stream_puzzles: usize,
+    /// Skip the echo baseline.
+    #[arg(long)]
+    pub no_echo: bool,
 }
 
 /// Flags of `sudoku solve`.
@@ -108,6 +144,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Health(args) => with_runtime(health(args)),
+        Command::Bench(args) => bench(args),
     };
     result.unwrap_or_else(|failure| {
         if !failure.message.is_empty() {
@@ -310,6 +347,50 @@ fn output_failure(error: io::Error) -> Failure {
         code: ExitCode::Failure,
         message: format!("input or output failed: {error}"),
     }
+}
+
+/// Runs the load generator and prints its table.
+fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
+    let text = std::fs::read_to_string(&args.file).map_err(|error| Failure {
+        code: ExitCode::Failure,
+        message: format!("cannot read {}: {error}", args.file),
+    })?;
+    let puzzles: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if puzzles.is_empty() {
+        return Err(Failure {
+            code: ExitCode::Invalid,
+            message: format!("{} holds no puzzles", args.file),
+        });
+    }
+    let options = BenchOptions {
+        servers: args.servers,
+        puzzles,
+        concurrency: args.concurrency,
+        requests: args.requests,
+        streams: args.streams,
+        stream_puzzles: args.stream_puzzles,
+        echo: !args.no_echo,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| Failure {
+            code: ExitCode::Failure,
+            message: format!("cannot start the async runtime: {error}"),
+        })?;
+    let report = runtime
+        .block_on(crate::loadgen::run(&options))
+        .map_err(|error| Failure {
+            code: ExitCode::Failure,
+            message: error.to_string(),
+        })?;
+    print!("{}", report.table(&options));
+    Ok(ExitCode::Success)
 }
 
 async fn health(args: HealthArgs) -> Result<ExitCode, Failure> {

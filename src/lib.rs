@@ -13,8 +13,10 @@
 //! * [`server`]: the bootstrap: settings, listener, health, reflection and
 //!   graceful shutdown.
 //! * [`client`]: connecting to a server.
-//! * [`batch`]: reading puzzle files, and solving them in this process on
-//!   the worker pool.
+//! * [`batch`]: puzzle files: reading them in chunks, solving them in this
+//!   process on the worker pool, or streaming them through servers.
+//! * [`loadgen`]: `sudoku bench`, the load generator, with its own bare
+//!   echo server as a transport baseline.
 //! * [`cli`]: the `sudoku` command line's flags and commands.
 //! * [`report`]: what the `sudoku` command line prints: answer lines (text
 //!   or JSON), summaries and exit codes.
@@ -26,6 +28,7 @@ pub mod batch;
 pub mod cli;
 pub mod client;
 pub mod domain;
+pub mod loadgen;
 pub mod pool;
 pub mod report;
 pub mod server;

@@ -1,0 +1,395 @@
+//! `sudoku bench`: the project's own load generator.
+//!
+//! Drives a running server with puzzles from a file and prints one table:
+//!
+//! * **unary**: `Solve` calls from a fixed number of concurrent callers;
+//!   calls per second and latency percentiles from an HDR histogram;
+//! * **stream**: puzzles per second through N concurrent `SolveStream`
+//!   calls;
+//! * **echo**: the same streams against a bare echo of the same messages
+//!   (an in-process tonic server that answers each request with its id and
+//!   puzzle, solving nothing), started by the benchmark itself, so that the
+//!   transport's ceiling on this machine is measured in the same run rather
+//!   than remembered.
+//!
+//! Streams are driven the way `sudoku solve FILE` drives them: a sender
+//! keeps the request side full and the response side is read as fast as it
+//! comes, so the server's flow control sets the pace.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use hdrhistogram::Histogram;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tonic::transport::{Channel, Server};
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::client::{ClientError, endpoint};
+use crate::pb::sudoku_service_client::SudokuServiceClient;
+use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
+use crate::pb::{Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+
+/// Requests queued per stream between the sender and the transport.
+const STREAM_REQUEST_BUFFER: usize = 1024;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// The servers under test; calls are balanced over them.
+    pub servers: Vec<String>,
+    /// The puzzles, used round-robin.
+    pub puzzles: Vec<String>,
+    /// Concurrent unary callers.
+    pub concurrency: usize,
+    /// Unary calls in all (0 skips the unary test).
+    pub requests: usize,
+    /// Concurrent SolveStream calls.
+    pub streams: usize,
+    /// Puzzles sent over all the streams (0 skips the stream tests).
+    pub stream_puzzles: usize,
+    /// Whether to measure the echo baseline.
+    pub echo: bool,
+}
+
+/// Figures from a unary test.
+#[derive(Debug, Clone)]
+pub struct UnaryFigures {
+    /// Calls that got an answer.
+    pub ok: u64,
+    /// Calls that failed, by status code.
+    pub errors: Vec<(tonic::Code, u64)>,
+    /// Completed calls per second.
+    pub rate: f64,
+    /// Latency of answered calls, in microseconds.
+    pub latency: Histogram<u64>,
+}
+
+/// Figures from a stream test.
+#[derive(Debug, Clone, Copy)]
+pub struct StreamFigures {
+    /// Puzzles answered.
+    pub answered: u64,
+    /// Answers per second.
+    pub rate: f64,
+}
+
+/// Everything a run measured.
+#[derive(Debug, Clone)]
+pub struct BenchReport {
+    /// The unary test, if run.
+    pub unary: Option<UnaryFigures>,
+    /// The stream test against the servers, if run.
+    pub stream: Option<StreamFigures>,
+    /// The stream test against the bare echo, if run.
+    pub echo: Option<StreamFigures>,
+}
+
+/// Why a benchmark could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A server address is unusable.
+    #[error(transparent)]
+    Address(#[from] ClientError),
+    /// A stream failed.
+    #[error("a stream failed: {0}")]
+    Stream(Status),
+    /// The echo server could not start.
+    #[error("cannot start the echo server: {0}")]
+    Echo(String),
+}
+
+/// Runs the tests `options` asks for.
+pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
+    let channel = channel_to(&options.servers)?;
+    let puzzles = Arc::new(options.puzzles.clone());
+    let unary = if options.requests > 0 {
+        Some(unary_test(&channel, &puzzles, options.concurrency, options.requests).await)
+    } else {
+        None
+    };
+    let (stream, echo) = if options.stream_puzzles > 0 {
+        let stream =
+            stream_test(&channel, &puzzles, options.streams, options.stream_puzzles).await?;
+        let echo = if options.echo {
+            let (address, server) = start_echo_server().await?;
+            let echo_channel = channel_to(&[address.to_string()])?;
+            let figures = stream_test(
+                &echo_channel,
+                &puzzles,
+                options.streams,
+                options.stream_puzzles,
+            )
+            .await?;
+            server.abort();
+            Some(figures)
+        } else {
+            None
+        };
+        (Some(stream), echo)
+    } else {
+        (None, None)
+    };
+    Ok(BenchReport {
+        unary,
+        stream,
+        echo,
+    })
+}
+
+fn channel_to(servers: &[String]) -> Result<Channel, ClientError> {
+    let endpoints = servers
+        .iter()
+        .map(|server| endpoint(server))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(match endpoints.as_slice() {
+        [single] => single.connect_lazy(),
+        _ => Channel::balance_list(endpoints.into_iter()),
+    })
+}
+
+/// `requests` unary calls from `concurrency` callers.
+async fn unary_test(
+    channel: &Channel,
+    puzzles: &Arc<Vec<String>>,
+    concurrency: usize,
+    requests: usize,
+) -> UnaryFigures {
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut callers = JoinSet::new();
+    for _ in 0..concurrency.max(1) {
+        let (channel, puzzles, next) = (channel.clone(), puzzles.clone(), next.clone());
+        callers.spawn(async move {
+            let mut client = SudokuServiceClient::new(channel);
+            let mut latency = new_histogram();
+            let mut errors = Vec::new();
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= requests {
+                    break (latency, errors);
+                }
+                let puzzle = puzzles[index % puzzles.len()].clone();
+                let call_started = Instant::now();
+                match client.solve(SolveRequest { puzzle }).await {
+                    Ok(_) => {
+                        let micros = call_started.elapsed().as_micros() as u64;
+                        latency.saturating_record(micros.max(1));
+                    }
+                    Err(status) => errors.push(status.code()),
+                }
+            }
+        });
+    }
+    let mut latency = new_histogram();
+    let mut error_counts: Vec<(tonic::Code, u64)> = Vec::new();
+    while let Some(result) = callers.join_next().await {
+        let (histogram, errors) = result.expect("a caller does not panic");
+        latency.add(&histogram).expect("same bounds");
+        for code in errors {
+            match error_counts.iter_mut().find(|(known, _)| *known == code) {
+                Some((_, count)) => *count += 1,
+                None => error_counts.push((code, 1)),
+            }
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    UnaryFigures {
+        ok: latency.len(),
+        errors: error_counts,
+        rate: latency.len() as f64 / elapsed,
+        latency,
+    }
+}
+
+fn new_histogram() -> Histogram<u64> {
+    // 1 µs to 60 s, three significant digits.
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid bounds")
+}
+
+/// `total` puzzles over `streams` concurrent SolveStream calls.
+async fn stream_test(
+    channel: &Channel,
+    puzzles: &Arc<Vec<String>>,
+    streams: usize,
+    total: usize,
+) -> Result<StreamFigures, BenchError> {
+    let streams = streams.max(1);
+    let started = Instant::now();
+    let mut tasks = JoinSet::new();
+    for stream in 0..streams {
+        // Stream `s` sends puzzles s, s + streams, s + 2 * streams, ...
+        let share = (total + streams - 1 - stream) / streams;
+        let (channel, puzzles) = (channel.clone(), puzzles.clone());
+        tasks.spawn(async move { one_stream(channel, puzzles, stream, streams, share).await });
+    }
+    let mut answered = 0;
+    while let Some(result) = tasks.join_next().await {
+        answered += result.expect("a stream task does not panic")?;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    Ok(StreamFigures {
+        answered,
+        rate: answered as f64 / elapsed,
+    })
+}
+
+/// Sends `count` puzzles over one call and reads every answer.
+async fn one_stream(
+    channel: Channel,
+    puzzles: Arc<Vec<String>>,
+    first: usize,
+    step: usize,
+    count: usize,
+) -> Result<u64, BenchError> {
+    let (sender, receiver) = mpsc::channel(STREAM_REQUEST_BUFFER);
+    let feeder = tokio::spawn(async move {
+        for n in 0..count {
+            let index = first + n * step;
+            let request = SolveStreamRequest {
+                id: index.to_string(),
+                puzzle: puzzles[index % puzzles.len()].clone(),
+            };
+            if sender.send(request).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut responses = SudokuServiceClient::new(channel)
+        .solve_stream(ReceiverStream::new(receiver))
+        .await
+        .map_err(BenchError::Stream)?
+        .into_inner();
+    let mut answered = 0;
+    while let Some(_response) = responses.message().await.map_err(BenchError::Stream)? {
+        answered += 1;
+    }
+    feeder.abort();
+    Ok(answered)
+}
+
+/// The bare echo: answers each stream request with its id and puzzle, and
+/// each unary request with its puzzle, solving nothing.
+struct EchoService;
+
+#[tonic::async_trait]
+impl SudokuService for EchoService {
+    async fn solve(
+        &self,
+        request: Request<SolveRequest>,
+    ) -> Result<Response<SolveResponse>, Status> {
+        Ok(Response::new(SolveResponse {
+            outcome: Outcome::Solved.into(),
+            solution: request.into_inner().puzzle,
+            stats: None,
+        }))
+    }
+
+    type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;
+
+    async fn solve_stream(
+        &self,
+        request: Request<Streaming<SolveStreamRequest>>,
+    ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        let mut requests = request.into_inner();
+        let (sender, receiver) = mpsc::channel(STREAM_REQUEST_BUFFER);
+        tokio::spawn(async move {
+            while let Ok(Some(SolveStreamRequest { id, puzzle })) = requests.message().await {
+                let response = SolveStreamResponse {
+                    id,
+                    outcome: Outcome::Solved.into(),
+                    solution: puzzle,
+                    error: None,
+                    stats: None,
+                };
+                if sender.send(Ok(response)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(receiver)))
+    }
+}
+
+/// Starts the echo server on an ephemeral port of 127.0.0.1.
+async fn start_echo_server() -> Result<(SocketAddr, tokio::task::JoinHandle<()>), BenchError> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|error| BenchError::Echo(error.to_string()))?;
+    let address = listener
+        .local_addr()
+        .map_err(|error| BenchError::Echo(error.to_string()))?;
+    let server = tokio::spawn(async move {
+        let _ = Server::builder()
+            .add_service(SudokuServiceServer::new(EchoService))
+            .serve_with_incoming(TcpListenerStream::new(listener))
+            .await;
+    });
+    Ok((address, server))
+}
+
+impl BenchReport {
+    /// The report as a table, for people.
+    pub fn table(&self, options: &BenchOptions) -> String {
+        let mut out = String::new();
+        let servers = options.servers.join(", ");
+        out += &format!(
+            "sudoku bench against {servers}: {} distinct puzzles\n\n",
+            options.puzzles.len()
+        );
+        out += &format!(
+            "{:<38} {:>10} {:>12} {:>9} {:>9} {:>9} {:>9}  {}\n",
+            "test", "answered", "rate", "p50", "p90", "p99", "max", "errors"
+        );
+        if let Some(unary) = &self.unary {
+            let errors = if unary.errors.is_empty() {
+                "0".to_string()
+            } else {
+                unary
+                    .errors
+                    .iter()
+                    .map(|(code, count)| format!("{code:?} {count}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let ms = |quantile: f64| {
+                format!(
+                    "{:.2}ms",
+                    unary.latency.value_at_quantile(quantile) as f64 / 1000.0
+                )
+            };
+            out += &format!(
+                "{:<38} {:>10} {:>10.0}/s {:>9} {:>9} {:>9} {:>9}  {}\n",
+                format!("unary Solve, concurrency {}", options.concurrency),
+                unary.ok,
+                unary.rate,
+                ms(0.50),
+                ms(0.90),
+                ms(0.99),
+                format!("{:.2}ms", unary.latency.max() as f64 / 1000.0),
+                errors
+            );
+        }
+        let stream_row = |name: &str, figures: &StreamFigures| {
+            format!(
+                "{:<38} {:>10} {:>10.0}/s\n",
+                format!("{name}, {} streams", options.streams),
+                figures.answered,
+                figures.rate
+            )
+        };
+        if let Some(stream) = &self.stream {
+            out += &stream_row("SolveStream", stream);
+        }
+        if let Some(echo) = &self.echo {
+            out += &stream_row("bare echo (same messages)", echo);
+        }
+        if let (Some(stream), Some(echo)) = (&self.stream, &self.echo) {
+            out += &format!("\nSolveStream / echo: {:.2}\n", stream.rate / echo.rate);
+        }
+        out
+    }
+}

@@ -1,0 +1,58 @@
+//! `sudoku bench`'s load generator against an in-process server: every call
+//! and every streamed puzzle is counted, and the echo baseline runs too.
+
+mod common;
+
+use common::{TestServer, read_puzzles};
+use sudoku_grpc::loadgen::{BenchOptions, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
+    let server = TestServer::default().await;
+    let options = BenchOptions {
+        servers: vec![server.url()],
+        puzzles: read_puzzles("unique.txt").into_iter().take(50).collect(),
+        concurrency: 8,
+        requests: 300,
+        streams: 3,
+        stream_puzzles: 1_000,
+        echo: true,
+    };
+    let report = run(&options).await.unwrap();
+
+    let unary = report.unary.as_ref().unwrap();
+    assert_eq!(unary.ok, 300);
+    assert!(unary.errors.is_empty(), "{:?}", unary.errors);
+    assert!(unary.latency.max() >= unary.latency.value_at_quantile(0.5));
+    assert_eq!(report.stream.unwrap().answered, 1_000);
+    assert_eq!(report.echo.unwrap().answered, 1_000);
+
+    let table = report.table(&options);
+    for row in [
+        "unary Solve, concurrency 8",
+        "SolveStream, 3 streams",
+        "bare echo (same messages), 3 streams",
+        "SolveStream / echo: ",
+    ] {
+        assert!(table.contains(row), "{row:?} missing from\n{table}");
+    }
+}
+
+#[tokio::test]
+async fn unary_failures_are_counted_by_code() {
+    let server = TestServer::default().await;
+    let options = BenchOptions {
+        servers: vec![server.url()],
+        puzzles: vec!["not a puzzle".to_string()],
+        concurrency: 2,
+        requests: 10,
+        streams: 1,
+        stream_puzzles: 0,
+        echo: false,
+    };
+    let report = run(&options).await.unwrap();
+    let unary = report.unary.unwrap();
+    assert_eq!(unary.ok, 0);
+    assert_eq!(unary.errors, vec![(tonic::Code::InvalidArgument, 10)]);
+    assert!(report.stream.is_none() && report.echo.is_none());
+}
