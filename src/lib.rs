@@ -20,11 +20,14 @@
 //! * [`cli`]: the `sudoku` command line's flags and commands.
 //! * [`report`]: what the `sudoku` command line prints: answer lines (text
 //!   or JSON), summaries and exit codes.
+//! * [`batched`]: a channel that moves messages in batches and reads as a
+//!   stream, used on both sides of SolveStream.
 //! * [`pb`]: the code generated from `proto/sudoku.proto`.
 //!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
 
 pub mod batch;
+pub mod batched;
 pub mod cli;
 pub mod client;
 pub mod domain;

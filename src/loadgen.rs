@@ -105,6 +105,11 @@ pub enum BenchError {
 /// Runs the tests `options` asks for.
 pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     let channel = channel_to(&options.servers)?;
+    let per_server = options
+        .servers
+        .iter()
+        .map(|server| channel_to(std::slice::from_ref(server)))
+        .collect::<Result<Vec<_>, _>>()?;
     let puzzles = Arc::new(options.puzzles.clone());
     let unary = if options.requests > 0 {
         Some(unary_test(&channel, &puzzles, options.concurrency, options.requests).await)
@@ -112,13 +117,18 @@ pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         None
     };
     let (stream, echo) = if options.stream_puzzles > 0 {
-        let stream =
-            stream_test(&channel, &puzzles, options.streams, options.stream_puzzles).await?;
+        let stream = stream_test(
+            &per_server,
+            &puzzles,
+            options.streams,
+            options.stream_puzzles,
+        )
+        .await?;
         let echo = if options.echo {
             let (address, server) = start_echo_server().await?;
             let echo_channel = channel_to(&[address.to_string()])?;
             let figures = stream_test(
-                &echo_channel,
+                &[echo_channel],
                 &puzzles,
                 options.streams,
                 options.stream_puzzles,
@@ -210,9 +220,11 @@ fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid bounds")
 }
 
-/// `total` puzzles over `streams` concurrent SolveStream calls.
+/// `total` puzzles over `streams` concurrent SolveStream calls, spread
+/// round-robin over `channels` (one per server: a balancer would put
+/// long-lived streams on whichever server connected first).
 async fn stream_test(
-    channel: &Channel,
+    channels: &[Channel],
     puzzles: &Arc<Vec<String>>,
     streams: usize,
     total: usize,
@@ -223,7 +235,8 @@ async fn stream_test(
     for stream in 0..streams {
         // Stream `s` sends puzzles s, s + streams, s + 2 * streams, ...
         let share = (total + streams - 1 - stream) / streams;
-        let (channel, puzzles) = (channel.clone(), puzzles.clone());
+        let channel = channels[stream % channels.len()].clone();
+        let puzzles = puzzles.clone();
         tasks.spawn(async move { one_stream(channel, puzzles, stream, streams, share).await });
     }
     let mut answered = 0;

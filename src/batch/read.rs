@@ -38,7 +38,13 @@ pub enum PuzzleLine<'a> {
 impl Chunk {
     /// The puzzle lines, with their 1-based line numbers in the input.
     pub fn puzzles(&self) -> impl ExactSizeIterator<Item = (u64, PuzzleLine<'_>)> {
-        self.lines.iter().map(|record| {
+        (0..self.lines.len()).map(|index| self.get(index).expect("in range"))
+    }
+
+    /// The puzzle line at `index` (0-based within the chunk), with its line
+    /// number in the input.
+    pub fn get(&self, index: usize) -> Option<(u64, PuzzleLine<'_>)> {
+        self.lines.get(index).map(|record| {
             let line = if record.overlong {
                 PuzzleLine::TooLong
             } else {

@@ -11,14 +11,15 @@
 //! the work queue, which the stream tasks share, and a one-shot receiver for
 //! its answers goes to the writer's queue in input order; both queues are
 //! bounded, so only a few chunks are ever held in memory however long the
-//! input is. Each stream task keeps one SolveStream call open (on a channel
-//! that balances calls over all the servers), sends the puzzles of the
+//! input is. Each stream task keeps one SolveStream call open (stream `n` on
+//! server `n`, round-robin), sends the puzzles of the
 //! chunks it took with their line numbers as ids, and hands a chunk's
 //! answers to the writer once all of them are in. The writer prints chunks
 //! in input order.
 //!
 //! When a call breaks (a server restarted, a connection dropped), its task
-//! waits with exponential backoff, opens a new call, and sends again exactly
+//! waits with exponential backoff, opens a new call on the next server, and
+//! sends again exactly
 //! the puzzles of its chunks that have no answer yet; answers already
 //! received are kept, so nothing is lost and nothing is answered twice.
 //! After `retries` failed attempts in a row without any answer in between,
@@ -32,10 +33,10 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::JoinSet;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;
 
-use super::read::{ChunkReader, MAX_LINE_BYTES, PuzzleLine};
+use super::read::{Chunk, ChunkReader, MAX_LINE_BYTES, PuzzleLine};
+use crate::batched::{self, BatchSender};
 use crate::client::{ClientError, endpoint};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
@@ -49,16 +50,18 @@ const CHUNKS_AHEAD_PER_STREAM: usize = 4;
 /// HTTP/2 flow-control buffers, which keeps the pipe full.
 const UNANSWERED_PER_STREAM: usize = 4096;
 
-/// Requests queued between a stream task and the transport.
-const REQUEST_BUFFER: usize = 256;
+/// Requests handed to the transport in one batch, and batches queued (see
+/// [`crate::batched`]).
+const REQUEST_BATCH: usize = 64;
+const REQUEST_BATCHES: usize = 8;
 
 /// The first wait after a failed call; it doubles per failure up to
 /// [`MAX_BACKOFF`].
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(3);
 
-/// How long opening a call may take before it counts as a failure (a
-/// balancing channel whose servers are all down waits rather than fails).
+/// How long opening a call may take before it counts as a failure (a server
+/// that accepts connections but does not answer).
 const OPEN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How invalid lines are reported on stderr: the first few by line number.
@@ -67,7 +70,7 @@ const INVALID_LINES_SHOWN: usize = 10;
 /// How to stream a file.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
-    /// Server addresses (URLs or `host:port`); calls are balanced over them.
+    /// Server addresses (URLs or `host:port`); streams are spread over them.
     pub servers: Vec<String>,
     /// SolveStream calls kept open at once.
     pub streams: usize,
@@ -126,18 +129,10 @@ pub enum RemoteError {
     },
 }
 
-/// One puzzle line of a chunk, ready to send.
-struct Puzzle {
-    /// The 1-based line number in the input: the request id.
-    line: u64,
-    /// The text, or `None` for an overlong line, which is answered here.
-    text: Option<String>,
-}
-
-/// A chunk on its way to a server.
+/// A chunk on its way to a server. Its puzzles' line numbers are their
+/// request ids; overlong lines are answered here, never sent.
 struct ChunkJob {
-    puzzles: Vec<Puzzle>,
-    input_bytes: u64,
+    chunk: Chunk,
     done: oneshot::Sender<ChunkAnswers>,
 }
 
@@ -167,7 +162,7 @@ pub async fn solve_remote(
     options: RemoteOptions,
 ) -> Result<RemoteRun, RemoteError> {
     let started = Instant::now();
-    let channel = balanced_channel(&options.servers)?;
+    let channels = server_channels(&options.servers)?;
     let streams = options.streams.max(1);
     let ahead = streams * CHUNKS_AHEAD_PER_STREAM;
     let (work_sender, work_receiver) = mpsc::channel::<ChunkJob>(ahead);
@@ -177,9 +172,10 @@ pub async fn solve_remote(
 
     let work = Arc::new(Mutex::new(work_receiver));
     let mut tasks = JoinSet::new();
-    for _ in 0..streams {
+    for stream in 0..streams {
         tasks.spawn(run_stream(
-            channel.clone(),
+            channels.clone(),
+            stream,
             work.clone(),
             options.retries,
             options.format,
@@ -246,23 +242,25 @@ pub async fn solve_remote(
     })
 }
 
-/// A channel over all `servers`: a plain lazy channel for one server (so a
-/// refused connection fails a call at once), a balancing one for several.
-fn balanced_channel(servers: &[String]) -> Result<Channel, ClientError> {
-    let endpoints = servers
+/// One lazily connecting channel per server: a refused connection fails a
+/// call at once, so the stream moves on to the next server.
+///
+/// Streams are spread over the servers round-robin rather than through a
+/// balancing channel: a stream is long-lived, and a balancer picks among the
+/// servers already connected when the streams open, which at start-up is
+/// often just one of them.
+fn server_channels(servers: &[String]) -> Result<Arc<[Channel]>, ClientError> {
+    servers
         .iter()
         .map(|server| {
             endpoint(server).map(|endpoint| {
                 endpoint
                     .http2_keep_alive_interval(Duration::from_secs(10))
                     .keep_alive_timeout(Duration::from_secs(20))
+                    .connect_lazy()
             })
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(match endpoints.as_slice() {
-        [single] => single.connect_lazy(),
-        _ => Channel::balance_list(endpoints.into_iter()),
-    })
+        .collect()
 }
 
 /// The reader thread: cuts the input into chunks and queues each twice, for
@@ -275,22 +273,8 @@ fn read_chunks(
 ) -> io::Result<()> {
     let mut reader = ChunkReader::new(input);
     while let Some(chunk) = reader.next_chunk()? {
-        let puzzles = chunk
-            .puzzles()
-            .map(|(line, puzzle)| Puzzle {
-                line,
-                text: match puzzle {
-                    PuzzleLine::Text(bytes) => Some(String::from_utf8_lossy(bytes).into_owned()),
-                    PuzzleLine::TooLong => None,
-                },
-            })
-            .collect();
         let (done, answers) = oneshot::channel();
-        let job = ChunkJob {
-            puzzles,
-            input_bytes: chunk.input_bytes() as u64,
-            done,
-        };
+        let job = ChunkJob { chunk, done };
         if order.blocking_send(answers).is_err() || work.blocking_send(job).is_err() {
             break;
         }
@@ -305,16 +289,22 @@ struct InFlight {
 }
 
 impl InFlight {
+    fn new(job: ChunkJob) -> InFlight {
+        let mut chunk = InFlight {
+            answers: Vec::with_capacity(job.chunk.len()),
+            job,
+        };
+        chunk.answer_local_lines();
+        chunk
+    }
+
     fn is_complete(&self) -> bool {
-        self.answers.len() == self.job.puzzles.len()
+        self.answers.len() == self.job.chunk.len()
     }
 
     /// Answers the overlong lines due next, which never go to a server.
     fn answer_local_lines(&mut self) {
-        while let Some(puzzle) = self.job.puzzles.get(self.answers.len()) {
-            if puzzle.text.is_some() {
-                break;
-            }
+        while let Some((_, PuzzleLine::TooLong)) = self.job.chunk.get(self.answers.len()) {
             self.answers.push(Answer::invalid(&format!(
                 "the line is longer than {MAX_LINE_BYTES} bytes"
             )));
@@ -323,7 +313,20 @@ impl InFlight {
 
     /// The line number of the next puzzle a server must answer.
     fn next_remote_line(&self) -> Option<u64> {
-        self.job.puzzles.get(self.answers.len()).map(|p| p.line)
+        self.job.chunk.get(self.answers.len()).map(|(line, _)| line)
+    }
+
+    /// Requests for the puzzles that still lack an answer.
+    fn unanswered_requests(&self) -> impl Iterator<Item = SolveStreamRequest> + '_ {
+        (self.answers.len()..self.job.chunk.len()).filter_map(|index| {
+            match self.job.chunk.get(index).expect("in range") {
+                (line, PuzzleLine::Text(bytes)) => Some(SolveStreamRequest {
+                    id: itoa::Buffer::new().format(line).to_string(),
+                    puzzle: String::from_utf8_lossy(bytes).into_owned(),
+                }),
+                (_, PuzzleLine::TooLong) => None,
+            }
+        })
     }
 
     /// Formats the answers and hands them to the writer.
@@ -332,15 +335,15 @@ impl InFlight {
             output: Vec::with_capacity(self.answers.len() * 96),
             tally: Tally::default(),
             invalid: Vec::new(),
-            input_bytes: self.job.input_bytes,
+            input_bytes: self.job.chunk.input_bytes() as u64,
         };
-        for (puzzle, answer) in self.job.puzzles.iter().zip(&self.answers) {
+        for ((line, _), answer) in self.job.chunk.puzzles().zip(&self.answers) {
             answers.tally.add(answer.verdict);
-            answer.write(&mut answers.output, format, puzzle.line);
+            answer.write(&mut answers.output, format, line);
             if let (Verdict::Invalid | Verdict::Failed, Some(error)) =
                 (answer.verdict, &answer.error)
             {
-                answers.invalid.push((puzzle.line, error.clone()));
+                answers.invalid.push((line, error.clone()));
             }
         }
         // The writer is gone only when the run is being torn down.
@@ -349,11 +352,14 @@ impl InFlight {
 }
 
 /// One stream task: takes chunks from the shared queue and gets them
-/// answered over SolveStream calls, reopening a call that breaks. Ends when
-/// the queue is drained and every chunk it took is answered, or with
-/// `(attempts, last failure)` after `retries` failed attempts in a row.
+/// answered over SolveStream calls, reopening a call that breaks, on the
+/// next server in turn. Stream `n` starts on server `n` (modulo their
+/// number). Ends when the queue is drained and every chunk it took is
+/// answered, or with `(attempts, last failure)` after `retries` failed
+/// attempts in a row.
 async fn run_stream(
-    channel: Channel,
+    channels: Arc<[Channel]>,
+    stream: usize,
     work: Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
     retries: u32,
     format: Format,
@@ -361,8 +367,10 @@ async fn run_stream(
     let mut in_flight = VecDeque::new();
     let mut queue_open = true;
     let mut failures = 0;
+    let mut server = stream % channels.len();
     loop {
-        match attempt(&channel, &work, &mut in_flight, &mut queue_open, format).await {
+        let channel = &channels[server];
+        match attempt(channel, &work, &mut in_flight, &mut queue_open, format).await {
             Ok(()) => return Ok(()),
             Err(failure) => {
                 if failure.progressed {
@@ -372,6 +380,7 @@ async fn run_stream(
                 if failures > retries {
                     return Err((failures, failure.reason));
                 }
+                server = (server + 1) % channels.len();
                 let backoff = FIRST_BACKOFF
                     .saturating_mul(1 << (failures - 1).min(16))
                     .min(MAX_BACKOFF);
@@ -400,16 +409,15 @@ async fn attempt(
 
     let mut unsent: VecDeque<SolveStreamRequest> = in_flight
         .iter()
-        .flat_map(|chunk| chunk.job.puzzles[chunk.answers.len()..].iter())
-        .filter_map(request_for)
+        .flat_map(InFlight::unanswered_requests)
         .collect();
     let mut unanswered = unsent.len();
-    let (request_sender, request_receiver) = mpsc::channel(REQUEST_BUFFER);
+    let (request_sender, requests) = batched::channel(REQUEST_BATCHES);
     let mut request_sender = Some(request_sender);
     let mut client = SudokuServiceClient::new(channel.clone())
         .max_decoding_message_size(usize::MAX)
         .max_encoding_message_size(usize::MAX);
-    let call = client.solve_stream(ReceiverStream::new(request_receiver));
+    let call = client.solve_stream(requests);
     let mut responses = match tokio::time::timeout(OPEN_TIMEOUT, call).await {
         Ok(Ok(response)) => response.into_inner(),
         Ok(Err(status)) => return Err(failure(false, describe(&status))),
@@ -439,16 +447,18 @@ async fn attempt(
                 Err(status) => return Err(failure(progressed, describe(&status))),
             },
             permit = reserve(&request_sender), if !unsent.is_empty() => match permit {
-                Some(permit) => permit.send(unsent.pop_front().expect("not empty")),
+                Some(permit) => {
+                    let batch = unsent.len().min(REQUEST_BATCH);
+                    permit.send(unsent.drain(..batch).collect());
+                }
                 None => return Err(failure(progressed, "the request stream closed".into())),
             },
             job = async { work.lock().await.recv().await }, if room => match job {
                 Some(job) => {
-                    let mut chunk = InFlight { answers: Vec::with_capacity(job.puzzles.len()), job };
-                    chunk.answer_local_lines();
-                    let requests: Vec<_> = chunk.job.puzzles.iter().filter_map(request_for).collect();
-                    unanswered += requests.len();
-                    unsent.extend(requests);
+                    let chunk = InFlight::new(job);
+                    let before = unsent.len();
+                    unsent.extend(chunk.unanswered_requests());
+                    unanswered += unsent.len() - before;
                     in_flight.push_back(chunk);
                     finish_complete(in_flight, format);
                 }
@@ -460,20 +470,12 @@ async fn attempt(
 
 /// Reserves room in the request channel, if it is still open.
 async fn reserve(
-    sender: &Option<mpsc::Sender<SolveStreamRequest>>,
-) -> Option<mpsc::Permit<'_, SolveStreamRequest>> {
+    sender: &Option<BatchSender<SolveStreamRequest>>,
+) -> Option<mpsc::Permit<'_, Vec<SolveStreamRequest>>> {
     match sender {
         Some(sender) => sender.reserve().await.ok(),
         None => std::future::pending().await,
     }
-}
-
-/// The request for a puzzle that goes to a server.
-fn request_for(puzzle: &Puzzle) -> Option<SolveStreamRequest> {
-    puzzle.text.as_ref().map(|text| SolveStreamRequest {
-        id: puzzle.line.to_string(),
-        puzzle: text.clone(),
-    })
 }
 
 /// Files a response as the answer to the oldest unanswered puzzle, which it

@@ -7,7 +7,7 @@ use crate::domain::{PuzzleError, SolvePuzzleError};
 use crate::pool::{JobError, QueueFull};
 
 /// Everything that can keep a call from getting an answer.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ServiceError {
     /// The puzzle text is malformed or its givens conflict.
     #[error(transparent)]

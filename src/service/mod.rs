@@ -9,14 +9,12 @@ mod convert;
 mod error;
 mod stream;
 
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
 pub use error::{ServiceError, rpc_status};
 
 use crate::pb::sudoku_service_server::SudokuServiceServer;
-use crate::pb::{SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use crate::pb::{SolveRequest, SolveResponse, SolveStreamRequest};
 use crate::pool::WorkerPool;
 use convert::solve_job;
 
@@ -72,20 +70,20 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         }
     }
 
-    type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;
+    type SolveStreamStream = stream::ResponseStream;
 
     async fn solve_stream(
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
-        let (responses, transport) = mpsc::channel(stream::RESPONSE_BUFFER);
+        let (responses, transport) = crate::batched::channel(stream::RESPONSE_BUFFER);
         tokio::spawn(stream::drive(
             self.pool.clone(),
             self.stream_window,
             request.into_inner(),
             responses,
         ));
-        Ok(Response::new(ReceiverStream::new(transport)))
+        Ok(Response::new(transport))
     }
 }
 

@@ -6,33 +6,53 @@
 //! client instead of the server buffering; when the client stops reading
 //! answers, the small response channel fills, the driver stops, and the same
 //! happens. Answers leave strictly in request order: the driver only ever
-//! waits for the oldest pending puzzle.
+//! waits for the oldest pending job.
+//!
+//! Requests that have already arrived when one is read go to the pool with
+//! it, up to [`MAX_BATCH`] puzzles in one job: handing a job to a worker
+//! costs about as much as solving an easy puzzle, so a busy stream of easy
+//! puzzles would otherwise spend most of its time in hand-offs. A stream
+//! that trickles gets one job per puzzle, with no waiting to fill a batch.
 //!
 //! If the client goes away, the driver ends and drops its pending jobs, which
 //! cancels them (see [`crate::pool`]).
 
 use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
-use tokio::sync::mpsc;
+use tokio_stream::Stream;
 use tonic::{Status, Streaming};
 
 use super::convert::{Solved, solve_job, stream_response};
 use super::error::ServiceError;
+use crate::batched::{BatchSender, BatchStream};
 use crate::domain::SolvePuzzleError;
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
 use crate::pool::{JobHandle, WorkerPool};
 
-/// Responses buffered between the driver and the transport. Small on
-/// purpose: backpressure should reach the request side quickly.
-pub const RESPONSE_BUFFER: usize = 16;
+/// Batches of responses (one per job) buffered between the driver and the
+/// transport. Small on purpose: backpressure should reach the request side
+/// quickly.
+pub const RESPONSE_BUFFER: usize = 4;
 
-/// What the transport reads from.
-pub type ResponseSender = mpsc::Sender<Result<SolveStreamResponse, Status>>;
+/// One response, or the status that ends the stream.
+pub type ResponseItem = Result<SolveStreamResponse, Status>;
 
-/// A request taken in and not yet answered.
+/// Where the driver puts responses, a job's worth at a time.
+pub type ResponseSender = BatchSender<ResponseItem>;
+
+/// What the transport reads from, one response at a time.
+pub type ResponseStream = BatchStream<ResponseItem>;
+
+/// The most puzzles of one stream solved as one pool job.
+pub const MAX_BATCH: usize = 64;
+
+/// Requests taken in together and not yet answered: their ids, in order,
+/// and the job solving their puzzles.
 struct Pending {
-    id: String,
-    answer: JobHandle<Result<Solved, SolvePuzzleError>>,
+    ids: Vec<String>,
+    answers: JobHandle<Vec<Result<Solved, SolvePuzzleError>>>,
 }
 
 /// Runs the stream until the client has sent everything and all of it is
@@ -45,24 +65,53 @@ pub async fn drive(
     responses: ResponseSender,
 ) {
     let window = window.max(1);
-    let mut pending: VecDeque<Pending> = VecDeque::with_capacity(window);
+    let mut pending: VecDeque<Pending> = VecDeque::new();
+    let mut in_flight = 0;
     let mut reading = true;
     let mut failure = None;
     while reading || !pending.is_empty() {
         tokio::select! {
             biased;
             () = responses.closed() => return,
-            answer = oldest_answer(&mut pending), if !pending.is_empty() => {
-                let item = pending.pop_front().expect("an answer came from it");
-                let response = stream_response(item.id, answer);
-                if responses.send(Ok(response)).await.is_err() {
+            answers = oldest_answers(&mut pending), if !pending.is_empty() => {
+                let item = pending.pop_front().expect("the answers came from it");
+                in_flight -= item.ids.len();
+                let batch = item
+                    .ids
+                    .into_iter()
+                    .zip(answers)
+                    .map(|(id, answer)| Ok(stream_response(id, answer)))
+                    .collect();
+                if responses.send(batch).await.is_err() {
                     return;
                 }
             }
-            request = requests.message(), if reading && pending.len() < window => match request {
-                Ok(Some(SolveStreamRequest { id, puzzle })) => {
-                    let answer = pool.submit(move |cancel| solve_job(&puzzle, cancel)).await;
-                    pending.push_back(Pending { id, answer });
+            request = requests.message(), if reading && in_flight < window => match request {
+                Ok(Some(first)) => {
+                    let mut batch = vec![first];
+                    // Take what has already arrived, without waiting for more.
+                    while batch.len() < MAX_BATCH && in_flight + batch.len() < window {
+                        match arrived(&mut requests) {
+                            Some(Ok(request)) => batch.push(request),
+                            Some(Err(end)) => {
+                                reading = false;
+                                failure = end;
+                                break;
+                            }
+                            None => break,
+                        }
+                    }
+                    in_flight += batch.len();
+                    let (ids, puzzles): (Vec<_>, Vec<_>) = batch
+                        .into_iter()
+                        .map(|request| (request.id, request.puzzle))
+                        .unzip();
+                    let answers = pool
+                        .submit(move |cancel| {
+                            puzzles.iter().map(|puzzle| solve_job(puzzle, cancel)).collect()
+                        })
+                        .await;
+                    pending.push_back(Pending { ids, answers });
                 }
                 Ok(None) => reading = false,
                 Err(status) => {
@@ -79,14 +128,41 @@ pub async fn drive(
             detail = status.message(),
             "call failed"
         );
-        let _ = responses.send(Err(status)).await;
+        let _ = responses.send(vec![Err(status)]).await;
     }
 }
 
-/// Waits for the oldest pending puzzle's answer.
-async fn oldest_answer(pending: &mut VecDeque<Pending>) -> Result<Solved, ServiceError> {
+/// Waits for the answers of the oldest pending job, one per request (a
+/// job that failed as a whole fails each of its requests alike).
+async fn oldest_answers(pending: &mut VecDeque<Pending>) -> Vec<Result<Solved, ServiceError>> {
     let oldest = pending
         .front_mut()
         .expect("only polled when something is pending");
-    Ok((&mut oldest.answer).await??)
+    match (&mut oldest.answers).await {
+        Ok(answers) => answers
+            .into_iter()
+            .map(|answer| answer.map_err(ServiceError::from))
+            .collect(),
+        Err(error) => {
+            let error = ServiceError::from(error);
+            oldest.ids.iter().map(|_| Err(error.clone())).collect()
+        }
+    }
+}
+
+/// A request that has already arrived, taken without waiting: `None` when
+/// none is ready, `Err(None)` at the end of the requests, `Err(Some(status))`
+/// when the request side failed.
+fn arrived(
+    requests: &mut Streaming<SolveStreamRequest>,
+) -> Option<Result<SolveStreamRequest, Option<Status>>> {
+    // Polling with a waker that does nothing is fine: the next `message()`
+    // call polls again with the driver's own waker.
+    let mut context = Context::from_waker(Waker::noop());
+    match Pin::new(requests).poll_next(&mut context) {
+        Poll::Pending => None,
+        Poll::Ready(Some(Ok(request))) => Some(Ok(request)),
+        Poll::Ready(Some(Err(status))) => Some(Err(Some(status))),
+        Poll::Ready(None) => Some(Err(None)),
+    }
 }
