@@ -312,8 +312,7 @@ fn solve_file_remotely(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure
     } else {
         Box::new(io::stderr())
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(available_cores().min(4))
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|error| Failure {

@@ -486,7 +486,7 @@ fn accept(in_flight: &mut VecDeque<InFlight>, response: SolveStreamResponse) -> 
         .find(|chunk| !chunk.is_complete())
         .ok_or_else(|| format!("an answer with id {:?} that was not asked for", response.id))?;
     let expected = chunk.next_remote_line().expect("the chunk is not complete");
-    if response.id != expected.to_string() {
+    if response.id != itoa::Buffer::new().format(expected) {
         return Err(format!(
             "an answer with id {:?} where {expected} was due",
             response.id
