@@ -181,7 +181,8 @@ impl Board {
     pub fn to_line(&self) -> String {
         let mut line = [0u8; 81];
         self.write_line(&mut line);
-        line.iter().map(|&b| char::from(b)).collect()
+        // One allocation and a copy, rather than pushing char by char.
+        String::from_utf8(line.to_vec()).expect("the line is ASCII")
     }
 
     /// The board as a 9-line grid with box separators, for people to read.
