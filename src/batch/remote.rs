@@ -45,10 +45,12 @@ use crate::report::{Answer, Format, Tally, Verdict};
 /// Chunks read ahead of the writer, per stream.
 const CHUNKS_AHEAD_PER_STREAM: usize = 4;
 
-/// Puzzles one stream may have sent and not yet seen answered. The server
-/// reads only its `--stream-window` of them at a time; the rest wait in
-/// HTTP/2 flow-control buffers, which keeps the pipe full.
-const UNANSWERED_PER_STREAM: usize = 4096;
+/// Puzzles one stream may have sent and not yet seen answered (a chunk is
+/// taken while below this, so it is exceeded by up to one chunk). The
+/// server reads only its `--stream-window` of them at a time; the rest wait
+/// in HTTP/2 flow-control buffers, which keeps the pipe full. Kept small so
+/// that the first streams to open do not take all of a short file.
+const UNANSWERED_PER_STREAM: usize = 1024;
 
 /// Requests handed to the transport in one batch, and batches queued (see
 /// [`crate::batched`]).
@@ -184,6 +186,7 @@ pub async fn solve_remote(
     drop(work);
 
     let progress = progress_bar(options.progress);
+    progress.set_message("0 puzzles");
     let mut tally = Tally::default();
     let mut invalid_shown = 0;
     let mut stopped_early = false;
