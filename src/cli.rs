@@ -55,14 +55,8 @@ pub enum Command {
 pub struct BenchArgs {
     /// A puzzle file (one per line; `#` comments and blank lines skipped).
     pub file: String,
-    /// The server(s) under test; give it more than once to balance.
-    #[arg(
-        long = "server",
-        env = "SUDOKU_SERVER",
-        default_value = DEFAULT_SERVER,
-        value_delimiter = ','
-    )]
-    pub servers: Vec<String>,
+    #[command(flatten)]
+    pub servers: ServersArg,
     /// Concurrent unary callers.
     #[arg(long, default_value_t = 32)]
     pub concurrency: usize,
@@ -103,15 +97,8 @@ pub struct SolveArgs {
     /// No progress, no summary and no notes about invalid lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// The server, as a URL or host:port. Give it more than once (or a
-    /// comma-separated list) to balance a file over several servers.
-    #[arg(
-        long = "server",
-        env = "SUDOKU_SERVER",
-        default_value = DEFAULT_SERVER,
-        value_delimiter = ','
-    )]
-    pub servers: Vec<String>,
+    #[command(flatten)]
+    pub servers: ServersArg,
     /// SolveStream calls open at once for a file [default: two per server].
     #[arg(long, conflicts_with = "local", value_parser = clap::value_parser!(u16).range(1..))]
     pub streams: Option<u16>,
@@ -128,6 +115,23 @@ pub struct HealthArgs {
     pub service: String,
     #[command(flatten)]
     pub server: ServerArg,
+}
+
+/// The servers to talk to, for commands that can use several.
+#[derive(Debug, Args)]
+pub struct ServersArg {
+    /// The server, as a URL or host:port. Give it more than once (or a
+    /// comma-separated list) to spread a file's streams, or a benchmark's
+    /// calls, over several servers; a single puzzle goes to the first.
+    #[arg(
+        id = "server",
+        long = "server",
+        value_name = "URL",
+        env = "SUDOKU_SERVER",
+        default_value = DEFAULT_SERVER,
+        value_delimiter = ','
+    )]
+    pub list: Vec<String>,
 }
 
 /// The server to talk to.
@@ -214,7 +218,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
                 solve_here(&puzzle)
             } else {
                 with_runtime(async {
-                    let channel = client::connect(&args.servers[0]).await?;
+                    let channel = client::connect(&args.servers.list[0]).await?;
                     Ok(client::solve_remote(channel, &puzzle).await?)
                 })?
             };
@@ -292,8 +296,10 @@ fn solve_file_remotely(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure
         })
     };
     let options = RemoteOptions {
-        servers: args.servers.clone(),
-        streams: args.streams.map_or(2 * args.servers.len(), usize::from),
+        servers: args.servers.list.clone(),
+        streams: args
+            .streams
+            .map_or(2 * args.servers.list.len(), usize::from),
         format: args.format,
         retries: args.retries,
         progress,
@@ -367,7 +373,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         });
     }
     let options = BenchOptions {
-        servers: args.servers,
+        servers: args.servers.list,
         puzzles,
         concurrency: args.concurrency,
         requests: args.requests,

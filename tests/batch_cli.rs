@@ -4,39 +4,10 @@
 
 mod common;
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
+use common::process::{run_sudoku, temp_file, text};
 use common::{CLASSIC, CLASSIC_SOLUTION, read_puzzles};
-
-/// Runs `sudoku` with `args`, feeding `stdin`.
-fn sudoku(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-/// A file in the test's own temporary directory.
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-batch-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
 
 /// One puzzle of each kind, with a comment and a blank line among them.
 fn mixed_file() -> (String, [String; 4]) {
@@ -57,7 +28,7 @@ fn mixed_file() -> (String, [String; 4]) {
 fn a_file_gets_one_line_per_puzzle_in_order_and_exits_by_its_worst_line() {
     let (contents, _) = mixed_file();
     let path = temp_file("mixed.txt", &contents);
-    let output = sudoku(
+    let output = run_sudoku(
         &["solve", "--local", "--threads", "2", path.to_str().unwrap()],
         "",
     );
@@ -94,7 +65,7 @@ fn a_file_gets_one_line_per_puzzle_in_order_and_exits_by_its_worst_line() {
 #[test]
 fn stdin_and_json_lines_carry_input_line_numbers() {
     let (contents, _) = mixed_file();
-    let output = sudoku(
+    let output = run_sudoku(
         &["solve", "--local", "--format", "json", "--quiet", "-"],
         &contents,
     );
@@ -137,8 +108,8 @@ fn only_unique_puzzles_exit_0_and_threads_do_not_change_the_answers() {
     let contents = puzzles.join("\n") + "\n";
     let path = temp_file("unique.txt", &contents);
     let path = path.to_str().unwrap();
-    let one = sudoku(&["solve", "--local", "--threads", "1", "-q", path], "");
-    let two = sudoku(&["solve", "--local", "--threads", "2", "-q", path], "");
+    let one = run_sudoku(&["solve", "--local", "--threads", "1", "-q", path], "");
+    let two = run_sudoku(&["solve", "--local", "--threads", "2", "-q", path], "");
     assert_eq!(one.status.code(), Some(0));
     assert_eq!(two.status.code(), Some(0));
     assert_eq!(text(&one.stdout).lines().count(), puzzles.len());
@@ -153,7 +124,7 @@ fn only_unique_puzzles_exit_0_and_threads_do_not_change_the_answers() {
 #[test]
 fn no_solution_or_several_exits_1() {
     let multiple = read_puzzles("multiple.txt").remove(0);
-    let output = sudoku(
+    let output = run_sudoku(
         &["solve", "--local", "-q", "-"],
         &format!("{CLASSIC}\n{multiple}\n"),
     );
@@ -162,7 +133,7 @@ fn no_solution_or_several_exits_1() {
 
 #[test]
 fn an_unreadable_input_is_a_usage_error_and_an_empty_one_is_fine() {
-    let missing = sudoku(&["solve", "--local", "/no/such/file.txt"], "");
+    let missing = run_sudoku(&["solve", "--local", "/no/such/file.txt"], "");
     assert_eq!(missing.status.code(), Some(2));
     assert!(
         text(&missing.stderr).contains("is neither a puzzle nor a file that can be read"),
@@ -170,7 +141,7 @@ fn an_unreadable_input_is_a_usage_error_and_an_empty_one_is_fine() {
         text(&missing.stderr)
     );
 
-    let empty = sudoku(&["solve", "--local", "-"], "# nothing but a comment\n\n");
+    let empty = run_sudoku(&["solve", "--local", "-"], "# nothing but a comment\n\n");
     assert_eq!(empty.status.code(), Some(0));
     assert!(empty.stdout.is_empty());
     assert!(text(&empty.stderr).contains("0 puzzles"));

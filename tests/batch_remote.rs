@@ -6,38 +6,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use common::process::ServerProcess;
+use common::process::{ServerProcess, run_sudoku, temp_file, text};
 use common::{CLASSIC, read_puzzles};
-
-fn sudoku(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-batch-remote-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
 
 /// The shipped unique puzzles, `copies` times over.
 fn unique_file(name: &str, copies: usize) -> PathBuf {
@@ -47,7 +21,7 @@ fn unique_file(name: &str, copies: usize) -> PathBuf {
 
 /// What `--local` answers for a file: the expected output.
 fn local_answers(path: &str, format: &str) -> String {
-    let output = sudoku(&["solve", "--local", "-q", "--format", format, path], "");
+    let output = run_sudoku(&["solve", "--local", "-q", "--format", format, path], "");
     text(&output.stdout)
 }
 
@@ -66,7 +40,7 @@ fn a_file_streams_through_a_server_in_input_order_with_every_kind_of_answer() {
     let path = path.to_str().unwrap();
 
     for format in ["text", "json"] {
-        let remote = sudoku(
+        let remote = run_sudoku(
             &[
                 "solve",
                 "--server",
@@ -111,7 +85,7 @@ fn a_file_streams_through_a_server_in_input_order_with_every_kind_of_answer() {
     }
 
     // The same from stdin, quietly.
-    let stdin = sudoku(
+    let stdin = run_sudoku(
         &["solve", "--server", &server.address, "-q", "-"],
         &contents,
     );
@@ -126,7 +100,7 @@ fn several_streams_over_two_servers_keep_input_order() {
     let (idle_first, idle_second) = (first.cpu_ticks(), second.cpu_ticks());
     let path = unique_file("two_servers.txt", 12);
     let path = path.to_str().unwrap();
-    let output = sudoku(
+    let output = run_sudoku(
         &[
             "solve",
             "--server",

@@ -10,17 +10,14 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-use super::read::{Chunk, ChunkReader, MAX_LINE_BYTES, PuzzleLine};
+use super::read::{Chunk, ChunkReader, PuzzleLine, too_long_message};
+use super::write::{AnswerWriter, ChunkAnswers};
 use crate::domain::{SolvePuzzleError, parse_board_bytes, solve_board};
-use crate::pool::WorkerPool;
+use crate::pool::{JobHandle, WorkerPool};
 use crate::report::{Fields, Format, Tally, Verdict, write_solution};
 
 /// Chunks in flight per solver thread: one being solved, one waiting.
 const CHUNKS_PER_THREAD: usize = 2;
-
-/// How many invalid lines are named on the error output; the rest are
-/// counted.
-const INVALID_LINES_SHOWN: usize = 10;
 
 /// What a local run did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,20 +28,13 @@ pub struct LocalRun {
     pub elapsed: Duration,
 }
 
-/// The answers to one chunk.
-struct ChunkAnswers {
-    output: Vec<u8>,
-    tally: Tally,
-    invalid: Vec<(u64, String)>,
-}
-
 /// Solves every puzzle of `input` on `threads` solver threads, writes one
 /// line per puzzle to `output` in `format`, and names the first invalid
 /// lines on `errors` (with their input line numbers).
 pub fn solve_local(
     input: impl BufRead,
-    mut output: impl Write,
-    mut errors: impl Write,
+    output: impl Write,
+    errors: impl Write,
     threads: usize,
     format: Format,
 ) -> io::Result<LocalRun> {
@@ -53,26 +43,11 @@ pub fn solve_local(
     let pool = WorkerPool::new(threads, window);
     let mut reader = ChunkReader::new(input);
     let mut pending = VecDeque::with_capacity(window);
-    let mut tally = Tally::default();
-    let mut invalid_shown = 0;
-
-    let mut finish = |answers: ChunkAnswers, output: &mut dyn Write| -> io::Result<()> {
-        output.write_all(&answers.output)?;
-        tally.merge(&answers.tally);
-        for (line, message) in answers.invalid {
-            if invalid_shown < INVALID_LINES_SHOWN {
-                writeln!(errors, "sudoku: line {line}: {message}")?;
-            }
-            invalid_shown += 1;
-        }
-        Ok(())
-    };
-
+    let mut writer = AnswerWriter::new(output, errors);
     while let Some(chunk) = reader.next_chunk()? {
         if pending.len() == window {
-            let handle: crate::pool::JobHandle<ChunkAnswers> =
-                pending.pop_front().expect("window is not empty");
-            finish(handle.wait().map_err(io::Error::other)?, &mut output)?;
+            let handle: JobHandle<ChunkAnswers> = pending.pop_front().expect("window is not empty");
+            writer.write(handle.wait().map_err(io::Error::other)?)?;
         }
         let job = pool
             .try_submit(move |_| solve_chunk(&chunk, format))
@@ -80,16 +55,9 @@ pub fn solve_local(
         pending.push_back(job);
     }
     for handle in pending {
-        finish(handle.wait().map_err(io::Error::other)?, &mut output)?;
+        writer.write(handle.wait().map_err(io::Error::other)?)?;
     }
-    output.flush()?;
-    if invalid_shown > INVALID_LINES_SHOWN {
-        writeln!(
-            errors,
-            "sudoku: ... and {} more invalid lines",
-            invalid_shown - INVALID_LINES_SHOWN
-        )?;
-    }
+    let tally = writer.finish()?;
     Ok(LocalRun {
         tally,
         elapsed: started.elapsed(),
@@ -100,12 +68,12 @@ pub fn solve_local(
 fn solve_chunk(chunk: &Chunk, format: Format) -> ChunkAnswers {
     let mut answers = ChunkAnswers {
         output: Vec::with_capacity(chunk.len() * 96),
-        tally: Tally::default(),
-        invalid: Vec::new(),
+        input_bytes: chunk.input_bytes() as u64,
+        ..ChunkAnswers::default()
     };
     for (line, puzzle) in chunk.puzzles() {
         let result = match puzzle {
-            PuzzleLine::TooLong => Err(format!("the line is longer than {MAX_LINE_BYTES} bytes")),
+            PuzzleLine::TooLong => Err(too_long_message()),
             PuzzleLine::Text(bytes) => parse_board_bytes(bytes)
                 .map_err(SolvePuzzleError::from)
                 .and_then(|board| solve_board(&board, || false))
@@ -145,6 +113,8 @@ fn solve_chunk(chunk: &Chunk, format: Format) -> ChunkAnswers {
 
 #[cfg(test)]
 mod tests {
+    use super::super::read::MAX_LINE_BYTES;
+    use super::super::write::INVALID_LINES_SHOWN;
     use super::*;
 
     const CLASSIC: &str =

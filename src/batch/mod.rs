@@ -7,11 +7,12 @@
 //!
 //! [`read`] cuts the input into chunks of whole lines; [`local`] solves
 //! chunks in this process on the worker pool; [`remote`] streams them
-//! through servers.
+//! through servers; [`write`] writes either's answers in input order.
 
 pub mod local;
 pub mod read;
 pub mod remote;
+pub mod write;
 
 pub use local::{LocalRun, solve_local};
 pub use read::{Chunk, ChunkReader, MAX_LINE_BYTES, PuzzleLine};

@@ -6,6 +6,11 @@ use std::io::{self, BufRead};
 /// longer line is reported invalid without being held in memory.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// The error for a line longer than [`MAX_LINE_BYTES`].
+pub fn too_long_message() -> String {
+    format!("the line is longer than {MAX_LINE_BYTES} bytes")
+}
+
 /// About how many bytes of input go into one chunk: enough to make handing a
 /// chunk to a worker cheap next to solving it, small enough to keep every
 /// worker busy on short files.

@@ -35,7 +35,8 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::JoinSet;
 use tonic::transport::Channel;
 
-use super::read::{Chunk, ChunkReader, MAX_LINE_BYTES, PuzzleLine};
+use super::read::{Chunk, ChunkReader, PuzzleLine, too_long_message};
+use super::write::{AnswerWriter, ChunkAnswers};
 use crate::batched::{self, BatchSender};
 use crate::client::{ClientError, endpoint};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
@@ -65,9 +66,6 @@ const MAX_BACKOFF: Duration = Duration::from_secs(3);
 /// How long opening a call may take before it counts as a failure (a server
 /// that accepts connections but does not answer).
 const OPEN_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How invalid lines are reported on stderr: the first few by line number.
-const INVALID_LINES_SHOWN: usize = 10;
 
 /// How to stream a file.
 #[derive(Debug, Clone)]
@@ -138,14 +136,6 @@ struct ChunkJob {
     done: oneshot::Sender<ChunkAnswers>,
 }
 
-/// A chunk's answers, formatted.
-struct ChunkAnswers {
-    output: Vec<u8>,
-    tally: Tally,
-    invalid: Vec<(u64, String)>,
-    input_bytes: u64,
-}
-
 /// Why one attempt (one SolveStream call) ended before its work was done.
 struct AttemptFailure {
     /// At least one answer arrived during the attempt.
@@ -159,8 +149,8 @@ struct AttemptFailure {
 /// on `errors`.
 pub async fn solve_remote(
     input: impl BufRead + Send + 'static,
-    mut output: impl Write,
-    mut errors: impl Write,
+    output: impl Write,
+    errors: impl Write,
     options: RemoteOptions,
 ) -> Result<RemoteRun, RemoteError> {
     let started = Instant::now();
@@ -187,8 +177,11 @@ pub async fn solve_remote(
 
     let progress = progress_bar(options.progress);
     progress.set_message("0 puzzles");
-    let mut tally = Tally::default();
-    let mut invalid_shown = 0;
+    let errors = AboveProgress {
+        bar: progress.clone(),
+        inner: errors,
+    };
+    let mut writer = AnswerWriter::new(output, errors);
     let mut stopped_early = false;
     while let Some(answers) = order_receiver.recv().await {
         let Ok(answers) = answers.await else {
@@ -196,26 +189,20 @@ pub async fn solve_remote(
             stopped_early = true;
             break;
         };
-        output.write_all(&answers.output)?;
-        tally.merge(&answers.tally);
-        for (line, message) in answers.invalid {
-            if invalid_shown < INVALID_LINES_SHOWN {
-                progress.suspend(|| writeln!(errors, "sudoku: line {line}: {message}"))?;
-            }
-            invalid_shown += 1;
-        }
-        progress.inc(answers.input_bytes);
+        let input_bytes = answers.input_bytes;
+        writer.write(answers)?;
+        progress.inc(input_bytes);
+        let answered = writer.tally().total();
         let seconds = started.elapsed().as_secs_f64().max(1e-3);
         progress.set_message(format!(
-            "{} puzzles, {:.0}/s",
-            tally.total(),
-            tally.total() as f64 / seconds
+            "{answered} puzzles, {:.0}/s",
+            answered as f64 / seconds
         ));
     }
-    output.flush()?;
     progress.finish_and_clear();
 
     if stopped_early {
+        writer.flush()?;
         drop(order_receiver);
         let mut failure = None;
         while let Some(result) = tasks.join_next().await {
@@ -228,17 +215,11 @@ pub async fn solve_remote(
         return Err(RemoteError::GaveUp {
             attempts,
             last,
-            answered: tally.total(),
+            answered: writer.tally().total(),
         });
     }
     reader.join().expect("the reader thread does not panic")?;
-    if invalid_shown > INVALID_LINES_SHOWN {
-        writeln!(
-            errors,
-            "sudoku: ... and {} more invalid lines",
-            invalid_shown - INVALID_LINES_SHOWN
-        )?;
-    }
+    let tally = writer.finish()?;
     Ok(RemoteRun {
         tally,
         elapsed: started.elapsed(),
@@ -308,9 +289,7 @@ impl InFlight {
     /// Answers the overlong lines due next, which never go to a server.
     fn answer_local_lines(&mut self) {
         while let Some((_, PuzzleLine::TooLong)) = self.job.chunk.get(self.answers.len()) {
-            self.answers.push(Answer::invalid(&format!(
-                "the line is longer than {MAX_LINE_BYTES} bytes"
-            )));
+            self.answers.push(Answer::invalid(&too_long_message()));
         }
     }
 
@@ -336,9 +315,8 @@ impl InFlight {
     fn finish(self, format: Format) {
         let mut answers = ChunkAnswers {
             output: Vec::with_capacity(self.answers.len() * 96),
-            tally: Tally::default(),
-            invalid: Vec::new(),
             input_bytes: self.job.chunk.input_bytes() as u64,
+            ..ChunkAnswers::default()
         };
         for ((line, _), answer) in self.job.chunk.puzzles().zip(&self.answers) {
             answers.tally.add(answer.verdict);
@@ -510,6 +488,23 @@ fn finish_complete(in_flight: &mut VecDeque<InFlight>, format: Format) {
 /// A status in a few words, for logs and the final error.
 fn describe(status: &tonic::Status) -> String {
     format!("{:?}: {}", status.code(), status.message())
+}
+
+/// The error output, written with the progress bar out of the way.
+struct AboveProgress<E> {
+    bar: ProgressBar,
+    inner: E,
+}
+
+impl<E: Write> Write for AboveProgress<E> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let inner = &mut self.inner;
+        self.bar.suspend(|| inner.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The progress display for a run.
