@@ -8,6 +8,7 @@
 
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -15,7 +16,7 @@ use crate::batch::{Progress, RemoteError, RemoteOptions, solve_local, solve_remo
 use crate::client::{self, ClientError, DEFAULT_SERVER};
 use crate::domain::{SolvePuzzleError, solve_puzzle};
 use crate::loadgen::BenchOptions;
-use crate::report::{Answer, ExitCode, Format, Verdict};
+use crate::report::{Answer, ExitCode, Format, Tally, Verdict};
 use crate::server::available_cores;
 
 /// Solve Sudoku puzzles, on a sudoku-grpc server or in this process.
@@ -160,14 +161,17 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// Runs a future that talks to a server on a single-threaded runtime.
 fn with_runtime<T>(future: impl Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| Failure {
-            code: ExitCode::Failure,
-            message: format!("cannot start the async runtime: {error}"),
-        })?
-        .block_on(future)
+    start_runtime(&mut tokio::runtime::Builder::new_current_thread())?.block_on(future)
+}
+
+/// Builds an async runtime, with its I/O and timer drivers.
+fn start_runtime(
+    builder: &mut tokio::runtime::Builder,
+) -> Result<tokio::runtime::Runtime, Failure> {
+    builder.enable_all().build().map_err(|error| Failure {
+        code: ExitCode::Failure,
+        message: format!("cannot start the async runtime: {error}"),
+    })
 }
 
 /// A command that could not do its work.
@@ -229,7 +233,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
                 line.extend_from_slice(board.to_grid().as_bytes());
             }
             io::stdout().write_all(&line).map_err(output_failure)?;
-            let mut tally = crate::report::Tally::default();
+            let mut tally = Tally::default();
             tally.add(answer.verdict);
             Ok(tally.exit_code())
         }
@@ -252,32 +256,41 @@ fn solve_here(puzzle: &str) -> Answer {
 
 fn solve_file_locally(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure> {
     let threads = args.threads.map_or_else(available_cores, usize::from);
-    let stdout = io::stdout().lock();
-    let errors: Box<dyn Write> = if args.quiet {
+    let input = open_input(path)?;
+    let errors = error_output(args.quiet);
+    let run = solve_local(input, io::stdout().lock(), errors, threads, args.format)
+        .map_err(output_failure)?;
+    Ok(finish_run(&run.tally, run.elapsed, args.quiet))
+}
+
+/// A puzzle file, or stdin for `-`, read in large blocks.
+fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Failure> {
+    const READ_BUFFER: usize = 256 * 1024;
+    if path == "-" {
+        return Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin())));
+    }
+    let file = std::fs::File::open(path).map_err(|error| Failure {
+        code: ExitCode::Failure,
+        message: format!("cannot read {path}: {error}"),
+    })?;
+    Ok(Box::new(BufReader::with_capacity(READ_BUFFER, file)))
+}
+
+/// Where notes about invalid lines go: stderr, or nowhere with `--quiet`.
+fn error_output(quiet: bool) -> Box<dyn Write> {
+    if quiet {
         Box::new(io::sink())
     } else {
         Box::new(io::stderr())
-    };
-    let run = if path == "-" {
-        solve_local(io::stdin().lock(), stdout, errors, threads, args.format)
-    } else {
-        let file = std::fs::File::open(path).map_err(|error| Failure {
-            code: ExitCode::Failure,
-            message: format!("cannot read {path}: {error}"),
-        })?;
-        solve_local(
-            BufReader::with_capacity(256 * 1024, file),
-            stdout,
-            errors,
-            threads,
-            args.format,
-        )
     }
-    .map_err(output_failure)?;
-    if !args.quiet {
-        eprintln!("{}", run.tally.summary(run.elapsed));
+}
+
+/// Prints a file run's summary (unless quiet) and returns its exit code.
+fn finish_run(tally: &Tally, elapsed: Duration, quiet: bool) -> ExitCode {
+    if !quiet {
+        eprintln!("{}", tally.summary(elapsed));
     }
-    Ok(run.tally.exit_code())
+    tally.exit_code()
 }
 
 /// An I/O error as a failure. A closed output pipe (`sudoku ... | head`)
@@ -304,41 +317,20 @@ fn solve_file_remotely(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure
         retries: args.retries,
         progress,
     };
-    let input: Box<dyn BufRead + Send> = if path == "-" {
-        Box::new(BufReader::new(io::stdin()))
-    } else {
-        let file = std::fs::File::open(path).map_err(|error| Failure {
-            code: ExitCode::Failure,
-            message: format!("cannot read {path}: {error}"),
-        })?;
-        Box::new(BufReader::with_capacity(256 * 1024, file))
-    };
-    let errors: Box<dyn Write> = if args.quiet {
-        Box::new(io::sink())
-    } else {
-        Box::new(io::stderr())
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| Failure {
-            code: ExitCode::Failure,
-            message: format!("cannot start the async runtime: {error}"),
-        })?;
-    let stdout = io::stdout().lock();
-    let run = runtime
-        .block_on(solve_remote(input, stdout, errors, options))
-        .map_err(|error| match error {
-            RemoteError::Io(error) => output_failure(error),
-            other => Failure {
-                code: ExitCode::Failure,
-                message: other.to_string(),
-            },
-        })?;
-    if !args.quiet {
-        eprintln!("{}", run.tally.summary(run.elapsed));
-    }
-    Ok(run.tally.exit_code())
+    let input = open_input(path)?;
+    let errors = error_output(args.quiet);
+    let run = with_runtime(async {
+        solve_remote(input, io::stdout().lock(), errors, options)
+            .await
+            .map_err(|error| match error {
+                RemoteError::Io(error) => output_failure(error),
+                other => Failure {
+                    code: ExitCode::Failure,
+                    message: other.to_string(),
+                },
+            })
+    })?;
+    Ok(finish_run(&run.tally, run.elapsed, args.quiet))
 }
 
 fn output_failure(error: io::Error) -> Failure {
@@ -381,14 +373,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         stream_puzzles: args.stream_puzzles,
         echo: !args.no_echo,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| Failure {
-            code: ExitCode::Failure,
-            message: format!("cannot start the async runtime: {error}"),
-        })?;
-    let report = runtime
+    let report = start_runtime(&mut tokio::runtime::Builder::new_multi_thread())?
         .block_on(crate::loadgen::run(&options))
         .map_err(|error| Failure {
             code: ExitCode::Failure,
