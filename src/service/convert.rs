@@ -66,6 +66,22 @@ impl From<Solved> for pb::SolveResponse {
     }
 }
 
+/// Answers one stream request on the calling thread, exactly as a stream
+/// worker would (parse, solve, convert): for fuzzing and tests of the
+/// conversion layer without a server.
+pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStreamResponse {
+    let answer = solve_job(&request.puzzle, &CancelCheck(&|| false)).map_err(ServiceError::from);
+    stream_response(request.id, answer)
+}
+
+/// Answers one unary request on the calling thread, as the Solve handler's
+/// worker would: the response, or the status the call fails with.
+pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, Status> {
+    solve_job(&request.puzzle, &CancelCheck(&|| false))
+        .map(pb::SolveResponse::from)
+        .map_err(|error| Status::from(ServiceError::from(error)))
+}
+
 /// The stream response for one request: its answer, or the error that
 /// replaced it. Invalid puzzles get OUTCOME_INVALID; other failures keep
 /// OUTCOME_UNSPECIFIED. Either way the error's google.rpc.Status is the one a

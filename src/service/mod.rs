@@ -11,6 +11,7 @@ mod stream;
 
 use tonic::{Request, Response, Status, Streaming};
 
+pub use convert::{answer_request, answer_stream_request};
 pub use error::{ServiceError, rpc_status};
 
 use crate::pb::sudoku_service_server::SudokuServiceServer;
