@@ -7,13 +7,15 @@
 //! (see [`crate::batch::remote`]).
 
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use tonic::codec::CompressionEncoding;
+use tonic::transport::{Certificate, ClientTlsConfig, Identity};
 
 use crate::batch::{Progress, RemoteError, RemoteOptions, solve_local, solve_remote};
-use crate::client::{self, ClientError, DEFAULT_SERVER};
+use crate::client::{self, ClientError, ConnectOptions, DEFAULT_SERVER};
 use crate::domain::{SolvePuzzleError, solve_puzzle};
 use crate::loadgen::BenchOptions;
 use crate::report::{Answer, ExitCode, Format, Tally, Verdict};
@@ -74,6 +76,8 @@ pub struct BenchArgs {
     /// Skip the echo baseline.
     #[arg(long)]
     pub no_echo: bool,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 /// Flags of `sudoku solve`.
@@ -106,6 +110,8 @@ pub struct SolveArgs {
     /// Failed attempts in a row, per stream, before a file run gives up.
     #[arg(long, default_value_t = 5, conflicts_with = "local")]
     pub retries: u32,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 /// Flags of `sudoku health`.
@@ -116,6 +122,8 @@ pub struct HealthArgs {
     pub service: String,
     #[command(flatten)]
     pub server: ServerArg,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 /// The servers to talk to, for commands that can use several.
@@ -133,6 +141,87 @@ pub struct ServersArg {
         value_delimiter = ','
     )]
     pub list: Vec<String>,
+}
+
+/// How to reach the servers: TLS and compression.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// Use TLS, trusting this CA (PEM file) for the server's certificate
+    /// [default without it: plaintext, or the system's roots for https://].
+    #[arg(long, env = "SUDOKU_TLS_CA", value_name = "PEM")]
+    pub tls_ca: Option<PathBuf>,
+    /// Present this client certificate (PEM file) to a server that requires
+    /// mutual TLS; needs --tls-key.
+    #[arg(
+        long,
+        env = "SUDOKU_CLIENT_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM file).
+    #[arg(
+        long,
+        env = "SUDOKU_CLIENT_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
+    /// The name the server's certificate must carry [default: the host of
+    /// the server address].
+    #[arg(long, env = "SUDOKU_TLS_DOMAIN", value_name = "NAME")]
+    pub tls_domain: Option<String>,
+    /// Compress requests this way and accept compressed responses.
+    #[arg(long, env = "SUDOKU_COMPRESS", value_enum, default_value_t = Compression::None)]
+    pub compress: Compression,
+}
+
+/// Message compression on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compression {
+    /// No compression.
+    None,
+    /// gzip.
+    Gzip,
+    /// Zstandard.
+    Zstd,
+}
+
+impl ConnectArgs {
+    /// The client options these flags ask for; fails if a PEM file cannot
+    /// be read.
+    fn options(&self) -> Result<ConnectOptions, Failure> {
+        let read = |path: &PathBuf| {
+            std::fs::read(path).map_err(|error| Failure {
+                code: ExitCode::Failure,
+                message: format!("cannot read {}: {error}", path.display()),
+            })
+        };
+        let wants_tls =
+            self.tls_ca.is_some() || self.tls_cert.is_some() || self.tls_domain.is_some();
+        let tls = if wants_tls {
+            let mut tls = ClientTlsConfig::new();
+            tls = match &self.tls_ca {
+                Some(ca) => tls.ca_certificate(Certificate::from_pem(read(ca)?)),
+                None => tls.with_native_roots(),
+            };
+            if let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) {
+                tls = tls.identity(Identity::from_pem(read(cert)?, read(key)?));
+            }
+            if let Some(domain) = &self.tls_domain {
+                tls = tls.domain_name(domain.clone());
+            }
+            Some(tls)
+        } else {
+            None
+        };
+        let compression = match self.compress {
+            Compression::None => None,
+            Compression::Gzip => Some(CompressionEncoding::Gzip),
+            Compression::Zstd => Some(CompressionEncoding::Zstd),
+        };
+        Ok(ConnectOptions { tls, compression })
+    }
 }
 
 /// The server to talk to.
@@ -221,9 +310,10 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
             let answer = if args.local {
                 solve_here(&puzzle)
             } else {
+                let connect = args.connect.options()?;
                 with_runtime(async {
-                    let channel = client::connect(&args.servers.list[0]).await?;
-                    Ok(client::solve_remote(channel, &puzzle).await?)
+                    let channel = client::connect(&args.servers.list[0], &connect).await?;
+                    Ok(client::solve_remote(channel, &connect, &puzzle).await?)
                 })?
             };
             let mut line = Vec::new();
@@ -316,6 +406,7 @@ fn solve_file_remotely(path: &str, args: &SolveArgs) -> Result<ExitCode, Failure
         format: args.format,
         retries: args.retries,
         progress,
+        connect: args.connect.options()?,
     };
     let input = open_input(path)?;
     let errors = error_output(args.quiet);
@@ -372,6 +463,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         streams: args.streams,
         stream_puzzles: args.stream_puzzles,
         echo: !args.no_echo,
+        connect: args.connect.options()?,
     };
     let report = start_runtime(&mut tokio::runtime::Builder::new_multi_thread())?
         .block_on(crate::loadgen::run(&options))
@@ -384,7 +476,8 @@ fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
 }
 
 async fn health(args: HealthArgs) -> Result<ExitCode, Failure> {
-    let channel = client::connect(&args.server.server).await?;
+    let connect = args.connect.options()?;
+    let channel = client::connect(&args.server.server, &connect).await?;
     if client::check_health(channel, &args.service).await? {
         println!("SERVING");
         Ok(ExitCode::Success)

@@ -28,7 +28,7 @@ use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
 use tonic::transport::{Channel, Server};
 use tonic::{Request, Response, Status, Streaming};
 
-use crate::client::{ClientError, endpoint};
+use crate::client::{ClientError, ConnectOptions, endpoint};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
 use crate::pb::{Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
@@ -53,6 +53,9 @@ pub struct BenchOptions {
     pub stream_puzzles: usize,
     /// Whether to measure the echo baseline.
     pub echo: bool,
+    /// TLS and compression for the servers under test (the echo baseline
+    /// is always plaintext and uncompressed).
+    pub connect: ConnectOptions,
 }
 
 /// Figures from a unary test.
@@ -104,11 +107,11 @@ pub enum BenchError {
 
 /// Runs the tests `options` asks for.
 pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
-    let channel = channel_to(&options.servers)?;
+    let channel = client_to(&options.servers, &options.connect)?;
     let per_server = options
         .servers
         .iter()
-        .map(|server| channel_to(std::slice::from_ref(server)))
+        .map(|server| client_to(std::slice::from_ref(server), &options.connect))
         .collect::<Result<Vec<_>, _>>()?;
     let puzzles = Arc::new(options.puzzles.clone());
     let unary = if options.requests > 0 {
@@ -126,7 +129,7 @@ pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         .await?;
         let echo = if options.echo {
             let (address, server) = start_echo_server().await?;
-            let echo_channel = channel_to(&[address.to_string()])?;
+            let echo_channel = client_to(&[address.to_string()], &ConnectOptions::default())?;
             let figures = stream_test(
                 &[echo_channel],
                 &puzzles,
@@ -150,20 +153,26 @@ pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     })
 }
 
-fn channel_to(servers: &[String]) -> Result<Channel, ClientError> {
+/// A client of the servers: one lazy channel, or a channel balancing calls
+/// over several.
+fn client_to(
+    servers: &[String],
+    connect: &ConnectOptions,
+) -> Result<SudokuServiceClient<Channel>, ClientError> {
     let endpoints = servers
         .iter()
-        .map(|server| endpoint(server))
+        .map(|server| endpoint(server, connect))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(match endpoints.as_slice() {
+    let channel = match endpoints.as_slice() {
         [single] => single.connect_lazy(),
         _ => Channel::balance_list(endpoints.into_iter()),
-    })
+    };
+    Ok(connect.sudoku_client(channel))
 }
 
 /// `requests` unary calls from `concurrency` callers.
 async fn unary_test(
-    channel: &Channel,
+    channel: &SudokuServiceClient<Channel>,
     puzzles: &Arc<Vec<String>>,
     concurrency: usize,
     requests: usize,
@@ -174,7 +183,7 @@ async fn unary_test(
     for _ in 0..concurrency.max(1) {
         let (channel, puzzles, next) = (channel.clone(), puzzles.clone(), next.clone());
         callers.spawn(async move {
-            let mut client = SudokuServiceClient::new(channel);
+            let mut client = channel;
             let mut latency = new_histogram();
             let mut errors = Vec::new();
             loop {
@@ -224,7 +233,7 @@ fn new_histogram() -> Histogram<u64> {
 /// round-robin over `channels` (one per server: a balancer would put
 /// long-lived streams on whichever server connected first).
 async fn stream_test(
-    channels: &[Channel],
+    channels: &[SudokuServiceClient<Channel>],
     puzzles: &Arc<Vec<String>>,
     streams: usize,
     total: usize,
@@ -252,7 +261,7 @@ async fn stream_test(
 
 /// Sends `count` puzzles over one call and reads every answer.
 async fn one_stream(
-    channel: Channel,
+    mut channel: SudokuServiceClient<Channel>,
     puzzles: Arc<Vec<String>>,
     first: usize,
     step: usize,
@@ -271,7 +280,7 @@ async fn one_stream(
             }
         }
     });
-    let mut responses = SudokuServiceClient::new(channel)
+    let mut responses = channel
         .solve_stream(ReceiverStream::new(receiver))
         .await
         .map_err(BenchError::Stream)?

@@ -1,5 +1,5 @@
-//! The standard health service, server reflection (v1 and v1alpha), and
-//! graceful shutdown.
+//! The standard health service and server reflection (v1 and v1alpha).
+//! Graceful shutdown is in `shutdown.rs`.
 
 mod common;
 
@@ -176,84 +176,5 @@ async fn reflection_v1alpha_answers_for_older_clients() {
         list.service
             .iter()
             .any(|s| s.name == "sudoku.v1.SudokuService")
-    );
-}
-
-#[tokio::test]
-async fn shutdown_turns_health_not_serving_and_finishes_work_in_flight() {
-    let settings = Settings {
-        drain_timeout: Duration::from_secs(10),
-        ..Settings::default()
-    };
-    let server = TestServer::start(settings, 2, 64).await;
-    let mut watch = HealthClient::new(server.channel().await)
-        .watch(HealthCheckRequest {
-            service: String::new(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        watch.message().await.unwrap().unwrap().status(),
-        ServingStatus::Serving
-    );
-
-    // A stream is in flight when the signal comes.
-    let (requests, mut answers) = server.open_stream().await;
-    let item = |i: usize| SolveStreamRequest {
-        id: i.to_string(),
-        puzzle: CLASSIC.to_string(),
-    };
-    requests.send(item(0)).await.unwrap();
-    assert_eq!(answers.message().await.unwrap().unwrap().id, "0");
-
-    let stopped = tokio::spawn(server.shut_down());
-    assert_eq!(
-        watch.message().await.unwrap().unwrap().status(),
-        ServingStatus::NotServing
-    );
-
-    // The stream already open is still served to its end.
-    for i in 1..=20 {
-        requests.send(item(i)).await.unwrap();
-    }
-    drop(requests);
-    drop(watch);
-    for i in 1..=20 {
-        let answer = answers.message().await.unwrap().unwrap();
-        assert_eq!(
-            (answer.outcome(), answer.id),
-            (Outcome::Solved, i.to_string())
-        );
-    }
-    assert!(answers.message().await.unwrap().is_none());
-    tokio::time::timeout(Duration::from_secs(5), stopped)
-        .await
-        .expect("the server stops once its calls are done")
-        .unwrap()
-        .unwrap();
-}
-
-#[tokio::test]
-async fn a_call_still_open_at_the_drain_timeout_is_closed() {
-    let settings = Settings {
-        drain_timeout: Duration::from_millis(200),
-        ..Settings::default()
-    };
-    let server = TestServer::start(settings, 1, 4).await;
-    // A stream whose client never finishes sending.
-    let (_requests, outgoing) = mpsc::channel::<SolveStreamRequest>(1);
-    let _answers = server
-        .client()
-        .await
-        .solve_stream(ReceiverStream::new(outgoing))
-        .await
-        .unwrap();
-    let started = std::time::Instant::now();
-    server.shut_down().await.unwrap();
-    let waited = started.elapsed();
-    assert!(
-        waited >= Duration::from_millis(200),
-        "stopped after {waited:?}, before the drain timeout"
     );
 }

@@ -17,6 +17,7 @@ async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
         streams: 3,
         stream_puzzles: 1_000,
         echo: true,
+        connect: Default::default(),
     };
     let report = run(&options).await.unwrap();
 
@@ -49,6 +50,7 @@ async fn unary_failures_are_counted_by_code() {
         streams: 1,
         stream_puzzles: 0,
         echo: false,
+        connect: Default::default(),
     };
     let report = run(&options).await.unwrap();
     let unary = report.unary.unwrap();

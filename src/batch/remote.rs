@@ -38,7 +38,7 @@ use tonic::transport::Channel;
 use super::read::{Chunk, ChunkReader, PuzzleLine, too_long_message};
 use super::write::{AnswerWriter, ChunkAnswers};
 use crate::batched::{self, BatchSender};
-use crate::client::{ClientError, endpoint};
+use crate::client::{ClientError, ConnectOptions, endpoint};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
 use crate::report::{Answer, Format, Tally, Verdict};
@@ -80,6 +80,8 @@ pub struct RemoteOptions {
     pub retries: u32,
     /// What to show on stderr while running.
     pub progress: Progress,
+    /// TLS and compression.
+    pub connect: ConnectOptions,
 }
 
 /// The progress display on stderr.
@@ -154,7 +156,7 @@ pub async fn solve_remote(
     options: RemoteOptions,
 ) -> Result<RemoteRun, RemoteError> {
     let started = Instant::now();
-    let channels = server_channels(&options.servers)?;
+    let channels = server_clients(&options.servers, &options.connect)?;
     let streams = options.streams.max(1);
     let ahead = streams * CHUNKS_AHEAD_PER_STREAM;
     let (work_sender, work_receiver) = mpsc::channel::<ChunkJob>(ahead);
@@ -226,22 +228,29 @@ pub async fn solve_remote(
     })
 }
 
-/// One lazily connecting channel per server: a refused connection fails a
+/// One client on a lazily connecting channel per server: a refused connection fails a
 /// call at once, so the stream moves on to the next server.
 ///
 /// Streams are spread over the servers round-robin rather than through a
 /// balancing channel: a stream is long-lived, and a balancer picks among the
 /// servers already connected when the streams open, which at start-up is
 /// often just one of them.
-fn server_channels(servers: &[String]) -> Result<Arc<[Channel]>, ClientError> {
+fn server_clients(
+    servers: &[String],
+    connect: &ConnectOptions,
+) -> Result<Arc<[SudokuServiceClient<Channel>]>, ClientError> {
     servers
         .iter()
         .map(|server| {
-            endpoint(server).map(|endpoint| {
-                endpoint
+            endpoint(server, connect).map(|endpoint| {
+                let channel = endpoint
                     .http2_keep_alive_interval(Duration::from_secs(10))
                     .keep_alive_timeout(Duration::from_secs(20))
-                    .connect_lazy()
+                    .connect_lazy();
+                connect
+                    .sudoku_client(channel)
+                    .max_decoding_message_size(usize::MAX)
+                    .max_encoding_message_size(usize::MAX)
             })
         })
         .collect()
@@ -339,7 +348,7 @@ impl InFlight {
 /// answered, or with `(attempts, last failure)` after `retries` failed
 /// attempts in a row.
 async fn run_stream(
-    channels: Arc<[Channel]>,
+    channels: Arc<[SudokuServiceClient<Channel>]>,
     stream: usize,
     work: Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
     retries: u32,
@@ -376,7 +385,7 @@ async fn run_stream(
 /// lack, then takes new chunks while there is room, until everything taken
 /// is answered and the queue is drained.
 async fn attempt(
-    channel: &Channel,
+    channel: &SudokuServiceClient<Channel>,
     work: &Mutex<mpsc::Receiver<ChunkJob>>,
     in_flight: &mut VecDeque<InFlight>,
     queue_open: &mut bool,
@@ -395,9 +404,7 @@ async fn attempt(
     let mut unanswered = unsent.len();
     let (request_sender, requests) = batched::channel(REQUEST_BATCHES);
     let mut request_sender = Some(request_sender);
-    let mut client = SudokuServiceClient::new(channel.clone())
-        .max_decoding_message_size(usize::MAX)
-        .max_encoding_message_size(usize::MAX);
+    let mut client = channel.clone();
     let call = client.solve_stream(requests);
     let mut responses = match tokio::time::timeout(OPEN_TIMEOUT, call).await {
         Ok(Ok(response)) => response.into_inner(),

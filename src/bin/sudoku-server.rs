@@ -18,16 +18,16 @@ struct Cli {
 #[tokio::main]
 async fn main() -> ExitCode {
     let settings = Cli::parse().settings;
-    server::init_logging();
-    let listener = match tokio::net::TcpListener::bind(settings.listen).await {
-        Ok(listener) => listener,
+    server::init_logging(settings.log_format);
+    let listeners = match server::Listeners::bind(&settings).await {
+        Ok(listeners) => listeners,
         Err(error) => {
-            tracing::error!(address = %settings.listen, %error, "cannot listen");
+            tracing::error!(%error, "cannot start");
             return ExitCode::FAILURE;
         }
     };
     let pool = WorkerPool::new(settings.worker_count(), settings.queue_depth);
-    match server::serve(listener, &settings, pool, server::shutdown_signal()).await {
+    match server::serve(listeners, &settings, pool, server::shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server failed");

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use tonic::transport::{Channel, Endpoint};
+use tonic::codec::CompressionEncoding;
+use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
@@ -41,25 +42,66 @@ pub enum ClientError {
     Rpc(#[from] tonic::Status),
 }
 
-/// The endpoint for a server address; `host:port` without a scheme means
-/// plaintext `http://host:port`.
-pub fn endpoint(address: &str) -> Result<Endpoint, ClientError> {
+/// How the client reaches servers: TLS and compression. The default is
+/// plaintext and uncompressed.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectOptions {
+    /// TLS for every server: which CA to trust, which name to expect, which
+    /// certificate to present. `None` means plaintext, except for `https://`
+    /// addresses, which use the system's trusted roots.
+    pub tls: Option<ClientTlsConfig>,
+    /// Compress requests this way, and accept responses compressed this way.
+    pub compression: Option<CompressionEncoding>,
+}
+
+impl ConnectOptions {
+    /// A SudokuService client on `channel` that compresses as configured.
+    pub fn sudoku_client(&self, channel: Channel) -> SudokuServiceClient<Channel> {
+        let client = SudokuServiceClient::new(channel);
+        match self.compression {
+            Some(encoding) => client.send_compressed(encoding).accept_compressed(encoding),
+            None => client,
+        }
+    }
+}
+
+/// The endpoint for a server address. Without a scheme, `host:port` means
+/// `https://host:port` when `options` configure TLS and plaintext
+/// `http://host:port` otherwise.
+pub fn endpoint(address: &str, options: &ConnectOptions) -> Result<Endpoint, ClientError> {
+    let invalid = |reason: String| ClientError::InvalidAddress {
+        address: address.to_string(),
+        reason,
+    };
     let url = if address.contains("://") {
         address.to_string()
+    } else if options.tls.is_some() {
+        format!("https://{address}")
     } else {
         format!("http://{address}")
     };
-    Endpoint::from_shared(url)
-        .map(|endpoint| endpoint.connect_timeout(CONNECT_TIMEOUT).tcp_nodelay(true))
-        .map_err(|error| ClientError::InvalidAddress {
-            address: address.to_string(),
-            reason: error.to_string(),
-        })
+    let endpoint = Endpoint::from_shared(url)
+        .map_err(|error| invalid(error.to_string()))?
+        .connect_timeout(CONNECT_TIMEOUT)
+        .tcp_nodelay(true);
+    let tls = match (&options.tls, endpoint.uri().scheme_str()) {
+        (Some(tls), Some("https")) => tls.clone(),
+        (None, Some("https")) => ClientTlsConfig::new().with_native_roots(),
+        (Some(_), _) => {
+            return Err(invalid(
+                "TLS options were given for a plaintext http:// address".to_string(),
+            ));
+        }
+        (None, _) => return Ok(endpoint),
+    };
+    endpoint
+        .tls_config(tls)
+        .map_err(|error| invalid(error.to_string()))
 }
 
 /// Connects to a server.
-pub async fn connect(address: &str) -> Result<Channel, ClientError> {
-    endpoint(address)?
+pub async fn connect(address: &str, options: &ConnectOptions) -> Result<Channel, ClientError> {
+    endpoint(address, options)?
         .connect()
         .await
         .map_err(|source| ClientError::Connect {
@@ -70,11 +112,15 @@ pub async fn connect(address: &str) -> Result<Channel, ClientError> {
 
 /// Solves one puzzle on the server. An invalid puzzle is an answer
 /// ([`crate::report::Verdict::Invalid`]), not an error.
-pub async fn solve_remote(channel: Channel, puzzle: &str) -> Result<Answer, ClientError> {
+pub async fn solve_remote(
+    channel: Channel,
+    options: &ConnectOptions,
+    puzzle: &str,
+) -> Result<Answer, ClientError> {
     let request = SolveRequest {
         puzzle: puzzle.to_string(),
     };
-    match SudokuServiceClient::new(channel).solve(request).await {
+    match options.sudoku_client(channel).solve(request).await {
         Ok(response) => Ok(Answer::from(response.into_inner())),
         Err(status) if status.code() == tonic::Code::InvalidArgument => {
             Ok(Answer::invalid(status.message()))
@@ -102,19 +148,40 @@ mod tests {
 
     #[test]
     fn a_bare_host_and_port_means_plain_http() {
+        let plain = ConnectOptions::default();
         assert_eq!(
-            endpoint("localhost:50051").unwrap().uri().to_string(),
+            endpoint("localhost:50051", &plain)
+                .unwrap()
+                .uri()
+                .to_string(),
             "http://localhost:50051/"
         );
         assert_eq!(
-            endpoint(DEFAULT_SERVER).unwrap().uri().scheme_str(),
+            endpoint(DEFAULT_SERVER, &plain).unwrap().uri().scheme_str(),
             Some("http")
         );
     }
 
     #[test]
+    fn tls_options_make_a_bare_address_https_and_refuse_http() {
+        let tls = ConnectOptions {
+            tls: Some(ClientTlsConfig::new().domain_name("localhost")),
+            compression: None,
+        };
+        assert_eq!(
+            endpoint("localhost:50051", &tls)
+                .unwrap()
+                .uri()
+                .scheme_str(),
+            Some("https")
+        );
+        let error = endpoint("http://localhost:50051", &tls).unwrap_err();
+        assert!(error.to_string().contains("plaintext http://"), "{error}");
+    }
+
+    #[test]
     fn an_unusable_address_is_an_error() {
-        let error = endpoint("http://bad host").unwrap_err();
+        let error = endpoint("http://bad host", &ConnectOptions::default()).unwrap_err();
         assert!(
             error
                 .to_string()

@@ -2,7 +2,10 @@
 
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::time::Duration;
+
+use crate::service::Limits;
 
 /// Flags of `sudoku-server`. Each can also be set by the environment
 /// variable named in its help.
@@ -35,12 +38,86 @@ pub struct Settings {
     /// before the server closes them, e.g. `30s` or `500ms`.
     #[arg(long, env = "SUDOKU_DRAIN_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
     pub drain_timeout: Duration,
+
+    /// Most SolveStream calls open at once on this server; more are refused
+    /// with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "SUDOKU_MAX_OPEN_STREAMS", default_value_t = 1024)]
+    pub max_open_streams: usize,
+
+    /// Most concurrent calls (HTTP/2 streams) one client connection may have.
+    #[arg(long, env = "SUDOKU_MAX_CONCURRENT_STREAMS", default_value_t = 256)]
+    pub max_concurrent_streams: u32,
+
+    /// How often the server pings an idle HTTP/2 connection (0 turns pings
+    /// off). A peer that does not answer within --keepalive-timeout is
+    /// disconnected, which frees what its calls held.
+    #[arg(long, env = "SUDOKU_KEEPALIVE_INTERVAL", default_value = "60s", value_parser = parse_duration)]
+    pub keepalive_interval: Duration,
+
+    /// How long the server waits for a keepalive ping's answer.
+    #[arg(long, env = "SUDOKU_KEEPALIVE_TIMEOUT", default_value = "20s", value_parser = parse_duration)]
+    pub keepalive_timeout: Duration,
+
+    /// Serve TLS with this certificate chain (PEM file); needs --tls-key.
+    #[arg(
+        long,
+        env = "SUDOKU_TLS_CERT",
+        requires = "tls_key",
+        value_name = "PEM"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key of --tls-cert (PEM file).
+    #[arg(
+        long,
+        env = "SUDOKU_TLS_KEY",
+        requires = "tls_cert",
+        value_name = "PEM"
+    )]
+    pub tls_key: Option<PathBuf>,
+
+    /// Require every client to present a certificate signed by this CA (PEM
+    /// file): mutual TLS. Needs --tls-cert.
+    #[arg(
+        long,
+        env = "SUDOKU_TLS_CLIENT_CA",
+        requires = "tls_cert",
+        value_name = "PEM"
+    )]
+    pub tls_client_ca: Option<PathBuf>,
+
+    /// Serve Prometheus metrics over plain HTTP at /metrics on this address,
+    /// e.g. 0.0.0.0:9090 [default: off].
+    #[arg(long, env = "SUDOKU_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Log lines as human-readable text or as JSON objects (one per line).
+    #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable text, coloured on a terminal.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
 }
 
 impl Settings {
     /// Solver threads: the flag, or the number of available cores.
     pub fn worker_count(&self) -> usize {
         self.workers.map_or_else(available_cores, NonZeroUsize::get)
+    }
+
+    /// The limits the service applies to calls.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            stream_window: self.stream_window.get(),
+            max_open_streams: self.max_open_streams,
+            max_message_bytes: self.max_message_bytes,
+        }
     }
 }
 
@@ -53,6 +130,15 @@ impl Default for Settings {
             stream_window: NonZeroUsize::new(128).unwrap(),
             max_message_bytes: 64 * 1024,
             drain_timeout: Duration::from_secs(30),
+            max_open_streams: 1024,
+            max_concurrent_streams: 256,
+            keepalive_interval: Duration::from_secs(60),
+            keepalive_timeout: Duration::from_secs(20),
+            tls_cert: None,
+            tls_key: None,
+            tls_client_ca: None,
+            metrics_listen: None,
+            log_format: LogFormat::Text,
         }
     }
 }
@@ -101,6 +187,16 @@ mod tests {
         assert_eq!(parsed.stream_window, default.stream_window);
         assert_eq!(parsed.max_message_bytes, 65536);
         assert_eq!(parsed.drain_timeout, Duration::from_secs(30));
+        assert_eq!(parsed.max_open_streams, default.max_open_streams);
+        assert_eq!(
+            parsed.max_concurrent_streams,
+            default.max_concurrent_streams
+        );
+        assert_eq!(parsed.keepalive_interval, default.keepalive_interval);
+        assert_eq!(parsed.keepalive_timeout, default.keepalive_timeout);
+        assert_eq!(parsed.metrics_listen, None);
+        assert_eq!(parsed.tls_cert, None);
+        assert_eq!(parsed.log_format, LogFormat::Text);
         assert!(parsed.worker_count() >= 1);
     }
 
@@ -120,6 +216,28 @@ mod tests {
         assert_eq!(parsed.listen.port(), 7000);
         assert_eq!(parsed.worker_count(), 3);
         assert_eq!(parsed.drain_timeout, Duration::from_millis(250));
+    }
+
+    #[test]
+    fn tls_flags_come_in_pairs() {
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("sudoku-server").chain(args.iter().copied()))
+                .map(|cli| cli.settings)
+        };
+        assert!(parse(&["--tls-cert", "c.pem"]).is_err());
+        assert!(parse(&["--tls-key", "k.pem"]).is_err());
+        assert!(parse(&["--tls-client-ca", "ca.pem"]).is_err());
+        let tls = parse(&[
+            "--tls-cert",
+            "c.pem",
+            "--tls-key",
+            "k.pem",
+            "--log-format",
+            "json",
+        ])
+        .unwrap();
+        assert_eq!(tls.tls_cert, Some(PathBuf::from("c.pem")));
+        assert_eq!(tls.log_format, LogFormat::Json);
     }
 
     #[test]

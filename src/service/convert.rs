@@ -37,7 +37,17 @@ impl From<Outcome> for pb::Outcome {
 }
 
 impl Solved {
-    fn outcome(&self) -> i32 {
+    /// What the solver found.
+    pub fn outcome(&self) -> Outcome {
+        self.report.outcome
+    }
+
+    /// How long the worker took to parse and solve the puzzle.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    fn outcome_code(&self) -> i32 {
         pb::Outcome::from(self.report.outcome) as i32
     }
 
@@ -59,7 +69,7 @@ impl Solved {
 impl From<Solved> for pb::SolveResponse {
     fn from(solved: Solved) -> Self {
         pb::SolveResponse {
-            outcome: solved.outcome(),
+            outcome: solved.outcome_code(),
             solution: solved.solution(),
             stats: Some(solved.stats()),
         }
@@ -93,7 +103,7 @@ pub fn stream_response(
     match answer {
         Ok(solved) => pb::SolveStreamResponse {
             id,
-            outcome: solved.outcome(),
+            outcome: solved.outcome_code(),
             solution: solved.solution(),
             error: None,
             stats: Some(solved.stats()),

@@ -7,51 +7,88 @@
 
 mod convert;
 mod error;
+mod metrics;
 mod stream;
 
-use tonic::{Request, Response, Status, Streaming};
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, watch};
+use tonic::codec::CompressionEncoding;
+use tonic::{Code, Request, Response, Status, Streaming};
 
 pub use convert::{answer_request, answer_stream_request};
 pub use error::{ServiceError, rpc_status};
+pub use metrics::{Metrics, Rpc, code_name};
 
 use crate::pb::sudoku_service_server::SudokuServiceServer;
 use crate::pb::{SolveRequest, SolveResponse, SolveStreamRequest};
 use crate::pool::WorkerPool;
-use convert::solve_job;
+use convert::{Solved, solve_job};
 
-/// The service: a handle to the worker pool and the per-stream window.
+/// Limits the service applies to its calls.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Puzzles of one stream in flight at once.
+    pub stream_window: usize,
+    /// SolveStream calls open at once; more are refused.
+    pub max_open_streams: usize,
+    /// Largest request or response message, in bytes.
+    pub max_message_bytes: usize,
+}
+
+/// The service: the worker pool, its limits, its metrics, and the signal
+/// that the server is draining.
 #[derive(Clone)]
 pub struct SudokuService {
     pool: WorkerPool,
-    stream_window: usize,
+    limits: Limits,
+    open_streams: Arc<Semaphore>,
+    metrics: Arc<Metrics>,
+    draining: watch::Receiver<bool>,
 }
 
 impl SudokuService {
-    /// A service that solves on `pool`, keeping at most `stream_window`
-    /// puzzles of each stream in flight.
-    pub fn new(pool: WorkerPool, stream_window: usize) -> SudokuService {
+    /// A service that solves on `pool` within `limits` and records into
+    /// `metrics`. Once `draining` turns true, new streams are refused and
+    /// open ones stop taking puzzles, answer what they took, and end with
+    /// UNAVAILABLE.
+    pub fn new(
+        pool: WorkerPool,
+        limits: Limits,
+        metrics: Arc<Metrics>,
+        draining: watch::Receiver<bool>,
+    ) -> SudokuService {
         SudokuService {
             pool,
-            stream_window,
+            limits,
+            open_streams: Arc::new(Semaphore::new(limits.max_open_streams)),
+            metrics,
+            draining,
         }
     }
 
-    /// The service wrapped for tonic, with the message size limit set for
-    /// both directions.
-    pub fn into_server(self, max_message_bytes: usize) -> SudokuServiceServer<SudokuService> {
+    /// The service wrapped for tonic: the message size limit set for both
+    /// directions, gzip and zstd accepted from clients and used for
+    /// responses when the client accepts them.
+    pub fn into_server(self) -> SudokuServiceServer<SudokuService> {
+        let max_message_bytes = self.limits.max_message_bytes;
         SudokuServiceServer::new(self)
             .max_decoding_message_size(max_message_bytes)
             .max_encoding_message_size(max_message_bytes)
+            .accept_compressed(CompressionEncoding::Gzip)
+            .accept_compressed(CompressionEncoding::Zstd)
+            .send_compressed(CompressionEncoding::Gzip)
+            .send_compressed(CompressionEncoding::Zstd)
     }
 
     /// Solves one puzzle on the pool, or sheds it if the queue is full.
     /// Dropping this future (the deadline passed, or the client went away)
     /// drops the job handle, which cancels the job.
-    async fn solve_one(&self, puzzle: String) -> Result<SolveResponse, ServiceError> {
+    async fn solve_one(&self, puzzle: String) -> Result<Solved, ServiceError> {
         let answer = self
             .pool
             .try_submit(move |cancel| solve_job(&puzzle, cancel))?;
-        Ok(answer.await??.into())
+        Ok(answer.await??)
     }
 }
 
@@ -61,10 +98,17 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
-        match self.solve_one(request.into_inner().puzzle).await {
-            Ok(response) => Ok(Response::new(response)),
+        let mut call = CallRecord::new(&self.metrics, Rpc::Solve);
+        let answer = self.solve_one(request.into_inner().puzzle).await;
+        self.metrics.tally(Rpc::Solve).record(&answer);
+        match answer {
+            Ok(solved) => {
+                call.code = Code::Ok;
+                Ok(Response::new(solved.into()))
+            }
             Err(error) => {
                 let status = Status::from(error);
+                call.code = status.code();
                 log_failed_call("Solve", &status);
                 Err(status)
             }
@@ -77,20 +121,66 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        let refuse = |status: Status| {
+            self.metrics.call_finished(Rpc::SolveStream, status.code());
+            log_failed_call("SolveStream", &status);
+            Err(status)
+        };
+        if *self.draining.borrow() {
+            return refuse(Status::unavailable(
+                "the server is shutting down; open the stream on another server",
+            ));
+        }
+        let Ok(slot) = self.open_streams.clone().try_acquire_owned() else {
+            self.metrics.stream_refused();
+            return refuse(Status::resource_exhausted(format!(
+                "server overloaded: {} streams are already open; retry with backoff",
+                self.limits.max_open_streams
+            )));
+        };
         let (responses, transport) = crate::batched::channel(stream::RESPONSE_BUFFER);
-        tokio::spawn(stream::drive(
-            self.pool.clone(),
-            self.stream_window,
-            request.into_inner(),
-            responses,
-        ));
+        let driver = stream::Driver {
+            pool: self.pool.clone(),
+            window: self.limits.stream_window,
+            metrics: self.metrics.clone(),
+            draining: self.draining.clone(),
+        };
+        let requests = request.into_inner();
+        tokio::spawn(async move {
+            let _slot = slot;
+            driver.run(requests, responses).await;
+        });
         Ok(Response::new(transport))
+    }
+}
+
+/// Counts a unary call in the metrics when dropped: with the code it ended
+/// with, or CANCELLED when it was dropped before it had one (the client
+/// went away or the deadline passed).
+struct CallRecord<'a> {
+    metrics: &'a Metrics,
+    rpc: Rpc,
+    code: Code,
+}
+
+impl<'a> CallRecord<'a> {
+    fn new(metrics: &'a Metrics, rpc: Rpc) -> Self {
+        CallRecord {
+            metrics,
+            rpc,
+            code: Code::Cancelled,
+        }
+    }
+}
+
+impl Drop for CallRecord<'_> {
+    fn drop(&mut self) {
+        self.metrics.call_finished(self.rpc, self.code);
     }
 }
 
 /// One log line per failed call, louder for the failures that are ours.
 fn log_failed_call(rpc: &str, status: &Status) {
-    use tonic::Code;
     let (code, detail) = (status.code(), status.message());
     match code {
         Code::Internal => tracing::error!(rpc, ?code, detail, "call failed"),

@@ -19,13 +19,16 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+use tokio::sync::watch;
 use tokio_stream::Stream;
-use tonic::{Status, Streaming};
+use tonic::{Code, Status, Streaming};
 
 use super::convert::{Solved, solve_job, stream_response};
 use super::error::ServiceError;
+use super::metrics::{Metrics, Rpc};
 use crate::batched::{BatchSender, BatchStream};
 use crate::domain::SolvePuzzleError;
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
@@ -55,80 +58,129 @@ struct Pending {
     answers: JobHandle<Vec<Result<Solved, SolvePuzzleError>>>,
 }
 
-/// Runs the stream until the client has sent everything and all of it is
-/// answered, or the client goes away. A transport error on the request side
-/// ends the stream with that status, after the answers already owed.
-pub async fn drive(
-    pool: WorkerPool,
-    window: usize,
-    mut requests: Streaming<SolveStreamRequest>,
-    responses: ResponseSender,
-) {
-    let window = window.max(1);
-    let mut pending: VecDeque<Pending> = VecDeque::new();
-    let mut in_flight = 0;
-    let mut reading = true;
-    let mut failure = None;
-    while reading || !pending.is_empty() {
-        tokio::select! {
-            biased;
-            () = responses.closed() => return,
-            answers = oldest_answers(&mut pending), if !pending.is_empty() => {
-                let item = pending.pop_front().expect("the answers came from it");
-                in_flight -= item.ids.len();
-                let batch = item
-                    .ids
-                    .into_iter()
-                    .zip(answers)
-                    .map(|(id, answer)| Ok(stream_response(id, answer)))
-                    .collect();
-                if responses.send(batch).await.is_err() {
-                    return;
-                }
-            }
-            request = requests.message(), if reading && in_flight < window => match request {
-                Ok(Some(first)) => {
-                    let mut batch = vec![first];
-                    // Take what has already arrived, without waiting for more.
-                    while batch.len() < MAX_BATCH && in_flight + batch.len() < window {
-                        match arrived(&mut requests) {
-                            Some(Ok(request)) => batch.push(request),
-                            Some(Err(end)) => {
-                                reading = false;
-                                failure = end;
-                                break;
-                            }
-                            None => break,
-                        }
-                    }
-                    in_flight += batch.len();
-                    let (ids, puzzles): (Vec<_>, Vec<_>) = batch
-                        .into_iter()
-                        .map(|request| (request.id, request.puzzle))
-                        .unzip();
-                    let answers = pool
-                        .submit(move |cancel| {
-                            puzzles.iter().map(|puzzle| solve_job(puzzle, cancel)).collect()
-                        })
-                        .await;
-                    pending.push_back(Pending { ids, answers });
-                }
-                Ok(None) => reading = false,
-                Err(status) => {
-                    reading = false;
-                    failure = Some(status);
-                }
-            },
-        }
+/// What a stream's driver needs from the service.
+pub struct Driver {
+    /// Where puzzles are solved.
+    pub pool: WorkerPool,
+    /// Most puzzles of the stream in flight at once.
+    pub window: usize,
+    /// Where answers and the call's end are counted.
+    pub metrics: Arc<Metrics>,
+    /// Turns true when the server starts draining.
+    pub draining: watch::Receiver<bool>,
+}
+
+impl Driver {
+    /// Runs the stream until the client has sent everything and all of it
+    /// is answered, or the client goes away. A transport error on the
+    /// request side ends the stream with that status, after the answers
+    /// already owed. When the server starts draining, the driver stops
+    /// reading, answers what it has taken in, and ends the stream with
+    /// UNAVAILABLE: the answers form a prefix of the requests, so the client
+    /// knows exactly which puzzles to send elsewhere.
+    pub async fn run(mut self, requests: Streaming<SolveStreamRequest>, responses: ResponseSender) {
+        let metrics = self.metrics.clone();
+        let _open = metrics.stream_opened();
+        let code = self.drive(requests, responses).await;
+        metrics.call_finished(Rpc::SolveStream, code);
     }
-    if let Some(status) = failure {
+
+    /// [`Driver::run`]'s loop; returns the code the call ended with.
+    async fn drive(
+        &mut self,
+        mut requests: Streaming<SolveStreamRequest>,
+        responses: ResponseSender,
+    ) -> Code {
+        let window = self.window.max(1);
+        let mut pending: VecDeque<Pending> = VecDeque::new();
+        let mut in_flight = 0;
+        let mut reading = true;
+        let mut failure = None;
+        while reading || !pending.is_empty() {
+            tokio::select! {
+                biased;
+                () = responses.closed() => return Code::Cancelled,
+                answers = oldest_answers(&mut pending), if !pending.is_empty() => {
+                    let item = pending.pop_front().expect("the answers came from it");
+                    in_flight -= item.ids.len();
+                    let mut tally = self.metrics.tally(Rpc::SolveStream);
+                    let batch = item
+                        .ids
+                        .into_iter()
+                        .zip(answers)
+                        .map(|(id, answer)| {
+                            tally.record(&answer);
+                            Ok(stream_response(id, answer))
+                        })
+                        .collect();
+                    drop(tally);
+                    if responses.send(batch).await.is_err() {
+                        return Code::Cancelled;
+                    }
+                }
+                () = until_draining(&mut self.draining), if reading => {
+                    reading = false;
+                    failure = Some(Status::unavailable(
+                        "the server is shutting down; every puzzle before this point \
+                         was answered, send the rest to another server",
+                    ));
+                }
+                request = requests.message(), if reading && in_flight < window => match request {
+                    Ok(Some(first)) => {
+                        let mut batch = vec![first];
+                        // Take what has already arrived, without waiting for more.
+                        while batch.len() < MAX_BATCH && in_flight + batch.len() < window {
+                            match arrived(&mut requests) {
+                                Some(Ok(request)) => batch.push(request),
+                                Some(Err(end)) => {
+                                    reading = false;
+                                    failure = end;
+                                    break;
+                                }
+                                None => break,
+                            }
+                        }
+                        in_flight += batch.len();
+                        let (ids, puzzles): (Vec<_>, Vec<_>) = batch
+                            .into_iter()
+                            .map(|request| (request.id, request.puzzle))
+                            .unzip();
+                        let answers = self
+                            .pool
+                            .submit(move |cancel| {
+                                puzzles.iter().map(|puzzle| solve_job(puzzle, cancel)).collect()
+                            })
+                            .await;
+                        pending.push_back(Pending { ids, answers });
+                    }
+                    Ok(None) => reading = false,
+                    Err(status) => {
+                        reading = false;
+                        failure = Some(status);
+                    }
+                },
+            }
+        }
+        let Some(status) = failure else {
+            return Code::Ok;
+        };
+        let code = status.code();
         tracing::info!(
             rpc = "SolveStream",
-            code = ?status.code(),
+            ?code,
             detail = status.message(),
             "call failed"
         );
         let _ = responses.send(vec![Err(status)]).await;
+        code
+    }
+}
+
+/// Completes once the server starts draining (never, if the server is gone
+/// without draining).
+async fn until_draining(draining: &mut watch::Receiver<bool>) {
+    if draining.wait_for(|draining| *draining).await.is_err() {
+        std::future::pending::<()>().await;
     }
 }
 

@@ -1,0 +1,407 @@
+//! What the service counts, for Prometheus.
+//!
+//! [`Metrics`] owns a registry with the service's counters, gauges and the
+//! solve-time histogram; the handlers record into it and the server's
+//! metrics endpoint renders it ([`Metrics::render`]) in the Prometheus text
+//! format. Recording is cheap enough for the hot path: label lookups happen
+//! once, when the metrics are made, and a stream records a whole batch of
+//! answers at a time ([`PuzzleTally`]).
+//!
+//! The pool's gauges (queue depth, jobs in flight) are read from the pool
+//! when the endpoint is scraped, so they cost nothing between scrapes.
+
+use prometheus::core::Collector;
+use prometheus::local::LocalHistogram;
+use prometheus::{
+    Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
+use tonic::Code;
+
+use super::convert::Solved;
+use super::error::ServiceError;
+use crate::domain::Outcome;
+use crate::pool::PoolStats;
+
+/// The service's RPCs, as metric labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rpc {
+    /// Unary `Solve`.
+    Solve = 0,
+    /// Bidirectional `SolveStream`.
+    SolveStream = 1,
+}
+
+impl Rpc {
+    const ALL: [Rpc; 2] = [Rpc::Solve, Rpc::SolveStream];
+
+    fn label(self) -> &'static str {
+        match self {
+            Rpc::Solve => "Solve",
+            Rpc::SolveStream => "SolveStream",
+        }
+    }
+}
+
+/// What became of one puzzle, as a metric label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PuzzleOutcome {
+    Solved,
+    MultipleSolutions,
+    NoSolution,
+    Invalid,
+    Shed,
+    Cancelled,
+    Failed,
+}
+
+impl PuzzleOutcome {
+    const ALL: [PuzzleOutcome; 7] = [
+        PuzzleOutcome::Solved,
+        PuzzleOutcome::MultipleSolutions,
+        PuzzleOutcome::NoSolution,
+        PuzzleOutcome::Invalid,
+        PuzzleOutcome::Shed,
+        PuzzleOutcome::Cancelled,
+        PuzzleOutcome::Failed,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            PuzzleOutcome::Solved => "solved",
+            PuzzleOutcome::MultipleSolutions => "multiple_solutions",
+            PuzzleOutcome::NoSolution => "no_solution",
+            PuzzleOutcome::Invalid => "invalid",
+            PuzzleOutcome::Shed => "shed",
+            PuzzleOutcome::Cancelled => "cancelled",
+            PuzzleOutcome::Failed => "failed",
+        }
+    }
+
+    fn of(answer: &Result<Solved, ServiceError>) -> PuzzleOutcome {
+        match answer {
+            Ok(solved) => match solved.outcome() {
+                Outcome::Solved => PuzzleOutcome::Solved,
+                Outcome::MultipleSolutions => PuzzleOutcome::MultipleSolutions,
+                Outcome::NoSolution => PuzzleOutcome::NoSolution,
+            },
+            Err(ServiceError::InvalidPuzzle(_)) => PuzzleOutcome::Invalid,
+            Err(ServiceError::Overloaded(_)) => PuzzleOutcome::Shed,
+            Err(ServiceError::Cancelled | ServiceError::DeadlineExceeded) => {
+                PuzzleOutcome::Cancelled
+            }
+            Err(ServiceError::Internal(_)) => PuzzleOutcome::Failed,
+        }
+    }
+}
+
+/// The service's metrics and the registry that renders them.
+pub struct Metrics {
+    registry: Registry,
+    calls: IntCounterVec,
+    /// `puzzles[rpc][outcome]`, looked up once.
+    puzzles: [[IntCounter; PuzzleOutcome::ALL.len()]; Rpc::ALL.len()],
+    shed: [IntCounter; Rpc::ALL.len()],
+    solve_seconds: Histogram,
+    streams_open: IntGauge,
+    streams_refused: IntCounter,
+    pool_workers: IntGauge,
+    pool_queue_capacity: IntGauge,
+    pool_queued: IntGauge,
+    pool_running: IntGauge,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    /// Fresh metrics, all zero, in their own registry.
+    pub fn new() -> Metrics {
+        let registry = Registry::new();
+        let calls = register(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "sudoku_calls_total",
+                    "Finished calls by RPC and gRPC status code (CANCELLED: the client \
+                     went away or the deadline passed first).",
+                ),
+                &["rpc", "code"],
+            ),
+        );
+        let puzzles_by = register(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "sudoku_puzzles_total",
+                    "Puzzles answered, by RPC and outcome.",
+                ),
+                &["rpc", "outcome"],
+            ),
+        );
+        let puzzles = Rpc::ALL.map(|rpc| {
+            PuzzleOutcome::ALL
+                .map(|outcome| puzzles_by.with_label_values(&[rpc.label(), outcome.label()]))
+        });
+        let shed_by = register(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "sudoku_shed_total",
+                    "Requests refused with RESOURCE_EXHAUSTED because the server was full.",
+                ),
+                &["rpc"],
+            ),
+        );
+        let shed = Rpc::ALL.map(|rpc| shed_by.with_label_values(&[rpc.label()]));
+        let solve_seconds = register(
+            &registry,
+            Histogram::with_opts(
+                HistogramOpts::new(
+                    "sudoku_solve_duration_seconds",
+                    "Time a worker spent parsing and solving one puzzle.",
+                )
+                .buckets(vec![
+                    5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 1e-2, 0.1, 1.0,
+                ]),
+            ),
+        );
+        let gauge = |name: &str, help: &str| register(&registry, IntGauge::new(name, help));
+        let streams_open = gauge("sudoku_streams_open", "SolveStream calls open now.");
+        let streams_refused = register(
+            &registry,
+            IntCounter::new(
+                "sudoku_streams_refused_total",
+                "SolveStream calls refused because --max-open-streams were open.",
+            ),
+        );
+        let pool_workers = gauge("sudoku_pool_workers", "Solver threads.");
+        let pool_queue_capacity = gauge(
+            "sudoku_pool_queue_capacity",
+            "Jobs that may wait for a solver thread (--queue-depth).",
+        );
+        let pool_queued = gauge(
+            "sudoku_pool_queued_jobs",
+            "Jobs waiting for a solver thread (queue depth now).",
+        );
+        let pool_running = gauge("sudoku_pool_running_jobs", "Jobs being solved now.");
+        Metrics {
+            registry,
+            calls,
+            puzzles,
+            shed,
+            solve_seconds,
+            streams_open,
+            streams_refused,
+            pool_workers,
+            pool_queue_capacity,
+            pool_queued,
+            pool_running,
+        }
+    }
+
+    /// Counts a finished call by its status code.
+    pub fn call_finished(&self, rpc: Rpc, code: Code) {
+        self.calls
+            .with_label_values(&[rpc.label(), code_name(code)])
+            .inc();
+    }
+
+    /// A tally of puzzle answers for `rpc`, added to the metrics when dropped.
+    pub fn tally(&self, rpc: Rpc) -> PuzzleTally<'_> {
+        PuzzleTally {
+            metrics: self,
+            rpc,
+            counts: [0; PuzzleOutcome::ALL.len()],
+            solve_seconds: self.solve_seconds.local(),
+        }
+    }
+
+    /// Marks a stream open until the returned guard is dropped.
+    pub fn stream_opened(&self) -> StreamGuard<'_> {
+        self.streams_open.inc();
+        StreamGuard(self)
+    }
+
+    /// Counts a stream refused at the open-streams cap.
+    pub fn stream_refused(&self) {
+        self.streams_refused.inc();
+        self.shed[Rpc::SolveStream as usize].inc();
+    }
+
+    /// The metrics in the Prometheus text format, with the pool's gauges
+    /// set from `pool` first.
+    pub fn render(&self, pool: PoolStats) -> String {
+        let to_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        self.pool_workers.set(to_gauge(pool.workers));
+        self.pool_queue_capacity.set(to_gauge(pool.queue_depth));
+        self.pool_running.set(to_gauge(pool.running));
+        self.pool_queued
+            .set(to_gauge(pool.in_flight.saturating_sub(pool.running)));
+        TextEncoder::new()
+            .encode_to_string(&self.registry.gather())
+            .unwrap_or_else(|error| format!("# cannot encode metrics: {error}\n"))
+    }
+}
+
+/// Registers a new metric; its name and labels are constants, so failing
+/// here is a programming error.
+fn register<C: Collector + Clone + 'static>(registry: &Registry, made: prometheus::Result<C>) -> C {
+    let collector = made.expect("metric names and labels are valid");
+    registry
+        .register(Box::new(collector.clone()))
+        .expect("metric names are unique and valid");
+    collector
+}
+
+/// Counts answers to puzzles of one RPC locally; adds them to the shared
+/// metrics when dropped.
+pub struct PuzzleTally<'a> {
+    metrics: &'a Metrics,
+    rpc: Rpc,
+    counts: [u64; PuzzleOutcome::ALL.len()],
+    solve_seconds: LocalHistogram,
+}
+
+impl PuzzleTally<'_> {
+    /// Records one answer: its outcome and, when solved, the solve time.
+    pub fn record(&mut self, answer: &Result<Solved, ServiceError>) {
+        let outcome = PuzzleOutcome::of(answer);
+        self.counts[outcome as usize] += 1;
+        if let Ok(solved) = answer {
+            self.solve_seconds.observe(solved.elapsed().as_secs_f64());
+        }
+        if outcome == PuzzleOutcome::Shed {
+            self.metrics.shed[self.rpc as usize].inc();
+        }
+    }
+}
+
+impl Drop for PuzzleTally<'_> {
+    fn drop(&mut self) {
+        let counters = &self.metrics.puzzles[self.rpc as usize];
+        for (counter, &count) in counters.iter().zip(&self.counts) {
+            if count > 0 {
+                counter.inc_by(count);
+            }
+        }
+        self.solve_seconds.flush();
+    }
+}
+
+/// Keeps `sudoku_streams_open` counting a stream until dropped.
+pub struct StreamGuard<'a>(&'a Metrics);
+
+impl Drop for StreamGuard<'_> {
+    fn drop(&mut self) {
+        self.0.streams_open.dec();
+    }
+}
+
+/// The canonical name of a gRPC status code, as other gRPC metrics use it.
+pub fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::PuzzleError;
+    use crate::pool::{CancelCheck, QueueFull};
+
+    const CLASSIC: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn sample(text: &str, name: &str) -> f64 {
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no sample {name} in\n{text}"))
+    }
+
+    #[test]
+    fn tallies_land_in_the_rendered_counters() {
+        let metrics = Metrics::new();
+        {
+            let mut tally = metrics.tally(Rpc::SolveStream);
+            let solved = super::super::convert::solve_job(CLASSIC, &CancelCheck(&|| false));
+            tally.record(&solved.map_err(ServiceError::from));
+            tally.record(&Err(PuzzleError::WrongCellCount { found: 2 }.into()));
+            tally.record(&Err(ServiceError::Overloaded(QueueFull {
+                workers: 1,
+                queue_depth: 1,
+            })));
+        }
+        metrics.call_finished(Rpc::Solve, Code::InvalidArgument);
+        let stats = PoolStats {
+            workers: 3,
+            queue_depth: 9,
+            in_flight: 5,
+            running: 3,
+            completed: 0,
+            skipped: 0,
+            panicked: 0,
+        };
+        let text = metrics.render(stats);
+        let stream = |outcome: &str| {
+            sample(
+                &text,
+                &format!("sudoku_puzzles_total{{outcome=\"{outcome}\",rpc=\"SolveStream\"}}"),
+            )
+        };
+        assert_eq!(stream("solved"), 1.0);
+        assert_eq!(stream("invalid"), 1.0);
+        assert_eq!(stream("shed"), 1.0);
+        assert_eq!(stream("no_solution"), 0.0);
+        assert_eq!(sample(&text, "sudoku_shed_total{rpc=\"SolveStream\"}"), 1.0);
+        assert_eq!(
+            sample(
+                &text,
+                "sudoku_calls_total{code=\"INVALID_ARGUMENT\",rpc=\"Solve\"}"
+            ),
+            1.0
+        );
+        assert_eq!(sample(&text, "sudoku_solve_duration_seconds_count"), 1.0);
+        assert_eq!(sample(&text, "sudoku_pool_queued_jobs"), 2.0);
+        assert_eq!(sample(&text, "sudoku_pool_running_jobs"), 3.0);
+        assert_eq!(sample(&text, "sudoku_pool_workers"), 3.0);
+    }
+
+    #[test]
+    fn open_streams_are_counted_while_their_guard_lives() {
+        let metrics = Metrics::new();
+        let stats = PoolStats {
+            workers: 1,
+            queue_depth: 1,
+            in_flight: 0,
+            running: 0,
+            completed: 0,
+            skipped: 0,
+            panicked: 0,
+        };
+        let first = metrics.stream_opened();
+        let second = metrics.stream_opened();
+        assert_eq!(sample(&metrics.render(stats), "sudoku_streams_open"), 2.0);
+        drop((first, second));
+        assert_eq!(sample(&metrics.render(stats), "sudoku_streams_open"), 0.0);
+    }
+}

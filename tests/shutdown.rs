@@ -1,0 +1,155 @@
+//! Graceful shutdown: health turns NOT_SERVING first, no new calls are
+//! taken, an open stream answers the puzzles it took in and ends with
+//! UNAVAILABLE, so what its client got is a gap-free prefix of what it
+//! sent; a call that cannot finish is closed at the drain timeout.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{CLASSIC, TestServer};
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
+use sudoku_grpc::server::Settings;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Code;
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+
+fn item(i: usize) -> SolveStreamRequest {
+    SolveStreamRequest {
+        id: i.to_string(),
+        puzzle: CLASSIC.to_string(),
+    }
+}
+
+#[tokio::test]
+async fn draining_ends_an_open_stream_after_a_gap_free_prefix_of_answers() {
+    const SENT: usize = 50_000;
+    let settings = Settings {
+        drain_timeout: Duration::from_secs(10),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 2, 64).await;
+    let address = server.url();
+    let mut watch = HealthClient::new(server.channel().await)
+        .watch(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::Serving
+    );
+
+    // A client streaming far more than the server can answer before the
+    // signal comes.
+    let (requests, mut answers) = server.open_stream().await;
+    let feeder = tokio::spawn(async move {
+        for i in 0..SENT {
+            if requests.send(item(i)).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut answered = 0;
+    while answered < 100 {
+        let answer = answers.message().await.unwrap().unwrap();
+        assert_eq!(answer.id, answered.to_string());
+        answered += 1;
+    }
+
+    let stopped = tokio::spawn(server.shut_down());
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::NotServing,
+        "health turns NOT_SERVING first"
+    );
+
+    // Every answer that still comes is the next one in order, then the
+    // stream ends with UNAVAILABLE: the client resends exactly the rest.
+    let end = loop {
+        match answers.message().await {
+            Ok(Some(answer)) => {
+                assert_eq!(answer.id, answered.to_string(), "answers stay in order");
+                assert_eq!(answer.outcome(), Outcome::Solved);
+                answered += 1;
+            }
+            Ok(None) => break Code::Ok,
+            Err(status) => break status.code(),
+        }
+    };
+    assert_eq!(end, Code::Unavailable, "after {answered} answers");
+    assert!(answered < SENT, "the drain cut the stream short");
+    drop(watch);
+    feeder.abort();
+    tokio::time::timeout(Duration::from_secs(5), stopped)
+        .await
+        .expect("the server stops once the stream has ended")
+        .unwrap()
+        .unwrap();
+
+    // And it takes no new calls.
+    let reconnect = tonic::transport::Endpoint::from_shared(address)
+        .unwrap()
+        .connect()
+        .await;
+    assert!(reconnect.is_err(), "the listener is closed");
+}
+
+#[tokio::test]
+async fn a_stream_whose_client_stops_reading_is_closed_at_the_drain_timeout() {
+    let settings = Settings {
+        drain_timeout: Duration::from_millis(300),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    // The client sends plenty and never reads an answer, and its small
+    // HTTP/2 receive window fills, so the server's answers back up and the
+    // stream cannot end on its own.
+    let channel = tonic::transport::Endpoint::from_shared(server.url())
+        .unwrap()
+        .initial_stream_window_size(16 * 1024)
+        .initial_connection_window_size(16 * 1024)
+        .connect()
+        .await
+        .unwrap();
+    let (requests, outgoing) = mpsc::channel::<SolveStreamRequest>(64);
+    let _answers = SudokuServiceClient::new(channel)
+        .solve_stream(ReceiverStream::new(outgoing))
+        .await
+        .unwrap();
+    let feeder = tokio::spawn(async move {
+        for i in 0..20_000 {
+            if requests.send(item(i)).await.is_err() {
+                break;
+            }
+        }
+    });
+    // Wait until the server has stopped solving: its answers are stuck.
+    let mut solved = 0;
+    loop {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = server.pool.stats().completed;
+        if now > 0 && now == solved {
+            break;
+        }
+        solved = now;
+    }
+    let started = Instant::now();
+    server.shut_down().await.unwrap();
+    let waited = started.elapsed();
+    feeder.abort();
+    assert!(
+        waited >= Duration::from_millis(300),
+        "stopped after {waited:?}, before the drain timeout"
+    );
+    assert!(
+        waited < Duration::from_secs(5),
+        "stopped only after {waited:?}"
+    );
+}
