@@ -3,15 +3,9 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{CLASSIC, TestServer};
+use common::TestServer;
 use prost::Message;
 use prost_types::FileDescriptorProto;
-use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
-use sudoku_grpc::server::Settings;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
