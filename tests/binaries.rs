@@ -109,3 +109,62 @@ fn the_server_refuses_a_bad_flag_with_usage_help() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("--workers"), "{stderr}");
 }
+
+#[test]
+fn the_server_serves_metrics_on_its_own_port_when_asked() {
+    let server = ServerProcess::start(&["--metrics-listen", "127.0.0.1:0"]);
+    let startup = server.log.join("");
+    let metrics_address = startup
+        .split("metrics=Some(")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no metrics address in {startup}"))
+        .to_string();
+    assert_eq!(
+        sudoku(&["solve", CLASSIC, "--server", &server.address])
+            .status
+            .code(),
+        Some(0)
+    );
+    let body = http_get(&metrics_address, "/metrics");
+    assert!(
+        body.contains("sudoku_calls_total{code=\"OK\",rpc=\"Solve\"} 1"),
+        "{body}"
+    );
+    assert!(body.contains("# TYPE sudoku_solve_duration_seconds histogram"));
+}
+
+#[test]
+fn the_server_logs_json_lines_when_asked() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
+        .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+        .env("RUST_LOG", "info")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(&line).unwrap_or_else(|error| panic!("{error}: {line}"));
+    assert_eq!(record["level"], "INFO", "{line}");
+    assert_eq!(record["fields"]["message"], "sudoku-server listening");
+    let address = record["fields"]["address"].as_str().unwrap();
+    assert!(address.starts_with("127.0.0.1:"), "{line}");
+    assert!(record["timestamp"].is_string());
+}
+
+/// A plain HTTP/1.0 GET; returns the body of a 200 answer.
+fn http_get(address: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut connection = std::net::TcpStream::connect(address).unwrap();
+    write!(connection, "GET {path} HTTP/1.0\r\nHost: test\r\n\r\n").unwrap();
+    let mut response = String::new();
+    connection.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(head.contains(" 200 "), "{head}");
+    body.to_string()
+}

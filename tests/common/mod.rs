@@ -26,6 +26,8 @@ pub const CLASSIC_SOLUTION: &str =
 /// A server running in this process, stopped when dropped.
 pub struct TestServer {
     pub address: SocketAddr,
+    /// Where the Prometheus endpoint listens, when the settings ask for one.
+    pub metrics_address: Option<SocketAddr>,
     pub pool: WorkerPool,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), server::ServerError>>>,
@@ -33,10 +35,22 @@ pub struct TestServer {
 
 impl TestServer {
     /// Starts a server with the given settings and `workers` / `queue_depth`
-    /// pool on an ephemeral port.
+    /// pool on an ephemeral port; with `metrics_listen` set (to any
+    /// address), the metrics endpoint gets an ephemeral port too.
     pub async fn start(settings: Settings, workers: usize, queue_depth: usize) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
+        let metrics = match settings.metrics_listen {
+            Some(_) => Some(TcpListener::bind("127.0.0.1:0").await.unwrap()),
+            None => None,
+        };
+        let metrics_address = metrics
+            .as_ref()
+            .map(|listener| listener.local_addr().unwrap());
+        let listeners = server::Listeners {
+            grpc: listener,
+            metrics,
+        };
         let pool = WorkerPool::new(workers, queue_depth);
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn({
@@ -45,11 +59,12 @@ impl TestServer {
                 let shutdown = async {
                     let _ = stopped.await;
                 };
-                server::serve(listener, &settings, pool, shutdown).await
+                server::serve(listeners, &settings, pool, shutdown).await
             }
         });
         TestServer {
             address,
+            metrics_address,
             pool,
             stop: Some(stop),
             task: Some(task),
@@ -101,6 +116,32 @@ impl TestServer {
             .unwrap()
             .into_inner();
         (requests, responses)
+    }
+
+    /// The metrics endpoint's text, fetched with a plain HTTP/1.0 GET.
+    pub async fn scrape(&self) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let address = self
+            .metrics_address
+            .expect("the server has a metrics endpoint");
+        let mut connection = tokio::net::TcpStream::connect(address).await.unwrap();
+        connection
+            .write_all(b"GET /metrics HTTP/1.0\r\nHost: test\r\n\r\n")
+            .await
+            .unwrap();
+        let mut response = String::new();
+        connection.read_to_string(&mut response).await.unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+        assert!(
+            head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
+            "{head}"
+        );
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: text/plain; version=0.0.4"),
+            "{head}"
+        );
+        body.to_string()
     }
 
     /// Sends the shutdown signal and waits for `serve` to return.

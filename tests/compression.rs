@@ -1,0 +1,100 @@
+//! gzip and zstd: the server takes compressed requests and compresses its
+//! answers for clients that accept them; the command line's `--compress`
+//! gives the same answers as plain calls.
+
+mod common;
+
+use common::process::{ServerProcess, run_sudoku, temp_file, text};
+use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, read_puzzles};
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
+use tonic::codec::CompressionEncoding;
+
+#[tokio::test]
+async fn compressed_unary_and_stream_calls_are_answered_compressed() {
+    let server = TestServer::default().await;
+    for (encoding, name) in [
+        (CompressionEncoding::Gzip, "gzip"),
+        (CompressionEncoding::Zstd, "zstd"),
+    ] {
+        let mut client = SudokuServiceClient::new(server.channel().await)
+            .send_compressed(encoding)
+            .accept_compressed(encoding);
+
+        let response = client
+            .solve(SolveRequest {
+                puzzle: CLASSIC.to_string(),
+            })
+            .await
+            .unwrap();
+        let used = response.metadata().get("grpc-encoding").cloned();
+        assert_eq!(
+            used.as_ref().map(|value| value.to_str().unwrap()),
+            Some(name)
+        );
+        assert_eq!(response.into_inner().solution, CLASSIC_SOLUTION);
+
+        let requests: Vec<SolveStreamRequest> = (0..50)
+            .map(|i| SolveStreamRequest {
+                id: i.to_string(),
+                puzzle: CLASSIC.to_string(),
+            })
+            .collect();
+        let response = client
+            .solve_stream(tokio_stream::iter(requests))
+            .await
+            .unwrap();
+        let used = response.metadata().get("grpc-encoding").cloned();
+        assert_eq!(
+            used.as_ref().map(|value| value.to_str().unwrap()),
+            Some(name)
+        );
+        let mut answers = response.into_inner();
+        let mut count = 0;
+        while let Some(answer) = answers.message().await.unwrap() {
+            assert_eq!(answer.id, count.to_string());
+            assert_eq!(answer.outcome(), Outcome::Solved);
+            count += 1;
+        }
+        assert_eq!(count, 50);
+    }
+}
+
+#[tokio::test]
+async fn an_uncompressed_client_gets_uncompressed_answers() {
+    let server = TestServer::default().await;
+    let response = server
+        .client()
+        .await
+        .solve(SolveRequest {
+            puzzle: CLASSIC.to_string(),
+        })
+        .await
+        .unwrap();
+    assert!(response.metadata().get("grpc-encoding").is_none());
+}
+
+#[test]
+fn the_command_line_compresses_on_request_with_the_same_answers() {
+    let server = ServerProcess::start(&["--workers", "2"]);
+    let puzzles = read_puzzles("unique.txt").join("\n") + "\n";
+    let path = temp_file("compressed.txt", &puzzles.repeat(3));
+    let path = path.to_str().unwrap();
+    let expected = text(&run_sudoku(&["solve", "--local", "-q", path], "").stdout);
+    for encoding in ["gzip", "zstd"] {
+        let output = run_sudoku(
+            &[
+                "solve",
+                "-q",
+                "--server",
+                &server.address,
+                "--compress",
+                encoding,
+                path,
+            ],
+            "",
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert_eq!(text(&output.stdout), expected, "--compress {encoding}");
+    }
+}
