@@ -32,7 +32,11 @@ RUN touch src/lib.rs \
 FROM gcr.io/distroless/cc-debian13:nonroot
 COPY --from=build /src/target/release/sudoku-server /src/target/release/sudoku /usr/local/bin/
 
-# Every flag of sudoku-server can be set through its SUDOKU_* variable.
+# Every flag of sudoku-server can be set through its SUDOKU_* variable,
+# e.g. SUDOKU_METRICS_LISTEN=0.0.0.0:9090 for Prometheus metrics,
+# SUDOKU_LOG_FORMAT=json, SUDOKU_TLS_CERT/SUDOKU_TLS_KEY for TLS. With TLS on,
+# give the health check its trust too: SUDOKU_TLS_CA (and, for mutual TLS,
+# SUDOKU_CLIENT_TLS_CERT/SUDOKU_CLIENT_TLS_KEY).
 ENV SUDOKU_LISTEN=0.0.0.0:50051 \
     SUDOKU_SERVER=127.0.0.1:50051 \
     RUST_LOG=info
