@@ -171,7 +171,9 @@ pub struct ConnectArgs {
     /// the server address].
     #[arg(long, env = "SUDOKU_TLS_DOMAIN", value_name = "NAME")]
     pub tls_domain: Option<String>,
-    /// Compress requests this way and accept compressed responses.
+    /// Compress requests this way and accept compressed responses. Costly
+    /// for puzzle-sized messages: it slows a stream down many times (README,
+    /// "Compression").
     #[arg(long, env = "SUDOKU_COMPRESS", value_enum, default_value_t = Compression::None)]
     pub compress: Compression,
 }
