@@ -6,6 +6,7 @@
 //! SIGTERM or SIGINT ([`shutdown_signal`]).
 
 mod deadline;
+mod inbound;
 mod metrics_endpoint;
 mod settings;
 
@@ -22,6 +23,7 @@ use tonic::transport::{Certificate, Identity, Server, ServerTlsConfig};
 use tonic_health::ServingStatus;
 
 pub use deadline::DeadlineLayer;
+pub use inbound::InboundErrorLayer;
 pub use metrics_endpoint::serve_metrics;
 pub use settings::{LogFormat, Settings, available_cores, parse_duration};
 
@@ -173,6 +175,7 @@ pub async fn serve(
         builder = builder.tls_config(tls)?;
     }
     let server = builder
+        .layer(InboundErrorLayer)
         .layer(DeadlineLayer)
         .add_service(health_service)
         .add_service(reflection)

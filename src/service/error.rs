@@ -24,6 +24,35 @@ pub enum ServiceError {
     /// A worker failed on the job: a bug.
     #[error("internal error while solving: {0}")]
     Internal(#[from] JobError),
+    /// A request message was larger than `--max-message-bytes`.
+    #[error("request message too large: {0} (--max-message-bytes)")]
+    MessageTooLarge(String),
+    /// A request was not a valid protobuf message of its type (for
+    /// example, a string field that is not UTF-8).
+    #[error("malformed request: {0}")]
+    MalformedRequest(String),
+}
+
+impl ServiceError {
+    /// The error behind a status that tonic made itself while reading a
+    /// request, before any handler saw it. tonic calls an over-large
+    /// message OUT_OF_RANGE and an undecodable one INTERNAL; gRPC's other
+    /// implementations, and this service, answer RESOURCE_EXHAUSTED and
+    /// INVALID_ARGUMENT. `None` for any other status.
+    pub fn from_inbound_status(status: &Status) -> Option<ServiceError> {
+        let message = status.message();
+        match status.code() {
+            Code::OutOfRange => message
+                .strip_prefix("Error, decoded message length too large: ")
+                .map(|detail| {
+                    ServiceError::MessageTooLarge(detail.replace("limit is:", "limit is"))
+                }),
+            Code::Internal => message
+                .strip_prefix("failed to decode Protobuf message: ")
+                .map(|detail| ServiceError::MalformedRequest(detail.to_string())),
+            _ => None,
+        }
+    }
 }
 
 impl From<SolvePuzzleError> for ServiceError {
@@ -48,6 +77,8 @@ impl From<ServiceError> for Status {
             ServiceError::DeadlineExceeded => Status::deadline_exceeded(message),
             ServiceError::Cancelled => Status::cancelled(message),
             ServiceError::Internal(_) => Status::internal(message),
+            ServiceError::MessageTooLarge(_) => Status::resource_exhausted(message),
+            ServiceError::MalformedRequest(_) => Status::invalid_argument(message),
         }
     }
 }
@@ -98,6 +129,41 @@ mod tests {
         assert_eq!(rpc.message, status.message());
         let bad_request = rpc.get_details_bad_request().unwrap();
         assert_eq!(bad_request.field_violations[0].field, "puzzle");
+    }
+
+    #[test]
+    fn tonics_own_request_errors_get_this_services_codes() {
+        let too_large = Status::out_of_range(
+            "Error, decoded message length too large: found 1048580 bytes, the limit is: 65536 bytes",
+        );
+        let status = Status::from(ServiceError::from_inbound_status(&too_large).unwrap());
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(
+            status.message(),
+            "request message too large: found 1048580 bytes, the limit is 65536 bytes \
+             (--max-message-bytes)"
+        );
+        let undecodable = Status::internal(
+            "failed to decode Protobuf message: SolveRequest.puzzle: invalid string value: \
+             data is not UTF-8 encoded",
+        );
+        let status = Status::from(ServiceError::from_inbound_status(&undecodable).unwrap());
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(
+            status
+                .message()
+                .starts_with("malformed request: SolveRequest.puzzle")
+        );
+        for other in [
+            Status::internal("a bug"),
+            Status::out_of_range("x"),
+            Status::ok(""),
+        ] {
+            assert!(
+                ServiceError::from_inbound_status(&other).is_none(),
+                "{other:?}"
+            );
+        }
     }
 
     #[test]

@@ -84,7 +84,10 @@ impl PuzzleOutcome {
                 Outcome::MultipleSolutions => PuzzleOutcome::MultipleSolutions,
                 Outcome::NoSolution => PuzzleOutcome::NoSolution,
             },
-            Err(ServiceError::InvalidPuzzle(_)) => PuzzleOutcome::Invalid,
+            Err(ServiceError::InvalidPuzzle(_) | ServiceError::MalformedRequest(_)) => {
+                PuzzleOutcome::Invalid
+            }
+            Err(ServiceError::MessageTooLarge(_)) => PuzzleOutcome::Shed,
             Err(ServiceError::Overloaded(_)) => PuzzleOutcome::Shed,
             Err(ServiceError::Cancelled | ServiceError::DeadlineExceeded) => {
                 PuzzleOutcome::Cancelled

@@ -164,6 +164,10 @@ impl Driver {
         let Some(status) = failure else {
             return Code::Ok;
         };
+        let status = match ServiceError::from_inbound_status(&status) {
+            Some(error) => Status::from(error),
+            None => status,
+        };
         let code = status.code();
         tracing::info!(
             rpc = "SolveStream",
