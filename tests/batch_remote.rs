@@ -212,3 +212,53 @@ fn without_a_server_the_client_gives_up_and_says_how_much_was_answered() {
     assert!(local_answers(path, "text").starts_with(&received));
     assert!((200..40 * 1650).contains(&answered), "{answered}");
 }
+
+#[test]
+fn a_server_drained_by_sigterm_mid_batch_hands_the_rest_to_the_other() {
+    let draining = ServerProcess::start(&["--workers", "1", "--drain-timeout", "10s"]);
+    let other = ServerProcess::start(&["--workers", "1"]);
+    let path = unique_file("sigterm.txt", 40);
+    let path = path.to_str().unwrap();
+    let draining_address = draining.address.clone();
+    let (mut child, mut stdout, mut received) = start_batch_and_wait_for(
+        &[
+            "solve",
+            "--server",
+            &draining_address,
+            "--server",
+            &other.address,
+            "--streams",
+            "2",
+            "-q",
+            path,
+        ],
+        200,
+    );
+    let idle = other.cpu_ticks();
+
+    // The draining server answers what it took in, ends its stream with
+    // UNAVAILABLE and exits 0 well within its drain timeout; the client
+    // sends the rest to the other server.
+    let started = std::time::Instant::now();
+    let (status, log) = draining.terminate();
+    assert!(status.success(), "exit status {status:?}; log: {log}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "stopped only at the drain timeout: {log}"
+    );
+
+    std::io::Read::read_to_string(&mut stdout, &mut received).unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        received,
+        local_answers(path, "text"),
+        "nothing lost or repeated"
+    );
+    assert!(
+        other.cpu_ticks() > idle + 10,
+        "the other server took the rest"
+    );
+}

@@ -1,0 +1,164 @@
+//! Overload and fairness: a flood of unary calls on a tiny pool is shed
+//! with RESOURCE_EXHAUSTED (never queued without bound, never another
+//! error) while health keeps answering SERVING; a greedy stream cannot
+//! starve a small one; a client that vanishes mid-batch leaves the server
+//! idle.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::process::{ServerProcess, temp_file};
+use common::{TestServer, eventually, occupy_worker, unique_puzzles};
+use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
+use tokio::task::JoinSet;
+use tonic::Code;
+
+/// The 200 puzzles of the test data that take the solver longest.
+fn hard_puzzles() -> Vec<String> {
+    unique_puzzles().into_iter().rev().take(200).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_unary_flood_on_one_worker_is_shed_while_health_says_serving() {
+    let server = TestServer::start(Default::default(), 1, 1).await;
+    let channel = server.channel().await;
+    // A long solve holds the one worker while the flood arrives.
+    let (release, long_solve) = occupy_worker(&server.pool);
+    let puzzles = hard_puzzles();
+    let mut calls = JoinSet::new();
+    for puzzle in puzzles.iter().cycle().take(200).cloned() {
+        let mut client =
+            sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel.clone());
+        calls.spawn(async move {
+            client
+                .solve(sudoku_grpc::pb::SolveRequest { puzzle })
+                .await
+                .map(|response| response.into_inner().outcome())
+        });
+    }
+    // Health answers while the worker is busy and the flood is on.
+    eventually("the flood has filled the queue", || {
+        server.pool.stats().in_flight == 2
+    })
+    .await;
+    for _ in 0..5 {
+        let serving = sudoku_grpc::client::check_health(channel.clone(), "")
+            .await
+            .unwrap();
+        assert!(serving, "health answers SERVING during the flood");
+    }
+    drop(release);
+    long_solve.await.unwrap();
+    let (mut solved, mut shed) = (0, 0);
+    while let Some(result) = calls.join_next().await {
+        match result.unwrap() {
+            Ok(outcome) => {
+                assert_eq!(outcome, Outcome::Solved);
+                solved += 1;
+            }
+            Err(status) => {
+                assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+                shed += 1;
+            }
+        }
+    }
+    assert_eq!(solved + shed, 200);
+    assert!(solved > 0 && shed > 0, "{solved} solved, {shed} shed");
+    assert_eq!(server.pool.stats().in_flight, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_greedy_stream_does_not_starve_a_small_one() {
+    const GREEDY: usize = 200_000;
+    let server = TestServer::start(Default::default(), 2, 64).await;
+    let puzzles = unique_puzzles();
+
+    let (greedy, mut greedy_answers) = server.open_stream().await;
+    let feed = puzzles.clone();
+    tokio::spawn(async move {
+        for i in 0..GREEDY {
+            let request = SolveStreamRequest {
+                id: i.to_string(),
+                puzzle: feed[i % feed.len()].clone(),
+            };
+            if greedy.send(request).await.is_err() {
+                break;
+            }
+        }
+    });
+    let greedy_reader = tokio::spawn(async move {
+        let mut count = 0;
+        while let Ok(Some(_)) = greedy_answers.message().await {
+            count += 1;
+        }
+        count
+    });
+    eventually("the greedy stream is being answered", || {
+        server.pool.stats().completed > 100
+    })
+    .await;
+
+    // A small stream of ten puzzles, while the greedy one runs.
+    let started = Instant::now();
+    let (small, mut small_answers) = server.open_stream().await;
+    for (i, puzzle) in puzzles.iter().take(10).enumerate() {
+        let request = SolveStreamRequest {
+            id: i.to_string(),
+            puzzle: puzzle.clone(),
+        };
+        small.send(request).await.unwrap();
+    }
+    drop(small);
+    let mut answered = 0;
+    while let Some(answer) = small_answers.message().await.unwrap() {
+        assert_eq!(answer.id, answered.to_string());
+        answered += 1;
+    }
+    let small_took = started.elapsed();
+    assert_eq!(answered, 10);
+    assert!(
+        !greedy_reader.is_finished(),
+        "the small stream finished only after the greedy one ({small_took:?})"
+    );
+    eprintln!("ten puzzles beside a greedy stream: {small_took:?}");
+    greedy_reader.abort();
+}
+
+/// A client that vanishes mid-batch of hard puzzles: the server stops
+/// solving its puzzles, and its CPU time stops growing within half a
+/// second.
+#[test]
+fn a_vanished_client_leaves_the_server_idle_within_half_a_second() {
+    let server = ServerProcess::start(&["--workers", "2"]);
+    let hard = hard_puzzles().join("\n") + "\n";
+    let path = temp_file("vanishing.txt", &hard.repeat(500));
+    let mut client = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .args(["solve", "-q", "--server", &server.address])
+        .arg(&path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the server is busy with the batch: 0.3 s of CPU time.
+    let start = server.cpu_ticks();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while server.cpu_ticks() < start + 30 {
+        assert!(Instant::now() < deadline, "the server never got busy");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        client.try_wait().unwrap().is_none(),
+        "the client was still streaming when it vanished"
+    );
+    client.kill().unwrap();
+    client.wait().unwrap();
+
+    std::thread::sleep(Duration::from_millis(500));
+    let after_half_a_second = server.cpu_ticks();
+    std::thread::sleep(Duration::from_secs(1));
+    let used = server.cpu_ticks() - after_half_a_second;
+    // Clock ticks are 10 ms: an idle server uses none or one in a second,
+    // where a busy one on two workers would use 200.
+    assert!(used <= 3, "{used} ticks of CPU in the second after");
+}
