@@ -85,7 +85,36 @@ fn benches(criterion: &mut Criterion) {
     }
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unique.txt");
     bench_set(criterion, "tests_data_unique", &load(&shipped, usize::MAX));
+    for (name, puzzle) in ADVERSARIAL {
+        let board = parse_board(puzzle).expect("a valid puzzle");
+        bench_set(criterion, &format!("adversarial_{name}"), &[board]);
+    }
 }
+
+/// Single puzzles made to be slow for some kind of solver (the same ones
+/// tests/hostile.rs checks for their guess counts): each is one benchmark.
+const ADVERSARIAL: [(&str, &str); 4] = [
+    // Against naive backtracking: the solution starts 987654321.
+    (
+        "anti_backtracking",
+        "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+    ),
+    // "Easter Monster", hard for human-style techniques.
+    (
+        "easter_monster",
+        "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+    ),
+    // The puzzle of hardest_1905_11plus that takes this solver most guesses.
+    (
+        "most_guesses",
+        "98.7..6..7..6..8....5....4.8..9..3...3..7...2....3....1....9....9..671.....1....8",
+    ),
+    // An empty board: certifying it means finding two solutions.
+    (
+        "empty_board",
+        ".................................................................................",
+    ),
+];
 
 criterion_group!(solver_benches, benches);
 criterion_main!(solver_benches);

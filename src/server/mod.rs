@@ -158,7 +158,7 @@ pub async fn serve(
         %address,
         tls = tls.is_some(),
         mutual_tls = settings.tls_client_ca.is_some(),
-        metrics = ?metrics_address,
+        metrics = %metrics_address.map_or_else(|| "off".to_string(), |address| address.to_string()),
         workers,
         queue_depth = settings.queue_depth,
         stream_window = settings.stream_window,
