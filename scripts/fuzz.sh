@@ -77,7 +77,7 @@ for target in "${targets[@]}"; do
         -max_total_time="$seconds" -timeout="$timeout" -print_final_stats=1 \
         -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
     # The last status line: "#RUNS DONE cov: N ft: N corp: FILES/SIZE ...".
-    corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)
+    corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2 || true)
     line="$target: $(final_stat number_of_executed_units) executions,"
     line+=" $(final_stat average_exec_per_sec) exec/s, corpus ${corp:-?},"
     line+=" slowest input $(final_stat slowest_unit_time_sec)s"

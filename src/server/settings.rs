@@ -19,7 +19,8 @@ pub struct Settings {
     #[arg(long, env = "SUDOKU_WORKERS")]
     pub workers: Option<NonZeroUsize>,
 
-    /// Puzzles that may wait for a solver thread while all are busy. Beyond
+    /// Jobs that may wait for a solver thread while all are busy: a unary
+    /// call is one job, a stream hands over up to 64 puzzles per job. Beyond
     /// this, unary calls are refused with RESOURCE_EXHAUSTED and streams wait.
     #[arg(long, env = "SUDOKU_QUEUE_DEPTH", default_value_t = 1024)]
     pub queue_depth: usize,

@@ -183,7 +183,7 @@ impl Metrics {
         let pool_workers = gauge("sudoku_pool_workers", "Solver threads.");
         let pool_queue_capacity = gauge(
             "sudoku_pool_queue_capacity",
-            "Jobs that may wait for a solver thread (--queue-depth).",
+            "Jobs that may wait for a solver thread (--queue-depth); a stream job holds up to 64 puzzles.",
         );
         let pool_queued = gauge(
             "sudoku_pool_queued_jobs",
