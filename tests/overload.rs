@@ -162,3 +162,39 @@ fn a_vanished_client_leaves_the_server_idle_within_half_a_second() {
     // where a busy one on two workers would use 200.
     assert!(used <= 3, "{used} ticks of CPU in the second after");
 }
+
+/// `--max-concurrent-streams` caps the calls one connection may have open:
+/// past it, a new call on that connection waits until one ends.
+#[tokio::test]
+async fn one_connection_gets_no_more_calls_than_its_cap() {
+    let settings = sudoku_grpc::server::Settings {
+        max_concurrent_streams: 1,
+        ..Default::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let channel = server.channel().await;
+    let mut client = sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel);
+    let (held, outgoing) = tokio::sync::mpsc::channel::<SolveStreamRequest>(1);
+    let open = client
+        .solve_stream(tokio_stream::wrappers::ReceiverStream::new(outgoing))
+        .await
+        .unwrap();
+
+    let request = || sudoku_grpc::pb::SolveRequest {
+        puzzle: common::CLASSIC.to_string(),
+    };
+    let waited = tokio::time::timeout(Duration::from_millis(300), client.solve(request())).await;
+    assert!(
+        waited.is_err(),
+        "a second call on the connection had to wait"
+    );
+
+    drop(held);
+    let mut answers = open.into_inner();
+    assert!(answers.message().await.unwrap().is_none());
+    let answer = tokio::time::timeout(Duration::from_secs(10), client.solve(request()))
+        .await
+        .expect("the call goes through once the stream has ended")
+        .unwrap();
+    assert_eq!(answer.into_inner().outcome(), Outcome::Solved);
+}
