@@ -78,16 +78,19 @@ for target in "${targets[@]}"; do
         -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
     # The last status line: "#RUNS DONE cov: N ft: N corp: FILES/SIZE ...".
     corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2 || true)
-    line="$target: $(final_stat number_of_executed_units) executions,"
-    line+=" $(final_stat average_exec_per_sec) exec/s, corpus ${corp:-?},"
-    line+=" slowest input $(final_stat slowest_unit_time_sec)s"
+    runs=$(final_stat number_of_executed_units)
+    rate=$(final_stat average_exec_per_sec)
+    slowest=$(final_stat slowest_unit_time_sec)
+    line="$target: ${runs:-?} executions, ${rate:-?} exec/s, corpus ${corp:-?},"
+    line+=" slowest input ${slowest:-?}s"
     if [ "$status" -eq 0 ]; then
         line+=", no crash"
     else
         reproducer=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$log" | tail -1)
         line+=", CRASHED (exit $status): ${reproducer:-see $log}"
         failed+=("$target")
-        grep -E -m 20 "panicked at|ERROR: libFuzzer|SUMMARY" "$log" || tail -n 30 "$log"
+        # The panic message (or libFuzzer's report) and what follows it.
+        sed -n '/panicked at\|ERROR: libFuzzer/,$p' "$log" | head -n 40
         [ -z "$reproducer" ] ||
             echo "reproduce: ${fuzz[*]} run -s $sanitizer $target $reproducer"
     fi

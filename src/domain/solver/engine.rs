@@ -388,6 +388,73 @@ impl State {
             digits | ((self.candidates[band][digit] >> cell) & 1) << digit
         })
     }
+
+    /// True when some row, column or box cannot take all nine digits: a
+    /// set of its digits has fewer candidate cells in it than digits (say
+    /// three digits that only two cells can hold), so no solution exists.
+    ///
+    /// Propagation does not see this, and a search that misses it can try
+    /// millions of guesses elsewhere on the board, failing on it each time.
+    /// It costs a few microseconds, so [`super::search`] checks it only now
+    /// and then, once a search is long. It only grows true down a branch:
+    /// candidates only go.
+    #[inline(never)]
+    pub(super) fn has_unplaceable_digits(&self) -> bool {
+        self.unit_places()
+            .iter()
+            .any(|places| !has_perfect_matching(places))
+    }
+
+    /// Where each digit may go in each unit: `places[unit][digit]` has bit
+    /// `i` for the unit's `i`-th cell in reading order. Units 0-8 are the
+    /// rows, 9-17 the columns, 18-26 the boxes.
+    fn unit_places(&self) -> [[u16; 9]; 27] {
+        let mut places = [[0u16; 9]; 27];
+        for (band, digits) in self.candidates.iter().enumerate() {
+            for (digit, &mask) in digits.iter().enumerate() {
+                for row in 0..3 {
+                    let line = band * 3 + row;
+                    let cells = (mask >> (9 * row)) & 0x1FF;
+                    places[line][digit] = cells as u16;
+                    for stack in 0..3 {
+                        let three = (cells >> (3 * stack)) & 0b111;
+                        places[18 + band * 3 + stack][digit] |= (three << (3 * row)) as u16;
+                    }
+                    let mut rest = cells;
+                    while rest != 0 {
+                        let column = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        places[9 + column][digit] |= 1 << line;
+                    }
+                }
+            }
+        }
+        places
+    }
+}
+
+/// True when each digit can have a cell of its own among `places` (bit `i`
+/// of `places[digit]`: the digit may go in cell `i`): a perfect matching, by
+/// augmenting paths.
+fn has_perfect_matching(places: &[u16; 9]) -> bool {
+    /// Finds `digit` a cell, moving earlier digits along if need be.
+    fn augment(digit: usize, places: &[u16; 9], owner: &mut [u8; 9], tried: &mut u16) -> bool {
+        loop {
+            let options = places[digit] & !*tried;
+            if options == 0 {
+                return false;
+            }
+            let cell = options.trailing_zeros() as usize;
+            *tried |= 1 << cell;
+            let taken_by = owner[cell];
+            if taken_by == u8::MAX || augment(usize::from(taken_by), places, owner, tried) {
+                owner[cell] = digit as u8;
+                return true;
+            }
+        }
+    }
+    let mut owner = [u8::MAX; 9];
+    (0..9).all(|digit| augment(digit, places, &mut owner, &mut 0))
 }
 
 #[cfg(test)]
@@ -410,5 +477,58 @@ mod tests {
         }
         assert_eq!(given_cells(&[9; 81]), (1u128 << 81) - 1);
         assert_eq!(given_cells(&[0; 81]), 0);
+    }
+
+    #[test]
+    fn a_matching_needs_a_cell_for_every_digit() {
+        assert!(has_perfect_matching(&[0x1FF; 9]));
+        let diagonal: [u16; 9] = std::array::from_fn(|digit| 1 << digit);
+        assert!(has_perfect_matching(&diagonal));
+        // Found only by moving digits along: each digit's first choice is
+        // taken by the one before it.
+        let chain: [u16; 9] = std::array::from_fn(|digit| 0b11 << digit & 0x1FF | 1);
+        assert!(has_perfect_matching(&chain));
+        let mut three_in_two = [0x1FF; 9];
+        three_in_two[1..4].fill(0b110);
+        assert!(!has_perfect_matching(&three_in_two));
+        let mut nowhere = [0x1FF; 9];
+        nowhere[8] = 0;
+        assert!(!has_perfect_matching(&nowhere));
+    }
+
+    fn propagated(line: &str) -> State {
+        let mut state = State::new(&crate::domain::parse_board(line).unwrap()).unwrap();
+        assert!(state.propagate());
+        state
+    }
+
+    #[test]
+    fn unit_places_read_rows_columns_and_boxes() {
+        // One 5, at r2c3 (band 0, cell 11): row 1, column 2, box 0.
+        let state = propagated(&format!("{}5{}", ".".repeat(11), ".".repeat(69)));
+        let places = state.unit_places();
+        assert_eq!(places[1][4], 1 << 2);
+        assert_eq!(places[9 + 2][4], 1 << 1);
+        assert_eq!(places[18][4], 1 << 5);
+        // Every other digit may still go anywhere but r2c3.
+        assert_eq!(places[1][0], 0x1FF & !(1 << 2));
+        assert_eq!(places[9 + 2][0], 0x1FF & !(1 << 1));
+        assert_eq!(places[18][0], 0x1FF & !(1 << 5));
+        assert!(!state.has_unplaceable_digits());
+    }
+
+    #[test]
+    fn three_digits_for_two_cells_are_unplaceable() {
+        // Box 7 must put 2, 4 and 6 in row 7, where only r7c1 and r7c3
+        // are open: propagation alone does not see it.
+        let state = propagated(
+            ".......................................................3............264....6.42..",
+        );
+        assert!(!state.is_solved());
+        assert!(state.has_unplaceable_digits());
+        let fine = propagated(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        );
+        assert!(!fine.has_unplaceable_digits());
     }
 }

@@ -13,6 +13,12 @@ use crate::domain::Board;
 /// nothing measurable.
 const CANCEL_POLL_INTERVAL: u64 = 64;
 
+/// How many branching decisions pass between two checks for units that
+/// cannot take their digits ([`State::has_unplaceable_digits`]). Puzzles
+/// that need fewer guesses (nearly all) never pay for one; a search stuck
+/// under such a dead end escapes it within this many guesses.
+const DEAD_END_CHECK_INTERVAL: u64 = 256;
+
 /// What a search found.
 #[derive(Debug, Default)]
 pub(super) struct Found {
@@ -82,17 +88,29 @@ fn search_loop(mut state: State, limit: u32, is_cancelled: &dyn Fn() -> bool) ->
                     found.cancelled = true;
                     return found;
                 }
-                found.guesses += 1;
-                let (band, cell, digits) = state.branch_cell();
-                let first = digits.trailing_zeros() as usize;
-                stack.push(Branch {
-                    state,
-                    band,
-                    cell,
-                    digits: digits & (digits - 1),
-                });
-                state.place(first, band, cell);
-                continue;
+                if found.guesses > 0
+                    && found.guesses.is_multiple_of(DEAD_END_CHECK_INTERVAL)
+                    && state.has_unplaceable_digits()
+                {
+                    // No solution here, nor under the saved branches that
+                    // already had the flaw (the deepest ones: it only grows
+                    // down a branch). Drop them, and backtrack above them.
+                    let first_dead =
+                        stack.partition_point(|branch| !branch.state.has_unplaceable_digits());
+                    stack.truncate(first_dead);
+                } else {
+                    found.guesses += 1;
+                    let (band, cell, digits) = state.branch_cell();
+                    let first = digits.trailing_zeros() as usize;
+                    stack.push(Branch {
+                        state,
+                        band,
+                        cell,
+                        digits: digits & (digits - 1),
+                    });
+                    state.place(first, band, cell);
+                    continue;
+                }
             }
         }
         // Backtrack to the latest branch with a digit left to try; its last
