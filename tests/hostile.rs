@@ -166,7 +166,7 @@ async fn puzzles_built_against_naive_backtracking_need_few_guesses() {
             200,
         ),
         // The puzzle of the hardest_1905_11plus set that takes this solver
-        // the most guesses (997 at the time of writing).
+        // the most guesses (950 at the time of writing).
         (
             "98.7..6..7..6..8....5....4.8..9..3...3..7...2....3....1....9....9..671.....1....8",
             2_000,

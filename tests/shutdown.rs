@@ -79,11 +79,16 @@ async fn draining_ends_an_open_stream_after_a_gap_free_prefix_of_answers() {
                 assert_eq!(answer.outcome(), Outcome::Solved);
                 answered += 1;
             }
-            Ok(None) => break Code::Ok,
-            Err(status) => break status.code(),
+            Ok(None) => break Ok(()),
+            Err(status) => break Err(status),
         }
     };
-    assert_eq!(end, Code::Unavailable, "after {answered} answers");
+    let status = end.expect_err("the stream ends with a status");
+    assert_eq!(
+        status.code(),
+        Code::Unavailable,
+        "after {answered} answers: {status:?}"
+    );
     assert!(answered < SENT, "the drain cut the stream short");
     drop(watch);
     feeder.abort();

@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use tokio::sync::watch;
 use tokio_stream::Stream;
@@ -175,9 +176,28 @@ impl Driver {
             detail = status.message(),
             "call failed"
         );
-        let _ = responses.send(vec![Err(status)]).await;
+        if responses.send(vec![Err(status)]).await.is_ok() {
+            discard_until_client_stops(&mut requests).await;
+        }
         code
     }
+}
+
+/// How long a stream that ended early keeps reading what its client still
+/// sends, at most.
+const LINGER: Duration = Duration::from_secs(5);
+
+/// Reads and drops requests until the client ends its side (it does once
+/// it sees the status that ended the stream), for at most [`LINGER`].
+///
+/// A stream that ends while its client is still sending leaves that data
+/// unread; if the server then closes the connection (as it does when
+/// draining), TCP resets it instead of closing it, and the reset can
+/// destroy the status on its way to the client, which then sees UNKNOWN
+/// ("broken pipe") instead of the status that tells it what to resend.
+async fn discard_until_client_stops(requests: &mut Streaming<SolveStreamRequest>) {
+    let discard = async { while let Ok(Some(_)) = requests.message().await {} };
+    let _ = tokio::time::timeout(LINGER, discard).await;
 }
 
 /// Completes once the server starts draining (never, if the server is gone
