@@ -118,12 +118,12 @@ pub async fn serve(
 
     let metrics = Arc::new(Metrics::new());
     let (start_draining, draining) = watch::channel(false);
+    let draining_signal = draining.clone();
     let sudoku = SudokuService::new(pool.clone(), settings.limits(), metrics.clone(), draining)
         .into_server();
     let reflection = reflection_builder().build_v1()?;
     let reflection_v1alpha = reflection_builder().build_v1alpha()?;
 
-    let (drained, drain_started) = tokio::sync::oneshot::channel::<()>();
     let stop_accepting = async move {
         shutdown.await;
         tracing::info!("shutting down: health NOT_SERVING, draining calls in flight");
@@ -134,7 +134,6 @@ pub async fn serve(
             .set_service_status(SERVICE_NAME, ServingStatus::NotServing)
             .await;
         let _ = start_draining.send(true);
-        let _ = drained.send(());
     };
 
     let (stop_metrics, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
@@ -185,8 +184,11 @@ pub async fn serve(
             TcpIncoming::from(listeners.grpc).with_nodelay(Some(true)),
             stop_accepting,
         );
-    let drain_deadline = async {
-        if drain_started.await.is_ok() {
+    // The drain clock starts with the draining signal (never, if the server
+    // stops without one).
+    let mut drain_started = draining_signal;
+    let drain_deadline = async move {
+        if drain_started.wait_for(|draining| *draining).await.is_ok() {
             tokio::time::sleep(settings.drain_timeout).await;
         } else {
             std::future::pending::<()>().await;

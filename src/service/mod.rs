@@ -18,7 +18,8 @@ use tonic::{Code, Request, Response, Status, Streaming};
 
 pub use convert::{answer_request, answer_stream_request};
 pub use error::{ServiceError, rpc_status};
-pub use metrics::{Metrics, Rpc, code_name};
+pub use metrics::Metrics;
+use metrics::Rpc;
 
 use crate::pb::sudoku_service_server::SudokuServiceServer;
 use crate::pb::{SolveRequest, SolveResponse, SolveStreamRequest};
