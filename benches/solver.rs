@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_grpc::domain::{Board, parse_board, solver};
+use sudoku_grpc::file::read_puzzle_lines;
 
 /// The standard sets, with how many of their puzzles each benchmark
 /// iteration solves (enough to average over, few enough to keep an
@@ -35,13 +36,13 @@ fn standard_set_dir() -> Option<PathBuf> {
 }
 
 /// Up to `limit` puzzles of a file: one per line, `#` comments and blank
-/// lines skipped.
+/// lines skipped (the library's rule for puzzle files).
 fn load(path: &Path, limit: usize) -> Vec<Board> {
-    let text = std::fs::read_to_string(path)
+    let file = std::fs::File::open(path)
         .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+    read_puzzle_lines(std::io::BufReader::new(file))
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
+        .iter()
         .take(limit)
         .map(|line| {
             parse_board(line).unwrap_or_else(|error| panic!("{}: {line}: {error}", path.display()))

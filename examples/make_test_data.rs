@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use sudoku_grpc::domain::solver::{reference, solve};
 use sudoku_grpc::domain::{Board, Outcome, parse_board};
+use sudoku_grpc::file::read_puzzle_lines;
 
 /// (file, consider one puzzle in this many) per benchmark set.
 const SAMPLES: [(&str, usize); 4] = [
@@ -123,13 +124,12 @@ fn main() {
     };
     let mut unique = Vec::new();
     for (file, every) in SAMPLES {
-        let text = std::fs::read_to_string(source.join(file)).unwrap();
-        let lines = text
-            .lines()
-            .filter(|l| !l.starts_with('#') && l.len() >= 81);
+        let input = std::io::BufReader::new(std::fs::File::open(source.join(file)).unwrap());
+        let lines = read_puzzle_lines(input).unwrap();
         let sampled = lines
+            .iter()
             .step_by(every)
-            .map(|line| parse_board(&line[..81]).unwrap());
+            .map(|line| parse_board(line).unwrap());
         unique.extend(sampled.filter(oracle_is_quick));
     }
     assert!(unique.iter().all(|b| outcome(b) == Outcome::Solved));

@@ -12,28 +12,25 @@
 //!   statuses in one place.
 //! * [`server`]: the bootstrap: settings, listener, health, reflection and
 //!   graceful shutdown.
-//! * [`client`]: connecting to a server.
-//! * [`batch`]: puzzle files: reading them in chunks, solving them in this
-//!   process on the worker pool, or streaming them through servers.
-//! * [`loadgen`]: `sudoku bench`, the load generator, with its own bare
-//!   echo server as a transport baseline.
-//! * [`cli`]: the `sudoku` command line's flags and commands.
-//! * [`report`]: what the `sudoku` command line prints: answer lines (text
-//!   or JSON), summaries and exit codes.
-//! * [`batched`]: a channel that moves messages in batches and reads as a
-//!   stream, used on both sides of SolveStream.
+//! * [`client`]: connecting to a server, calling it, and checking every
+//!   answer it sends before believing it.
+//! * [`file`]: puzzle files: reading them in chunks, solving them in this
+//!   process on the worker pool, or streaming them through servers. A
+//!   library: it returns domain answers and lets its caller format them.
+//! * [`cli`]: the `sudoku` command line, one module per command, with
+//!   everything it prints. Nothing below it imports from it.
+//! * [`grouped_channel`]: a channel that moves items in groups and reads as
+//!   a stream, used on both sides of SolveStream.
 //! * [`pb`]: the code generated from `proto/sudoku.proto`.
 //!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
 
-pub mod batch;
-pub mod batched;
 pub mod cli;
 pub mod client;
 pub mod domain;
-pub mod loadgen;
+pub mod file;
+pub mod grouped_channel;
 pub mod pool;
-pub mod report;
 pub mod server;
 pub mod service;
 

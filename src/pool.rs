@@ -247,6 +247,12 @@ impl WorkerPool {
     }
 }
 
+/// The number of cores this process may use (at least 1): the default size
+/// of a pool.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// The text of a panic payload, when it has one.
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload

@@ -132,14 +132,17 @@ fn no_solution_or_several_exits_1() {
 }
 
 #[test]
-fn an_unreadable_input_is_a_usage_error_and_an_empty_one_is_fine() {
-    let missing = run_sudoku(&["solve", "--local", "/no/such/file.txt"], "");
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(
-        text(&missing.stderr).contains("is neither a puzzle nor a file that can be read"),
-        "{}",
-        text(&missing.stderr)
-    );
+fn a_missing_input_file_exits_3_and_an_empty_one_is_fine() {
+    for mode in ["--local", "--server=127.0.0.1:1"] {
+        let missing = run_sudoku(&["solve", mode, "/no/such/file.txt"], "");
+        assert_eq!(missing.status.code(), Some(3), "{mode}");
+        assert!(
+            text(&missing.stderr)
+                .starts_with("sudoku: cannot read /no/such/file.txt: No such file or directory"),
+            "{}",
+            text(&missing.stderr)
+        );
+    }
 
     let empty = run_sudoku(&["solve", "--local", "-"], "# nothing but a comment\n\n");
     assert_eq!(empty.status.code(), Some(0));

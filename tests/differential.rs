@@ -28,11 +28,7 @@ fn check_file(name: &str, expected: Outcome) {
         let report = solve(board, || false).unwrap();
         assert_eq!(report.outcome, expected, "{name}: {board}");
         let (count, reference_solution) = reference::count_solutions(board, 2);
-        let reference_outcome = match count {
-            0 => Outcome::NoSolution,
-            1 => Outcome::Solved,
-            _ => Outcome::MultipleSolutions,
-        };
+        let reference_outcome = Outcome::of_solution_count(count);
         assert_eq!(reference_outcome, expected, "reference on {name}: {board}");
         if let Some(solution) = report.solution {
             assert!(solution.is_solved(), "{board}: {solution} breaks the rules");

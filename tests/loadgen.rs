@@ -4,7 +4,8 @@
 mod common;
 
 use common::{TestServer, read_puzzles};
-use sudoku_grpc::loadgen::{BenchOptions, run};
+use sudoku_grpc::cli::bench::loadgen::{BenchOptions, run};
+use sudoku_grpc::cli::bench::{failed_calls, table};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
@@ -28,7 +29,8 @@ async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
     assert_eq!(report.stream.unwrap().answered, 1_000);
     assert_eq!(report.echo.unwrap().answered, 1_000);
 
-    let table = report.table(&options);
+    assert_eq!(failed_calls(&report), None);
+    let table = table(&report, &options);
     for row in [
         "unary Solve, concurrency 8",
         "SolveStream, 3 streams",
@@ -53,8 +55,12 @@ async fn unary_failures_are_counted_by_code() {
         connect: Default::default(),
     };
     let report = run(&options).await.unwrap();
-    let unary = report.unary.unwrap();
+    let unary = report.unary.as_ref().unwrap();
     assert_eq!(unary.ok, 0);
     assert_eq!(unary.errors, vec![(tonic::Code::InvalidArgument, 10)]);
     assert!(report.stream.is_none() && report.echo.is_none());
+    assert_eq!(
+        failed_calls(&report).as_deref(),
+        Some("10 of 10 unary calls failed: InvalidArgument 10")
+    );
 }

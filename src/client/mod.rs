@@ -1,4 +1,11 @@
-//! The client side: connecting to a server and calling it.
+//! The client side: connecting to a server, calling it, and checking what
+//! it answers.
+//!
+//! Everything a server sends is checked before it becomes a domain value
+//! ([`check`]): the command line prints only answers that could be
+//! trusted, and says what a server sent when it could not.
+
+pub mod check;
 
 use std::time::Duration;
 
@@ -7,13 +14,18 @@ use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
-use crate::report::Answer;
-
+use crate::domain::{Answer, Outcome};
 use crate::pb::SolveRequest;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 
 /// The server the command line talks to unless told otherwise.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
+
+/// The largest response message a client accepts. An answer to one puzzle
+/// is an id, 81 digits and perhaps an error message: a few hundred bytes.
+/// Anything near this limit is a broken or hostile server, and is refused
+/// rather than buffered.
+pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 
 /// How long to wait for a TCP connection before giving up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -38,8 +50,11 @@ pub enum ClientError {
         source: tonic::transport::Error,
     },
     /// The server answered with an error status.
-    #[error("the server answered {}: {}", .0.code(), .0.message())]
+    #[error("the server answered {}: {}", .0.code(), check::shown(.0.message()))]
     Rpc(#[from] tonic::Status),
+    /// The server answered in a way that cannot be trusted.
+    #[error("protocol error: the server sent {0}")]
+    Protocol(#[from] check::ProtocolError),
 }
 
 /// How the client reaches servers: TLS and compression. The default is
@@ -55,9 +70,11 @@ pub struct ConnectOptions {
 }
 
 impl ConnectOptions {
-    /// A SudokuService client on `channel` that compresses as configured.
+    /// A SudokuService client on `channel` that compresses as configured
+    /// and refuses responses over [`MAX_RESPONSE_BYTES`].
     pub fn sudoku_client(&self, channel: Channel) -> SudokuServiceClient<Channel> {
-        let client = SudokuServiceClient::new(channel);
+        let client =
+            SudokuServiceClient::new(channel).max_decoding_message_size(MAX_RESPONSE_BYTES);
         match self.compression {
             Some(encoding) => client.send_compressed(encoding).accept_compressed(encoding),
             None => client,
@@ -110,9 +127,9 @@ pub async fn connect(address: &str, options: &ConnectOptions) -> Result<Channel,
         })
 }
 
-/// Solves one puzzle on the server. An invalid puzzle is an answer
-/// ([`crate::report::Verdict::Invalid`]), not an error.
-pub async fn solve_remote(
+/// Solves one puzzle on the server, checking its answer. An invalid puzzle
+/// is an answer ([`Outcome::Invalid`]), not an error.
+pub async fn solve(
     channel: Channel,
     options: &ConnectOptions,
     puzzle: &str,
@@ -121,9 +138,9 @@ pub async fn solve_remote(
         puzzle: puzzle.to_string(),
     };
     match options.sudoku_client(channel).solve(request).await {
-        Ok(response) => Ok(Answer::from(response.into_inner())),
+        Ok(response) => Ok(check::unary_answer(puzzle, response.get_ref())?),
         Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            Ok(Answer::invalid(status.message()))
+            Ok(Answer::refused(Outcome::Invalid, status.message()))
         }
         Err(status) => Err(status.into()),
     }

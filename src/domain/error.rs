@@ -11,7 +11,8 @@ pub enum PuzzleError {
     /// A character that is neither a cell nor layout.
     #[error(
         "invalid character {shown} at line {line}, column {column}: \
-         expected a digit 1-9, '.' or '0' for a blank, or layout (whitespace, '|', '-', '+')",
+         expected a digit 1-9, '.' or '0' for a blank, or layout \
+         (whitespace or one of | - + [ ] , \" ')",
         shown = describe_char(*.character)
     )]
     InvalidCharacter {

@@ -1,18 +1,24 @@
-//! The Sudoku domain: boards, puzzle text, and the solver.
+//! The Sudoku domain: boards, puzzle text, the solver, and what became of
+//! a puzzle.
 //!
 //! Nothing here knows about gRPC or threads. The service layer turns
 //! [`PuzzleError`] into a gRPC status and runs [`solve_puzzle`] on the worker
-//! pool; the command line client calls the same functions directly.
+//! pool; the command line client calls the same functions directly. Every
+//! layer names a puzzle's fate with the one [`Outcome`] type defined here.
 
+mod answer;
 mod board;
 mod error;
+mod outcome;
 mod parse;
 pub mod solver;
 
+pub use answer::Answer;
 pub use board::{Board, Cell, Conflict, Unit};
 pub use error::PuzzleError;
-pub use parse::{parse_board, parse_board_bytes};
-pub use solver::{Cancelled, Outcome, SolveReport, SolveStats};
+pub use outcome::{Outcome, Tally};
+pub use parse::{looks_like_puzzle, parse_board, parse_board_bytes};
+pub use solver::{Cancelled, SolveReport, SolveStats};
 
 /// Reads puzzle text and checks its givens: the board a solver may be given.
 ///

@@ -3,9 +3,16 @@
 //! Cells are read in row-major order: `1`-`9` are givens, `.` and `0` are
 //! blanks. Whitespace, `|`, `-` and `+` are layout and are skipped, so an
 //! 81-character line, a 9-line grid and a grid with box separators all parse
-//! the same. Anything else is an error naming the character and its place.
+//! the same. So are `[`, `]`, `,`, `"` and `'`, which makes the board of
+//! LeetCode 37, a JSON `char[9][9]` such as `[["5","3","."...],...]`, one
+//! more form of the same puzzle. Anything else is an error naming the
+//! character and its place.
 
 use super::{Board, PuzzleError};
+
+/// The ASCII characters that are layout: whitespace, grid lines, and the
+/// punctuation of a JSON board.
+const LAYOUT_BYTES: &[u8] = b" \t\n\r|-+[],\"'";
 
 /// What a byte means in puzzle text: a cell value 0-9, or one of these.
 const LAYOUT: u8 = 10;
@@ -21,7 +28,7 @@ const BYTE_CLASS: [u8; 256] = {
     }
     table[b'.' as usize] = 0;
     table[b'0' as usize] = 0;
-    let layout = b" \t\n\r|-+";
+    let layout = LAYOUT_BYTES;
     let mut i = 0;
     while i < layout.len() {
         table[layout[i] as usize] = LAYOUT;
@@ -66,6 +73,15 @@ pub fn parse_board(text: &str) -> Result<Board, PuzzleError> {
         return Err(PuzzleError::WrongCellCount { found });
     }
     Ok(Board::from_cells(cells).expect("cell values are 0-9"))
+}
+
+/// True when every character of `text` could be part of a puzzle: a cell
+/// or layout. The command line uses it to tell a puzzle from a file name.
+pub fn looks_like_puzzle(text: &str) -> bool {
+    text.chars().all(|character| match u8::try_from(character) {
+        Ok(byte) => BYTE_CLASS[usize::from(byte)] != OTHER,
+        Err(_) => character.is_whitespace(),
+    })
 }
 
 /// Parses puzzle text given as bytes, as read from a file: the same rules
@@ -135,6 +151,35 @@ mod tests {
         assert_eq!(parse_board(&zeros).unwrap(), from_line);
         let windows = grid.replace('\n', "\r\n\t");
         assert_eq!(parse_board(&windows).unwrap(), from_line);
+    }
+
+    /// The example board of LeetCode 37, as its JSON `char[9][9]`.
+    const LEETCODE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
+
+    #[test]
+    fn the_leetcode_board_is_the_same_puzzle() {
+        assert_eq!(parse_board(LEETCODE).unwrap(), parse_board(LINE).unwrap());
+        let quoted = LEETCODE.replace('"', "'").replace("],[", "],\n [");
+        assert_eq!(parse_board(&quoted).unwrap(), parse_board(LINE).unwrap());
+        assert!(looks_like_puzzle(LEETCODE));
+        assert!(looks_like_puzzle(&parse_board(LINE).unwrap().to_grid()));
+        assert!(!looks_like_puzzle("puzzles.txt"));
+        assert!(!looks_like_puzzle("12x"));
+    }
+
+    #[test]
+    fn anything_else_in_a_json_board_is_still_named() {
+        let text = LEETCODE.replacen("\"7\"", "\"x\"", 1);
+        assert_eq!(
+            parse_board(&text),
+            Err(PuzzleError::InvalidCharacter {
+                character: 'x',
+                line: 1,
+                column: 20
+            })
+        );
+        let colon = LEETCODE.replacen(',', ":", 1);
+        assert!(message(&colon).starts_with("invalid character ':' at line 1, column 6"));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use tonic_health::ServingStatus;
 pub use deadline::DeadlineLayer;
 pub use inbound::InboundErrorLayer;
 pub use metrics_endpoint::serve_metrics;
-pub use settings::{LogFormat, Settings, available_cores, parse_duration};
+pub use settings::{LogFormat, Settings, parse_duration};
 
 use crate::pb;
 use crate::pb::sudoku_service_server::SERVICE_NAME;

@@ -5,6 +5,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::pool::available_cores;
 use crate::service::Limits;
 
 /// Flags of `sudoku-server`. Each can also be set by the environment
@@ -142,11 +143,6 @@ impl Default for Settings {
             log_format: LogFormat::Text,
         }
     }
-}
-
-/// The number of cores this process may use (at least 1).
-pub fn available_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
 }
 
 /// Parses `250ms`, `30s`, `2m` or a bare number of seconds.

@@ -26,13 +26,16 @@ pub fn solve_job(puzzle: &str, cancel: &CancelCheck) -> Result<Solved, SolvePuzz
     })
 }
 
-impl From<Outcome> for pb::Outcome {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Solved => pb::Outcome::Solved,
-            Outcome::MultipleSolutions => pb::Outcome::MultipleSolutions,
-            Outcome::NoSolution => pb::Outcome::NoSolution,
-        }
+/// The protobuf value of an outcome: the one place the service converts
+/// it.
+pub fn pb_outcome(outcome: Outcome) -> pb::Outcome {
+    match outcome {
+        Outcome::Solved => pb::Outcome::Solved,
+        Outcome::MultipleSolutions => pb::Outcome::MultipleSolutions,
+        Outcome::NoSolution => pb::Outcome::NoSolution,
+        Outcome::Invalid => pb::Outcome::Invalid,
+        Outcome::GaveUp => pb::Outcome::GaveUp,
+        Outcome::Failed => pb::Outcome::Failed,
     }
 }
 
@@ -48,7 +51,7 @@ impl Solved {
     }
 
     fn outcome_code(&self) -> i32 {
-        pb::Outcome::from(self.report.outcome) as i32
+        pb_outcome(self.report.outcome) as i32
     }
 
     fn solution(&self) -> String {
@@ -93,8 +96,8 @@ pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, St
 }
 
 /// The stream response for one request: its answer, or the error that
-/// replaced it. Invalid puzzles get OUTCOME_INVALID; other failures keep
-/// OUTCOME_UNSPECIFIED. Either way the error's google.rpc.Status is the one a
+/// replaced it, with the outcome the error stands for (see
+/// [`ServiceError::outcome`]). The error's google.rpc.Status is the one a
 /// unary call would have failed with.
 pub fn stream_response(
     id: String,
@@ -109,10 +112,7 @@ pub fn stream_response(
             stats: Some(solved.stats()),
         },
         Err(error) => {
-            let outcome = match error {
-                ServiceError::InvalidPuzzle(_) => pb::Outcome::Invalid,
-                _ => pb::Outcome::Unspecified,
-            };
+            let outcome = pb_outcome(error.outcome());
             pb::SolveStreamResponse {
                 id,
                 outcome: outcome as i32,
@@ -180,7 +180,7 @@ mod tests {
 
         let broken = ServiceError::Internal(JobError::Panicked("bug".into()));
         let failed = stream_response("c".into(), Err(broken));
-        assert_eq!(failed.outcome(), pb::Outcome::Unspecified);
+        assert_eq!(failed.outcome(), pb::Outcome::Failed);
         assert_eq!(failed.error.unwrap().code, tonic::Code::Internal as i32);
     }
 }

@@ -3,7 +3,7 @@
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::domain::{PuzzleError, SolvePuzzleError};
+use crate::domain::{Outcome, PuzzleError, SolvePuzzleError};
 use crate::pool::{JobError, QueueFull};
 
 /// Everything that can keep a call from getting an answer.
@@ -51,6 +51,23 @@ impl ServiceError {
                 .strip_prefix("failed to decode Protobuf message: ")
                 .map(|detail| ServiceError::MalformedRequest(detail.to_string())),
             _ => None,
+        }
+    }
+}
+
+impl ServiceError {
+    /// What becomes of a puzzle that met this error instead of an answer,
+    /// as a stream item (or a metric) records it: invalid puzzles are
+    /// [`Outcome::Invalid`], everything else that can befall one puzzle is
+    /// [`Outcome::Failed`].
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            ServiceError::InvalidPuzzle(_) | ServiceError::MalformedRequest(_) => Outcome::Invalid,
+            ServiceError::Overloaded(_)
+            | ServiceError::DeadlineExceeded
+            | ServiceError::Cancelled
+            | ServiceError::Internal(_)
+            | ServiceError::MessageTooLarge(_) => Outcome::Failed,
         }
     }
 }

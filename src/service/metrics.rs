@@ -42,57 +42,40 @@ impl Rpc {
     }
 }
 
-/// What became of one puzzle, as a metric label.
+/// A puzzle's label in `sudoku_puzzles_total`: its [`Outcome`], or why it
+/// got none. Slots `0..Outcome::ALL.len()` are the outcomes by index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PuzzleOutcome {
-    Solved,
-    MultipleSolutions,
-    NoSolution,
-    Invalid,
-    Shed,
-    Cancelled,
-    Failed,
-}
+struct PuzzleLabel(usize);
 
-impl PuzzleOutcome {
-    const ALL: [PuzzleOutcome; 7] = [
-        PuzzleOutcome::Solved,
-        PuzzleOutcome::MultipleSolutions,
-        PuzzleOutcome::NoSolution,
-        PuzzleOutcome::Invalid,
-        PuzzleOutcome::Shed,
-        PuzzleOutcome::Cancelled,
-        PuzzleOutcome::Failed,
-    ];
+impl PuzzleLabel {
+    /// Refused because the server was full (or the message too large).
+    const SHED: PuzzleLabel = PuzzleLabel(Outcome::ALL.len());
+    /// Dropped because the client went away or the deadline passed.
+    const CANCELLED: PuzzleLabel = PuzzleLabel(Outcome::ALL.len() + 1);
+    /// How many labels there are.
+    const COUNT: usize = Outcome::ALL.len() + 2;
 
-    fn label(self) -> &'static str {
-        match self {
-            PuzzleOutcome::Solved => "solved",
-            PuzzleOutcome::MultipleSolutions => "multiple_solutions",
-            PuzzleOutcome::NoSolution => "no_solution",
-            PuzzleOutcome::Invalid => "invalid",
-            PuzzleOutcome::Shed => "shed",
-            PuzzleOutcome::Cancelled => "cancelled",
-            PuzzleOutcome::Failed => "failed",
+    fn name(self) -> &'static str {
+        match Outcome::ALL.get(self.0) {
+            Some(Outcome::Solved) => "solved",
+            Some(Outcome::MultipleSolutions) => "multiple_solutions",
+            Some(Outcome::NoSolution) => "no_solution",
+            Some(Outcome::Invalid) => "invalid",
+            Some(Outcome::GaveUp) => "gave_up",
+            Some(Outcome::Failed) => "failed",
+            None if self == PuzzleLabel::SHED => "shed",
+            None => "cancelled",
         }
     }
 
-    fn of(answer: &Result<Solved, ServiceError>) -> PuzzleOutcome {
+    fn of(answer: &Result<Solved, ServiceError>) -> PuzzleLabel {
         match answer {
-            Ok(solved) => match solved.outcome() {
-                Outcome::Solved => PuzzleOutcome::Solved,
-                Outcome::MultipleSolutions => PuzzleOutcome::MultipleSolutions,
-                Outcome::NoSolution => PuzzleOutcome::NoSolution,
-            },
-            Err(ServiceError::InvalidPuzzle(_) | ServiceError::MalformedRequest(_)) => {
-                PuzzleOutcome::Invalid
+            Ok(solved) => PuzzleLabel(solved.outcome().index()),
+            Err(ServiceError::Overloaded(_) | ServiceError::MessageTooLarge(_)) => {
+                PuzzleLabel::SHED
             }
-            Err(ServiceError::MessageTooLarge(_)) => PuzzleOutcome::Shed,
-            Err(ServiceError::Overloaded(_)) => PuzzleOutcome::Shed,
-            Err(ServiceError::Cancelled | ServiceError::DeadlineExceeded) => {
-                PuzzleOutcome::Cancelled
-            }
-            Err(ServiceError::Internal(_)) => PuzzleOutcome::Failed,
+            Err(ServiceError::Cancelled | ServiceError::DeadlineExceeded) => PuzzleLabel::CANCELLED,
+            Err(error) => PuzzleLabel(error.outcome().index()),
         }
     }
 }
@@ -101,16 +84,21 @@ impl PuzzleOutcome {
 pub struct Metrics {
     registry: Registry,
     calls: IntCounterVec,
-    /// `puzzles[rpc][outcome]`, looked up once.
-    puzzles: [[IntCounter; PuzzleOutcome::ALL.len()]; Rpc::ALL.len()],
+    /// `puzzles[rpc][label]`, looked up once.
+    puzzles: [[IntCounter; PuzzleLabel::COUNT]; Rpc::ALL.len()],
     shed: [IntCounter; Rpc::ALL.len()],
     solve_seconds: Histogram,
     streams_open: IntGauge,
     streams_refused: IntCounter,
-    pool_workers: IntGauge,
-    pool_queue_capacity: IntGauge,
-    pool_queued: IntGauge,
-    pool_running: IntGauge,
+    pool: PoolGauges,
+}
+
+/// The pool's gauges, set from its stats at each scrape.
+struct PoolGauges {
+    workers: IntGauge,
+    queue_capacity: IntGauge,
+    queued: IntGauge,
+    running: IntGauge,
 }
 
 impl Default for Metrics {
@@ -134,74 +122,25 @@ impl Metrics {
                 &["rpc", "code"],
             ),
         );
-        let puzzles_by = register(
-            &registry,
-            IntCounterVec::new(
-                Opts::new(
-                    "sudoku_puzzles_total",
-                    "Puzzles answered, by RPC and outcome.",
-                ),
-                &["rpc", "outcome"],
-            ),
-        );
-        let puzzles = Rpc::ALL.map(|rpc| {
-            PuzzleOutcome::ALL
-                .map(|outcome| puzzles_by.with_label_values(&[rpc.label(), outcome.label()]))
-        });
-        let shed_by = register(
-            &registry,
-            IntCounterVec::new(
-                Opts::new(
-                    "sudoku_shed_total",
-                    "Requests refused with RESOURCE_EXHAUSTED because the server was full.",
-                ),
-                &["rpc"],
-            ),
-        );
-        let shed = Rpc::ALL.map(|rpc| shed_by.with_label_values(&[rpc.label()]));
-        let solve_seconds = register(
-            &registry,
-            Histogram::with_opts(
-                HistogramOpts::new(
-                    "sudoku_solve_duration_seconds",
-                    "Time a worker spent parsing and solving one puzzle.",
-                )
-                .buckets(vec![
-                    5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 1e-2, 0.1, 1.0,
-                ]),
-            ),
-        );
-        let gauge = |name: &str, help: &str| register(&registry, IntGauge::new(name, help));
-        let streams_open = gauge("sudoku_streams_open", "SolveStream calls open now.");
-        let streams_refused = register(
-            &registry,
-            IntCounter::new(
-                "sudoku_streams_refused_total",
-                "SolveStream calls refused because --max-open-streams were open.",
-            ),
-        );
-        let pool_workers = gauge("sudoku_pool_workers", "Solver threads.");
-        let pool_queue_capacity = gauge(
-            "sudoku_pool_queue_capacity",
-            "Jobs that may wait for a solver thread (--queue-depth); a stream job holds up to 64 puzzles.",
-        );
-        let pool_queued = gauge(
-            "sudoku_pool_queued_jobs",
-            "Jobs waiting for a solver thread (queue depth now).",
-        );
-        let pool_running = gauge("sudoku_pool_running_jobs", "Jobs being solved now.");
         Metrics {
-            registry,
             calls,
-            puzzles,
-            shed,
-            solve_seconds,
-            streams_open,
-            streams_refused,
-            pool_workers,
-            pool_queue_capacity,
-            pool_queued,
-            pool_running,
+            puzzles: puzzle_counters(&registry),
+            shed: shed_counters(&registry),
+            solve_seconds: solve_histogram(&registry),
+            streams_open: gauge(
+                &registry,
+                "sudoku_streams_open",
+                "SolveStream calls open now.",
+            ),
+            streams_refused: register(
+                &registry,
+                IntCounter::new(
+                    "sudoku_streams_refused_total",
+                    "SolveStream calls refused because --max-open-streams were open.",
+                ),
+            ),
+            pool: PoolGauges::new(&registry),
+            registry,
         }
     }
 
@@ -217,7 +156,7 @@ impl Metrics {
         PuzzleTally {
             metrics: self,
             rpc,
-            counts: [0; PuzzleOutcome::ALL.len()],
+            counts: [0; PuzzleLabel::COUNT],
             solve_seconds: self.solve_seconds.local(),
         }
     }
@@ -237,15 +176,98 @@ impl Metrics {
     /// The metrics in the Prometheus text format, with the pool's gauges
     /// set from `pool` first.
     pub fn render(&self, pool: PoolStats) -> String {
-        let to_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-        self.pool_workers.set(to_gauge(pool.workers));
-        self.pool_queue_capacity.set(to_gauge(pool.queue_depth));
-        self.pool_running.set(to_gauge(pool.running));
-        self.pool_queued
-            .set(to_gauge(pool.in_flight.saturating_sub(pool.running)));
+        self.pool.set(pool);
         TextEncoder::new()
             .encode_to_string(&self.registry.gather())
             .unwrap_or_else(|error| format!("# cannot encode metrics: {error}\n"))
+    }
+}
+
+/// `sudoku_puzzles_total`, one counter per RPC and label.
+fn puzzle_counters(registry: &Registry) -> [[IntCounter; PuzzleLabel::COUNT]; Rpc::ALL.len()] {
+    let by_label = register(
+        registry,
+        IntCounterVec::new(
+            Opts::new(
+                "sudoku_puzzles_total",
+                "Puzzles answered, by RPC and outcome.",
+            ),
+            &["rpc", "outcome"],
+        ),
+    );
+    Rpc::ALL.map(|rpc| {
+        std::array::from_fn(|slot| {
+            by_label.with_label_values(&[rpc.label(), PuzzleLabel(slot).name()])
+        })
+    })
+}
+
+/// `sudoku_shed_total`, one counter per RPC.
+fn shed_counters(registry: &Registry) -> [IntCounter; Rpc::ALL.len()] {
+    let by_rpc = register(
+        registry,
+        IntCounterVec::new(
+            Opts::new(
+                "sudoku_shed_total",
+                "Requests refused with RESOURCE_EXHAUSTED because the server was full.",
+            ),
+            &["rpc"],
+        ),
+    );
+    Rpc::ALL.map(|rpc| by_rpc.with_label_values(&[rpc.label()]))
+}
+
+/// `sudoku_solve_duration_seconds`.
+fn solve_histogram(registry: &Registry) -> Histogram {
+    register(
+        registry,
+        Histogram::with_opts(
+            HistogramOpts::new(
+                "sudoku_solve_duration_seconds",
+                "Time a worker spent parsing and solving one puzzle.",
+            )
+            .buckets(vec![
+                5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 1e-2, 0.1, 1.0,
+            ]),
+        ),
+    )
+}
+
+/// A registered gauge.
+fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
+    register(registry, IntGauge::new(name, help))
+}
+
+impl PoolGauges {
+    fn new(registry: &Registry) -> PoolGauges {
+        PoolGauges {
+            workers: gauge(registry, "sudoku_pool_workers", "Solver threads."),
+            queue_capacity: gauge(
+                registry,
+                "sudoku_pool_queue_capacity",
+                "Jobs that may wait for a solver thread (--queue-depth); a stream job \
+                 holds up to 64 puzzles.",
+            ),
+            queued: gauge(
+                registry,
+                "sudoku_pool_queued_jobs",
+                "Jobs waiting for a solver thread (queue depth now).",
+            ),
+            running: gauge(
+                registry,
+                "sudoku_pool_running_jobs",
+                "Jobs being solved now.",
+            ),
+        }
+    }
+
+    fn set(&self, pool: PoolStats) {
+        let to_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        self.workers.set(to_gauge(pool.workers));
+        self.queue_capacity.set(to_gauge(pool.queue_depth));
+        self.running.set(to_gauge(pool.running));
+        self.queued
+            .set(to_gauge(pool.in_flight.saturating_sub(pool.running)));
     }
 }
 
@@ -264,19 +286,19 @@ fn register<C: Collector + Clone + 'static>(registry: &Registry, made: prometheu
 pub struct PuzzleTally<'a> {
     metrics: &'a Metrics,
     rpc: Rpc,
-    counts: [u64; PuzzleOutcome::ALL.len()],
+    counts: [u64; PuzzleLabel::COUNT],
     solve_seconds: LocalHistogram,
 }
 
 impl PuzzleTally<'_> {
     /// Records one answer: its outcome and, when solved, the solve time.
     pub fn record(&mut self, answer: &Result<Solved, ServiceError>) {
-        let outcome = PuzzleOutcome::of(answer);
-        self.counts[outcome as usize] += 1;
+        let label = PuzzleLabel::of(answer);
+        self.counts[label.0] += 1;
         if let Ok(solved) = answer {
             self.solve_seconds.observe(solved.elapsed().as_secs_f64());
         }
-        if outcome == PuzzleOutcome::Shed {
+        if label == PuzzleLabel::SHED {
             self.metrics.shed[self.rpc as usize].inc();
         }
     }

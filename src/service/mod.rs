@@ -139,7 +139,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
                 self.limits.max_open_streams
             )));
         };
-        let (responses, transport) = crate::batched::channel(stream::RESPONSE_BUFFER);
+        let (responses, transport) = crate::grouped_channel::channel(stream::RESPONSE_BUFFER);
         let driver = stream::Driver {
             pool: self.pool.clone(),
             window: self.limits.stream_window,

@@ -30,8 +30,8 @@ use tonic::{Code, Status, Streaming};
 use super::convert::{Solved, solve_job, stream_response};
 use super::error::ServiceError;
 use super::metrics::{Metrics, Rpc};
-use crate::batched::{BatchSender, BatchStream};
 use crate::domain::SolvePuzzleError;
+use crate::grouped_channel::{GroupSender, GroupStream};
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
 use crate::pool::{JobHandle, WorkerPool};
 
@@ -44,10 +44,10 @@ pub const RESPONSE_BUFFER: usize = 4;
 pub type ResponseItem = Result<SolveStreamResponse, Status>;
 
 /// Where the driver puts responses, a job's worth at a time.
-pub type ResponseSender = BatchSender<ResponseItem>;
+pub type ResponseSender = GroupSender<ResponseItem>;
 
 /// What the transport reads from, one response at a time.
-pub type ResponseStream = BatchStream<ResponseItem>;
+pub type ResponseStream = GroupStream<ResponseItem>;
 
 /// The most puzzles of one stream solved as one pool job.
 pub const MAX_BATCH: usize = 64;
@@ -115,7 +115,7 @@ impl Driver {
                         })
                         .collect();
                     drop(tally);
-                    if responses.send(batch).await.is_err() {
+                    if responses.send((batch, ())).await.is_err() {
                         return Code::Cancelled;
                     }
                 }
@@ -176,7 +176,7 @@ impl Driver {
             detail = status.message(),
             "call failed"
         );
-        if responses.send(vec![Err(status)]).await.is_ok() {
+        if responses.send((vec![Err(status)], ())).await.is_ok() {
             discard_until_client_stops(&mut requests).await;
         }
         code

@@ -187,13 +187,11 @@ pub fn unique_puzzles() -> Vec<String> {
     read_puzzles("unique.txt")
 }
 
-/// One puzzle per line from `tests/data/NAME`, skipping comments and blanks.
+/// One puzzle per line from `tests/data/NAME`, skipping comments and
+/// blank lines by the library's own rule.
 pub fn read_puzzles(name: &str) -> Vec<String> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
+    let file = std::fs::File::open(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    sudoku_grpc::file::read_puzzle_lines(std::io::BufReader::new(file))
         .unwrap_or_else(|error| panic!("{path}: {error}"))
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(str::to_string)
-        .collect()
 }

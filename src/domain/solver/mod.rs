@@ -14,18 +14,7 @@ mod tables;
 
 use engine::State;
 
-use super::Board;
-
-/// What a certifying solve found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// Exactly one solution.
-    Solved,
-    /// More than one solution.
-    MultipleSolutions,
-    /// The givens admit no solution.
-    NoSolution,
-}
+use super::{Board, Outcome};
 
 /// Figures from one solve.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -38,7 +27,8 @@ pub struct SolveStats {
 /// The answer to one puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SolveReport {
-    /// One solution, several, or none.
+    /// One solution, several, or none: always [`Outcome::Solved`],
+    /// [`Outcome::MultipleSolutions`] or [`Outcome::NoSolution`].
     pub outcome: Outcome,
     /// A solution when there is at least one (the first found).
     pub solution: Option<Board>,
@@ -90,13 +80,8 @@ pub fn solve_checked(
     if found.cancelled {
         return Err(SolveError::Cancelled);
     }
-    let outcome = match found.count {
-        0 => Outcome::NoSolution,
-        1 => Outcome::Solved,
-        _ => Outcome::MultipleSolutions,
-    };
     Ok(SolveReport {
-        outcome,
+        outcome: Outcome::of_solution_count(found.count as usize),
         solution: found.first,
         stats: SolveStats {
             guesses: found.guesses,

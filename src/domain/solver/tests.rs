@@ -2,7 +2,8 @@
 
 use proptest::prelude::*;
 
-use super::{Outcome, SolveError, reference, solve, solve_checked};
+use super::{SolveError, reference, solve, solve_checked};
+use crate::domain::Outcome;
 use crate::domain::{Board, parse_board};
 
 const CLASSIC: &str =
@@ -235,11 +236,7 @@ fn assert_agrees_with_reference(puzzle: &Board) -> Result<(), TestCaseError> {
         return Ok(());
     };
     let (count, reference_solution) = reference;
-    let expected = match count {
-        0 => Outcome::NoSolution,
-        1 => Outcome::Solved,
-        _ => Outcome::MultipleSolutions,
-    };
+    let expected = Outcome::of_solution_count(count);
     prop_assert_eq!(report.outcome, expected, "puzzle {}", puzzle);
     match report.solution {
         Some(solution) => {

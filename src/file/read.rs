@@ -1,6 +1,33 @@
-//! Cutting a puzzle file into chunks of whole lines.
+//! Cutting a puzzle file into chunks of whole lines, and the rule for
+//! which lines are puzzles.
 
 use std::io::{self, BufRead};
+
+/// True when a line of a puzzle file holds a puzzle: it has a character
+/// that is not whitespace, and the first such is not `#`. Blank lines and
+/// comments are skipped (but counted, so that line numbers match the file).
+pub fn is_puzzle_line(line: &[u8]) -> bool {
+    line.iter()
+        .find(|byte| !byte.is_ascii_whitespace())
+        .is_some_and(|&first| first != b'#')
+}
+
+/// Every puzzle line of `input` (see [`is_puzzle_line`]), without its line
+/// break, decoded as UTF-8 with invalid bytes replaced: for tools that want
+/// a whole (small) file in memory, such as the load generator.
+pub fn read_puzzle_lines(input: impl BufRead) -> io::Result<Vec<String>> {
+    let mut puzzles = Vec::new();
+    for line in input.split(b'\n') {
+        let mut line = line?;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if is_puzzle_line(&line) {
+            puzzles.push(String::from_utf8_lossy(&line).into_owned());
+        }
+    }
+    Ok(puzzles)
+}
 
 /// The longest line read as a puzzle. A puzzle line is about 81 bytes; a
 /// longer line is reported invalid without being held in memory.
@@ -122,10 +149,7 @@ impl<R: BufRead> ChunkReader<R> {
         } else if ended {
             end -= 1;
         }
-        let text = &chunk.data[start..end];
-        let first = text.iter().position(|b| !b.is_ascii_whitespace());
-        let is_puzzle = overlong || first.is_some_and(|i| text[i] != b'#');
-        if is_puzzle {
+        if overlong || is_puzzle_line(&chunk.data[start..end]) {
             chunk.lines.push(LineRecord {
                 number: self.line_number,
                 start,
@@ -210,6 +234,18 @@ mod tests {
         let exactly_max = vec![b'.'; MAX_LINE_BYTES];
         let lines = chunks(&exactly_max).concat();
         assert_eq!(lines, [(1, PuzzleLine::Text(exactly_max.leak()))]);
+    }
+
+    #[test]
+    fn puzzle_lines_are_those_with_a_first_character_other_than_hash() {
+        for line in [&b"1.3"[..], b"  5", b"\t.#"] {
+            assert!(is_puzzle_line(line), "{line:?}");
+        }
+        for line in [&b""[..], b"   ", b"#x", b"  # indented", b"\r"] {
+            assert!(!is_puzzle_line(line), "{line:?}");
+        }
+        let lines = read_puzzle_lines(&b"# c\n111\r\n\n 222\n#\n333"[..]).unwrap();
+        assert_eq!(lines, ["111", " 222", "333"]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! `sudoku bench`: the project's own load generator.
+//! The load generator behind `sudoku bench`.
 //!
-//! Drives a running server with puzzles from a file and prints one table:
+//! Drives running servers with puzzles and measures:
 //!
 //! * **unary**: `Solve` calls from a fixed number of concurrent callers;
 //!   calls per second and latency percentiles from an HDR histogram;
@@ -16,7 +16,6 @@
 //! keeps the request side full and the response side is read as fast as it
 //! comes, so the server's flow control sets the pace.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -24,14 +23,14 @@ use std::time::Instant;
 use hdrhistogram::Histogram;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
-use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
-use tonic::transport::{Channel, Server};
-use tonic::{Request, Response, Status, Streaming};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Status;
+use tonic::transport::Channel;
 
+use super::echo::start_echo_server;
 use crate::client::{ClientError, ConnectOptions, endpoint};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
-use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
-use crate::pb::{Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use crate::pb::{SolveRequest, SolveStreamRequest};
 
 /// Requests queued per stream between the sender and the transport.
 const STREAM_REQUEST_BUFFER: usize = 1024;
@@ -181,46 +180,55 @@ async fn unary_test(
     let started = Instant::now();
     let mut callers = JoinSet::new();
     for _ in 0..concurrency.max(1) {
-        let (channel, puzzles, next) = (channel.clone(), puzzles.clone(), next.clone());
-        callers.spawn(async move {
-            let mut client = channel;
-            let mut latency = new_histogram();
-            let mut errors = Vec::new();
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= requests {
-                    break (latency, errors);
-                }
-                let puzzle = puzzles[index % puzzles.len()].clone();
-                let call_started = Instant::now();
-                match client.solve(SolveRequest { puzzle }).await {
-                    Ok(_) => {
-                        let micros = call_started.elapsed().as_micros() as u64;
-                        latency.saturating_record(micros.max(1));
-                    }
-                    Err(status) => errors.push(status.code()),
-                }
-            }
-        });
+        let caller = unary_caller(channel.clone(), puzzles.clone(), next.clone(), requests);
+        callers.spawn(caller);
     }
     let mut latency = new_histogram();
-    let mut error_counts: Vec<(tonic::Code, u64)> = Vec::new();
+    let mut errors: Vec<(tonic::Code, u64)> = Vec::new();
     while let Some(result) = callers.join_next().await {
-        let (histogram, errors) = result.expect("a caller does not panic");
+        let (histogram, codes) = result.expect("a caller does not panic");
         latency.add(&histogram).expect("same bounds");
-        for code in errors {
-            match error_counts.iter_mut().find(|(known, _)| *known == code) {
+        for code in codes {
+            match errors.iter_mut().find(|(known, _)| *known == code) {
                 Some((_, count)) => *count += 1,
-                None => error_counts.push((code, 1)),
+                None => errors.push((code, 1)),
             }
         }
     }
     let elapsed = started.elapsed().as_secs_f64();
     UnaryFigures {
         ok: latency.len(),
-        errors: error_counts,
+        errors,
         rate: latency.len() as f64 / elapsed,
         latency,
+    }
+}
+
+/// One unary caller: takes the next call number until `requests` are
+/// taken; returns the latencies of its answered calls and the codes of its
+/// failed ones.
+async fn unary_caller(
+    mut client: SudokuServiceClient<Channel>,
+    puzzles: Arc<Vec<String>>,
+    next: Arc<AtomicUsize>,
+    requests: usize,
+) -> (Histogram<u64>, Vec<tonic::Code>) {
+    let mut latency = new_histogram();
+    let mut errors = Vec::new();
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= requests {
+            return (latency, errors);
+        }
+        let puzzle = puzzles[index % puzzles.len()].clone();
+        let call_started = Instant::now();
+        match client.solve(SolveRequest { puzzle }).await {
+            Ok(_) => {
+                let micros = call_started.elapsed().as_micros() as u64;
+                latency.saturating_record(micros.max(1));
+            }
+            Err(status) => errors.push(status.code()),
+        }
     }
 }
 
@@ -291,127 +299,4 @@ async fn one_stream(
     }
     feeder.abort();
     Ok(answered)
-}
-
-/// The bare echo: answers each stream request with its id and puzzle, and
-/// each unary request with its puzzle, solving nothing.
-struct EchoService;
-
-#[tonic::async_trait]
-impl SudokuService for EchoService {
-    async fn solve(
-        &self,
-        request: Request<SolveRequest>,
-    ) -> Result<Response<SolveResponse>, Status> {
-        Ok(Response::new(SolveResponse {
-            outcome: Outcome::Solved.into(),
-            solution: request.into_inner().puzzle,
-            stats: None,
-        }))
-    }
-
-    type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;
-
-    async fn solve_stream(
-        &self,
-        request: Request<Streaming<SolveStreamRequest>>,
-    ) -> Result<Response<Self::SolveStreamStream>, Status> {
-        let mut requests = request.into_inner();
-        let (sender, receiver) = mpsc::channel(STREAM_REQUEST_BUFFER);
-        tokio::spawn(async move {
-            while let Ok(Some(SolveStreamRequest { id, puzzle })) = requests.message().await {
-                let response = SolveStreamResponse {
-                    id,
-                    outcome: Outcome::Solved.into(),
-                    solution: puzzle,
-                    error: None,
-                    stats: None,
-                };
-                if sender.send(Ok(response)).await.is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Response::new(ReceiverStream::new(receiver)))
-    }
-}
-
-/// Starts the echo server on an ephemeral port of 127.0.0.1.
-async fn start_echo_server() -> Result<(SocketAddr, tokio::task::JoinHandle<()>), BenchError> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|error| BenchError::Echo(error.to_string()))?;
-    let address = listener
-        .local_addr()
-        .map_err(|error| BenchError::Echo(error.to_string()))?;
-    let server = tokio::spawn(async move {
-        let _ = Server::builder()
-            .add_service(SudokuServiceServer::new(EchoService))
-            .serve_with_incoming(TcpListenerStream::new(listener))
-            .await;
-    });
-    Ok((address, server))
-}
-
-impl BenchReport {
-    /// The report as a table, for people.
-    pub fn table(&self, options: &BenchOptions) -> String {
-        let mut out = String::new();
-        let servers = options.servers.join(", ");
-        out += &format!(
-            "sudoku bench against {servers}: {} distinct puzzles\n\n",
-            options.puzzles.len()
-        );
-        out += &format!(
-            "{:<38} {:>10} {:>12} {:>9} {:>9} {:>9} {:>9}  {}\n",
-            "test", "answered", "rate", "p50", "p90", "p99", "max", "errors"
-        );
-        if let Some(unary) = &self.unary {
-            let errors = if unary.errors.is_empty() {
-                "0".to_string()
-            } else {
-                unary
-                    .errors
-                    .iter()
-                    .map(|(code, count)| format!("{code:?} {count}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let ms = |quantile: f64| {
-                format!(
-                    "{:.2}ms",
-                    unary.latency.value_at_quantile(quantile) as f64 / 1000.0
-                )
-            };
-            out += &format!(
-                "{:<38} {:>10} {:>10.0}/s {:>9} {:>9} {:>9} {:>9}  {}\n",
-                format!("unary Solve, concurrency {}", options.concurrency),
-                unary.ok,
-                unary.rate,
-                ms(0.50),
-                ms(0.90),
-                ms(0.99),
-                format!("{:.2}ms", unary.latency.max() as f64 / 1000.0),
-                errors
-            );
-        }
-        let stream_row = |name: &str, figures: &StreamFigures| {
-            format!(
-                "{:<38} {:>10} {:>10.0}/s\n",
-                format!("{name}, {} streams", options.streams),
-                figures.answered,
-                figures.rate
-            )
-        };
-        if let Some(stream) = &self.stream {
-            out += &stream_row("SolveStream", stream);
-        }
-        if let Some(echo) = &self.echo {
-            out += &stream_row("bare echo (same messages)", echo);
-        }
-        if let (Some(stream), Some(echo)) = (&self.stream, &self.echo) {
-            out += &format!("\nSolveStream / echo: {:.2}\n", stream.rate / echo.rate);
-        }
-        out
-    }
 }

@@ -1,0 +1,114 @@
+//! Flags more than one command takes: which servers, and how to reach them.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use tonic::codec::CompressionEncoding;
+use tonic::transport::{Certificate, ClientTlsConfig, Identity};
+
+use super::Failure;
+use crate::client::{ConnectOptions, DEFAULT_SERVER};
+
+/// The servers to talk to.
+#[derive(Debug, Args)]
+pub struct ServersArg {
+    /// The server, as a URL or host:port. Give it more than once (or a
+    /// comma-separated list) to spread a file's streams or a benchmark's
+    /// calls over several servers, or to check each one's health; a single
+    /// puzzle goes to the first.
+    #[arg(
+        id = "server",
+        long = "server",
+        value_name = "URL",
+        env = "SUDOKU_SERVER",
+        default_value = DEFAULT_SERVER,
+        value_delimiter = ','
+    )]
+    pub list: Vec<String>,
+}
+
+/// How to reach the servers: TLS and compression.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// Use TLS, trusting this CA (PEM file) for the server's certificate
+    /// [default without it: plaintext, or the system's roots for https://].
+    #[arg(long, env = "SUDOKU_TLS_CA", value_name = "PEM")]
+    pub tls_ca: Option<PathBuf>,
+    /// Present this client certificate (PEM file) to a server that requires
+    /// mutual TLS; needs --tls-key.
+    #[arg(
+        long,
+        env = "SUDOKU_CLIENT_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM file).
+    #[arg(
+        long,
+        env = "SUDOKU_CLIENT_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
+    /// The name the server's certificate must carry [default: the host of
+    /// the server address].
+    #[arg(long, env = "SUDOKU_TLS_DOMAIN", value_name = "NAME")]
+    pub tls_domain: Option<String>,
+    /// Compress requests this way and accept compressed responses. Costly
+    /// for puzzle-sized messages: it slows a stream down many times
+    /// (docs/performance.md, "Compression").
+    #[arg(long, env = "SUDOKU_COMPRESS", value_enum, default_value_t = Compression::None)]
+    pub compress: Compression,
+}
+
+/// Message compression on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compression {
+    /// No compression.
+    None,
+    /// gzip.
+    Gzip,
+    /// Zstandard.
+    Zstd,
+}
+
+impl ConnectArgs {
+    /// The client options these flags ask for; fails if a PEM file cannot
+    /// be read.
+    pub fn options(&self) -> Result<ConnectOptions, Failure> {
+        let compression = match self.compress {
+            Compression::None => None,
+            Compression::Gzip => Some(CompressionEncoding::Gzip),
+            Compression::Zstd => Some(CompressionEncoding::Zstd),
+        };
+        Ok(ConnectOptions {
+            tls: self.tls()?,
+            compression,
+        })
+    }
+
+    /// The TLS configuration, when any TLS flag is given.
+    fn tls(&self) -> Result<Option<ClientTlsConfig>, Failure> {
+        let wants_tls =
+            self.tls_ca.is_some() || self.tls_cert.is_some() || self.tls_domain.is_some();
+        if !wants_tls {
+            return Ok(None);
+        }
+        let read = |path: &PathBuf| {
+            std::fs::read(path)
+                .map_err(|error| Failure::error(format!("cannot read {}: {error}", path.display())))
+        };
+        let mut tls = match &self.tls_ca {
+            Some(ca) => ClientTlsConfig::new().ca_certificate(Certificate::from_pem(read(ca)?)),
+            None => ClientTlsConfig::new().with_native_roots(),
+        };
+        if let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) {
+            tls = tls.identity(Identity::from_pem(read(cert)?, read(key)?));
+        }
+        if let Some(domain) = &self.tls_domain {
+            tls = tls.domain_name(domain.clone());
+        }
+        Ok(Some(tls))
+    }
+}

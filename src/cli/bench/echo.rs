@@ -1,0 +1,77 @@
+//! The bare echo: a SudokuService that solves nothing, as the transport's
+//! ceiling. It answers each stream request with its id and puzzle, and each
+//! unary request with its puzzle, so its messages are the size of real
+//! answers.
+
+use std::net::SocketAddr;
+
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tonic::transport::Server;
+use tonic::{Request, Response, Status, Streaming};
+
+use super::loadgen::BenchError;
+use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
+use crate::pb::{Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+
+/// Responses queued per echo stream.
+const RESPONSE_BUFFER: usize = 1024;
+
+struct EchoService;
+
+#[tonic::async_trait]
+impl SudokuService for EchoService {
+    async fn solve(
+        &self,
+        request: Request<SolveRequest>,
+    ) -> Result<Response<SolveResponse>, Status> {
+        Ok(Response::new(SolveResponse {
+            outcome: Outcome::Solved.into(),
+            solution: request.into_inner().puzzle,
+            stats: None,
+        }))
+    }
+
+    type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;
+
+    async fn solve_stream(
+        &self,
+        request: Request<Streaming<SolveStreamRequest>>,
+    ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        let mut requests = request.into_inner();
+        let (sender, receiver) = mpsc::channel(RESPONSE_BUFFER);
+        tokio::spawn(async move {
+            while let Ok(Some(SolveStreamRequest { id, puzzle })) = requests.message().await {
+                let response = SolveStreamResponse {
+                    id,
+                    outcome: Outcome::Solved.into(),
+                    solution: puzzle,
+                    error: None,
+                    stats: None,
+                };
+                if sender.send(Ok(response)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(receiver)))
+    }
+}
+
+/// Starts the echo server on an ephemeral port of 127.0.0.1; it stops when
+/// the returned task is aborted.
+pub async fn start_echo_server() -> Result<(SocketAddr, tokio::task::JoinHandle<()>), BenchError> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|error| BenchError::Echo(error.to_string()))?;
+    let address = listener
+        .local_addr()
+        .map_err(|error| BenchError::Echo(error.to_string()))?;
+    let server = tokio::spawn(async move {
+        let _ = Server::builder()
+            .add_service(SudokuServiceServer::new(EchoService))
+            .serve_with_incoming(TcpListenerStream::new(listener))
+            .await;
+    });
+    Ok((address, server))
+}

@@ -1,0 +1,154 @@
+//! `sudoku bench`: load-tests running servers and prints one table.
+//!
+//! [`loadgen`] drives the servers (unary calls at a concurrency, streams)
+//! and [`echo`] is the bare echo server measured beside them as the
+//! transport's ceiling. A run whose calls failed exits with code 3 and
+//! says how many failed, by code, so that a script cannot mistake an
+//! overloaded or broken server for a fast one.
+
+mod echo;
+pub mod loadgen;
+
+use clap::Args;
+
+use super::args::{ConnectArgs, ServersArg};
+use super::output::ExitCode;
+use super::{Failure, start_runtime};
+use crate::file::read_puzzle_lines;
+use loadgen::{BenchOptions, BenchReport, StreamFigures, UnaryFigures};
+
+/// Flags of `sudoku bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A puzzle file (one per line; `#` comments and blank lines skipped).
+    pub file: String,
+    #[command(flatten)]
+    pub servers: ServersArg,
+    /// Concurrent unary callers.
+    #[arg(long, default_value_t = 32)]
+    pub concurrency: usize,
+    /// Unary calls in all (0 skips the unary test).
+    #[arg(long, default_value_t = 20_000)]
+    pub requests: usize,
+    /// Concurrent SolveStream calls.
+    #[arg(long, default_value_t = 2)]
+    pub streams: usize,
+    /// Puzzles sent over all the streams (0 skips the stream tests); the
+    /// file's puzzles are used round-robin.
+    #[arg(long, default_value_t = 200_000)]
+    pub stream_puzzles: usize,
+    /// Skip the echo baseline.
+    #[arg(long)]
+    pub no_echo: bool,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
+
+/// Runs the load generator, prints its table, and fails if calls failed.
+pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
+    let file = std::fs::File::open(&args.file)
+        .map_err(|error| Failure::error(format!("cannot read {}: {error}", args.file)))?;
+    let puzzles = read_puzzle_lines(std::io::BufReader::new(file))
+        .map_err(|error| Failure::error(format!("cannot read {}: {error}", args.file)))?;
+    if puzzles.is_empty() {
+        return Err(Failure::usage(format!("{} holds no puzzles", args.file)));
+    }
+    let options = BenchOptions {
+        servers: args.servers.list,
+        puzzles,
+        concurrency: args.concurrency,
+        requests: args.requests,
+        streams: args.streams,
+        stream_puzzles: args.stream_puzzles,
+        echo: !args.no_echo,
+        connect: args.connect.options()?,
+    };
+    let report = start_runtime(&mut tokio::runtime::Builder::new_multi_thread())?
+        .block_on(loadgen::run(&options))
+        .map_err(|error| Failure::error(error.to_string()))?;
+    print!("{}", table(&report, &options));
+    match failed_calls(&report) {
+        Some(failures) => Err(Failure::error(failures)),
+        None => Ok(ExitCode::Success),
+    }
+}
+
+/// What failed, by code, when any unary call did.
+pub fn failed_calls(report: &BenchReport) -> Option<String> {
+    let unary = report.unary.as_ref()?;
+    if unary.errors.is_empty() {
+        return None;
+    }
+    let total: u64 = unary.errors.iter().map(|(_, count)| count).sum();
+    Some(format!(
+        "{total} of {} unary calls failed: {}",
+        total + unary.ok,
+        error_counts(unary)
+    ))
+}
+
+/// The report as a table, for people.
+pub fn table(report: &BenchReport, options: &BenchOptions) -> String {
+    let mut out = format!(
+        "sudoku bench against {}: {} distinct puzzles\n\n",
+        options.servers.join(", "),
+        options.puzzles.len()
+    );
+    out += &format!(
+        "{:<38} {:>10} {:>12} {:>9} {:>9} {:>9} {:>9}  {}\n",
+        "test", "answered", "rate", "p50", "p90", "p99", "max", "errors"
+    );
+    if let Some(unary) = &report.unary {
+        out += &unary_row(unary, options.concurrency);
+    }
+    let stream_row = |name: &str, figures: &StreamFigures| {
+        format!(
+            "{:<38} {:>10} {:>10.0}/s\n",
+            format!("{name}, {} streams", options.streams),
+            figures.answered,
+            figures.rate
+        )
+    };
+    if let Some(stream) = &report.stream {
+        out += &stream_row("SolveStream", stream);
+    }
+    if let Some(echo) = &report.echo {
+        out += &stream_row("bare echo (same messages)", echo);
+    }
+    if let (Some(stream), Some(echo)) = (&report.stream, &report.echo) {
+        out += &format!("\nSolveStream / echo: {:.2}\n", stream.rate / echo.rate);
+    }
+    out
+}
+
+/// The unary test's row: rate, latency percentiles and errors.
+fn unary_row(unary: &UnaryFigures, concurrency: usize) -> String {
+    let ms = |micros: u64| format!("{:.2}ms", micros as f64 / 1000.0);
+    let at = |quantile: f64| ms(unary.latency.value_at_quantile(quantile));
+    let errors = if unary.errors.is_empty() {
+        "0".to_string()
+    } else {
+        error_counts(unary)
+    };
+    format!(
+        "{:<38} {:>10} {:>10.0}/s {:>9} {:>9} {:>9} {:>9}  {}\n",
+        format!("unary Solve, concurrency {concurrency}"),
+        unary.ok,
+        unary.rate,
+        at(0.50),
+        at(0.90),
+        at(0.99),
+        ms(unary.latency.max()),
+        errors
+    )
+}
+
+/// The failed calls by code, e.g. `ResourceExhausted 12, Unavailable 1`.
+fn error_counts(unary: &UnaryFigures) -> String {
+    unary
+        .errors
+        .iter()
+        .map(|(code, count)| format!("{code:?} {count}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,134 @@
+//! The `sudoku` command line: one module per command, with its flags.
+//!
+//! * [`solve`]: a puzzle or a puzzle file, on servers or in this process;
+//! * [`health`]: the health of one server or several;
+//! * [`bench`]: the load generator, with its echo baseline.
+//!
+//! [`args`] holds the flags several commands share, [`output`] what they
+//! print (answer lines, summaries, exit codes) and [`progress`] the progress
+//! display of a file run. The library below (`file`, `client`, `domain`)
+//! returns domain values and knows nothing of this module: everything a
+//! person reads is made here.
+
+pub mod args;
+pub mod bench;
+pub mod health;
+pub mod output;
+pub mod progress;
+pub mod solve;
+
+use clap::{Parser, Subcommand};
+
+pub use output::ExitCode;
+
+use crate::client::ClientError;
+
+/// Solve Sudoku puzzles, on a sudoku-grpc server or in this process.
+#[derive(Debug, Parser)]
+#[command(
+    name = "sudoku",
+    version,
+    about,
+    after_help = "Exit codes: 0 every puzzle has exactly one solution (or every server is serving); \
+                  1 some puzzle has no solution or several (or a server is not serving); \
+                  2 some puzzle is invalid, or the command line is wrong; \
+                  3 a server could not be reached, failed, gave up on a puzzle or broke the \
+                  protocol, a benchmark's calls failed, or the input could not be read \
+                  (a missing file, say)."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve a puzzle, or a file of puzzles (one per line), and print one
+    /// line per puzzle: `solved|multiple|unsolvable|invalid|gave-up|failed`
+    /// and the solution or the error.
+    Solve(solve::SolveArgs),
+    /// Ask servers' health services whether they are serving.
+    Health(health::HealthArgs),
+    /// Load-test running servers with puzzles from a file: unary Solve
+    /// latency at a given concurrency, SolveStream throughput, and a bare
+    /// echo of the same messages as the transport's baseline.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs one command and returns the exit code; errors are reported on
+/// stderr. Only commands that talk to a server start an async runtime.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Health(args) => health::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    result.unwrap_or_else(|failure| {
+        if !failure.message.is_empty() {
+            eprintln!("sudoku: {}", failure.message);
+        }
+        failure.code
+    })
+}
+
+/// A command that could not do its work: the exit code, and what to say.
+#[derive(Debug)]
+pub struct Failure {
+    code: ExitCode,
+    /// What to say on stderr; empty to say nothing.
+    message: String,
+}
+
+impl Failure {
+    /// Exit code 3 with `message`: a server, the input or the output failed.
+    pub fn error(message: impl Into<String>) -> Failure {
+        Failure {
+            code: ExitCode::Failure,
+            message: message.into(),
+        }
+    }
+
+    /// Exit code 2 with `message`: the command line is wrong.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: ExitCode::Invalid,
+            message: message.into(),
+        }
+    }
+
+    /// An I/O error. A closed output pipe (`sudoku ... | head`) means the
+    /// reader has seen enough: the run ends quietly with exit code 0, as
+    /// other command-line tools do.
+    pub fn io(error: std::io::Error) -> Failure {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            return Failure {
+                code: ExitCode::Success,
+                message: String::new(),
+            };
+        }
+        Failure::error(format!("input or output failed: {error}"))
+    }
+}
+
+impl From<ClientError> for Failure {
+    fn from(error: ClientError) -> Self {
+        Failure::error(error.to_string())
+    }
+}
+
+/// Runs a future that talks to a server on a single-threaded runtime.
+fn with_runtime<T>(future: impl Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
+    start_runtime(&mut tokio::runtime::Builder::new_current_thread())?.block_on(future)
+}
+
+/// Builds an async runtime, with its I/O and timer drivers.
+fn start_runtime(
+    builder: &mut tokio::runtime::Builder,
+) -> Result<tokio::runtime::Runtime, Failure> {
+    builder
+        .enable_all()
+        .build()
+        .map_err(|error| Failure::error(format!("cannot start the async runtime: {error}")))
+}

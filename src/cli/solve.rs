@@ -1,0 +1,197 @@
+//! `sudoku solve`: a puzzle, or a file of puzzles, on servers or here.
+//!
+//! The argument is a puzzle when every character of it can be part of one
+//! (cells and layout, as the parser reads them); anything else names a
+//! file, `-` standing for stdin. A file is solved by [`crate::file`], in
+//! this process with `--local` or streamed through the servers.
+
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::args::{ConnectArgs, ServersArg};
+use super::output::{ExitCode, Format, Output};
+use super::progress::{ProgressKind, RunDisplay};
+use super::{Failure, with_runtime};
+use crate::client;
+use crate::domain::{Answer, Outcome, SolvePuzzleError, looks_like_puzzle, solve_puzzle};
+use crate::file::{LineFormat, RemoteError, RemoteOptions, Run, solve_local, solve_remote};
+use crate::pool::available_cores;
+
+/// Flags of `sudoku solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A puzzle (81 cells: `1`-`9` givens, `.` or `0` blanks; whitespace,
+    /// `|`, `-`, `+` and the brackets, quotes and commas of a JSON board
+    /// ignored), or a file with one puzzle per line (`-` for stdin; lines
+    /// starting with `#` and blank lines are skipped). A file that cannot
+    /// be read exits with code 3.
+    pub input: String,
+    /// Solve in this process instead of on a server.
+    #[arg(long)]
+    pub local: bool,
+    /// Solver threads for --local [default: the number of available cores].
+    #[arg(long, requires = "local", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// For a single puzzle, also print the solution as a grid (after the
+    /// line in text, as a "grid" field in JSON).
+    #[arg(long)]
+    pub grid: bool,
+    /// No progress, no summary and no notes about lines with errors on
+    /// stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub servers: ServersArg,
+    /// SolveStream calls open at once for a file [default: two per server].
+    #[arg(long, conflicts_with = "local", value_parser = clap::value_parser!(u16).range(1..))]
+    pub streams: Option<u16>,
+    /// Failed attempts in a row, per stream, before a file run gives up.
+    #[arg(long, default_value_t = 5, conflicts_with = "local")]
+    pub retries: u32,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
+
+/// Runs `sudoku solve`.
+pub fn run(args: SolveArgs) -> Result<ExitCode, Failure> {
+    let is_puzzle =
+        args.input != "-" && looks_like_puzzle(&args.input) && !Path::new(&args.input).is_file();
+    if is_puzzle {
+        return solve_one(&args);
+    }
+    if args.grid {
+        return Err(Failure::usage(
+            "--grid draws a single puzzle's solution, not a file's",
+        ));
+    }
+    let input = open_input(&args.input)?;
+    let progress = progress_kind(&args);
+    let output: Arc<dyn LineFormat> = Arc::new(Output {
+        format: args.format,
+        grid: false,
+    });
+    let mut display = RunDisplay::new(progress, args.quiet);
+    let result = if args.local {
+        let threads = args.threads.map_or_else(available_cores, usize::from);
+        solve_local(
+            input,
+            io::stdout().lock(),
+            output,
+            threads,
+            &mut |progress| display.report(progress),
+        )
+        .map_err(Failure::io)
+    } else {
+        let options = remote_options(&args)?;
+        with_runtime(async {
+            solve_remote(
+                input,
+                io::stdout().lock(),
+                output,
+                options,
+                &mut |progress| display.report(progress),
+            )
+            .await
+            .map_err(remote_failure)
+        })
+    };
+    finish_run(display, result)
+}
+
+/// Solves the one puzzle given on the command line and prints its answer.
+fn solve_one(args: &SolveArgs) -> Result<ExitCode, Failure> {
+    let puzzle = &args.input;
+    let answer = if args.local {
+        solve_here(puzzle)
+    } else {
+        let connect = args.connect.options()?;
+        with_runtime(async {
+            let channel = client::connect(&args.servers.list[0], &connect).await?;
+            Ok(client::solve(channel, &connect, puzzle).await?)
+        })?
+    };
+    let output = Output {
+        format: args.format,
+        grid: args.grid,
+    };
+    let mut line = Vec::new();
+    output.write_line(&mut line, 1, &answer);
+    io::stdout().write_all(&line).map_err(Failure::io)?;
+    Ok(ExitCode::of(answer.outcome))
+}
+
+/// Solves one puzzle in this process.
+fn solve_here(puzzle: &str) -> Answer {
+    match solve_puzzle(puzzle, || false) {
+        Ok(report) => Answer::from(&report),
+        Err(SolvePuzzleError::Puzzle(error)) => {
+            Answer::refused(Outcome::Invalid, error.to_string())
+        }
+        Err(SolvePuzzleError::Cancelled(_)) => unreachable!("never cancelled"),
+    }
+}
+
+/// A puzzle file, or stdin for `-`, read in large blocks.
+fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Failure> {
+    const READ_BUFFER: usize = 256 * 1024;
+    if path == "-" {
+        return Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin())));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|error| Failure::error(format!("cannot read {path}: {error}")))?;
+    Ok(Box::new(BufReader::with_capacity(READ_BUFFER, file)))
+}
+
+/// The progress display a file run gets: a bar on a terminal, sized by the
+/// file when it has a size.
+fn progress_kind(args: &SolveArgs) -> ProgressKind {
+    if !io::stderr().is_terminal() {
+        ProgressKind::Hidden
+    } else if args.input == "-" {
+        ProgressKind::Counter
+    } else {
+        std::fs::metadata(&args.input).map_or(ProgressKind::Counter, |metadata| ProgressKind::Bar {
+            total_bytes: metadata.len(),
+        })
+    }
+}
+
+/// The streaming options the flags ask for.
+fn remote_options(args: &SolveArgs) -> Result<RemoteOptions, Failure> {
+    Ok(RemoteOptions {
+        servers: args.servers.list.clone(),
+        streams: args
+            .streams
+            .map_or(2 * args.servers.list.len(), usize::from),
+        retries: args.retries,
+        connect: args.connect.options()?,
+    })
+}
+
+fn remote_failure(error: RemoteError) -> Failure {
+    match error {
+        RemoteError::Io(error) => Failure::io(error),
+        other => Failure::error(other.to_string()),
+    }
+}
+
+/// Ends a file run's display (with its summary, if it ran to the end) and
+/// returns its exit code.
+fn finish_run(display: RunDisplay, result: Result<Run, Failure>) -> Result<ExitCode, Failure> {
+    match result {
+        Ok(run) => {
+            display.finish(Some((&run.tally, run.elapsed)));
+            Ok(ExitCode::of_tally(&run.tally))
+        }
+        Err(failure) => {
+            display.finish(None);
+            Err(failure)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The chunks a stream task has taken, and the answers they have so far.
+
+use std::sync::Arc;
+
+use tokio::sync::oneshot;
+
+use super::super::LineFormat;
+use super::super::read::{Chunk, PuzzleLine, too_long_message};
+use super::super::write::ChunkAnswers;
+use crate::client::check;
+use crate::domain::{Answer, Outcome};
+use crate::pb::{SolveStreamRequest, SolveStreamResponse};
+
+/// A chunk on its way to a server. Its puzzles' line numbers are their
+/// request ids; overlong lines are answered here, never sent.
+pub(super) struct ChunkJob {
+    pub chunk: Chunk,
+    pub done: oneshot::Sender<ChunkAnswers>,
+}
+
+/// A chunk taken by a stream task, with the answers received so far.
+pub(super) struct InFlight {
+    job: ChunkJob,
+    answers: Vec<Answer>,
+}
+
+impl InFlight {
+    pub fn new(job: ChunkJob) -> InFlight {
+        let mut chunk = InFlight {
+            answers: Vec::with_capacity(job.chunk.len()),
+            job,
+        };
+        chunk.answer_local_lines();
+        chunk
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.answers.len() == self.job.chunk.len()
+    }
+
+    /// Answers the overlong lines due next, which never go to a server.
+    fn answer_local_lines(&mut self) {
+        while let Some((_, PuzzleLine::TooLong)) = self.job.chunk.get(self.answers.len()) {
+            self.answers
+                .push(Answer::refused(Outcome::Invalid, too_long_message()));
+        }
+    }
+
+    /// Requests for the puzzles that still lack an answer.
+    pub fn unanswered_requests(&self) -> impl Iterator<Item = SolveStreamRequest> + '_ {
+        (self.answers.len()..self.job.chunk.len()).filter_map(|index| {
+            match self.job.chunk.get(index).expect("in range") {
+                (line, PuzzleLine::Text(bytes)) => Some(SolveStreamRequest {
+                    id: itoa::Buffer::new().format(line).to_string(),
+                    puzzle: String::from_utf8_lossy(bytes).into_owned(),
+                }),
+                (_, PuzzleLine::TooLong) => None,
+            }
+        })
+    }
+
+    /// Files `response` as the answer to the next puzzle due, which it must
+    /// name by id and answer in a way that can be trusted; `Err` says what
+    /// the server sent instead.
+    pub fn accept(&mut self, response: &SolveStreamResponse) -> Result<(), String> {
+        let Some((line, PuzzleLine::Text(puzzle))) = self.job.chunk.get(self.answers.len()) else {
+            unreachable!("only an incomplete chunk is given answers, and its next line is sent");
+        };
+        if response.id != itoa::Buffer::new().format(line) {
+            return Err(format!(
+                "an answer with id {} where {line} was due",
+                check::quoted(&response.id)
+            ));
+        }
+        let answer = check::stream_answer(puzzle, response)
+            .map_err(|error| format!("the answer to line {line}: {error}"))?;
+        self.answers.push(answer);
+        self.answer_local_lines();
+        Ok(())
+    }
+
+    /// Formats the answers and hands them to the writer.
+    pub fn finish(self, format: &Arc<dyn LineFormat>) {
+        let chunk = &self.job.chunk;
+        let mut answers = ChunkAnswers::with_capacity(chunk.len(), chunk.input_bytes());
+        for ((line, _), answer) in chunk.puzzles().zip(&self.answers) {
+            answers.add(&**format, line, answer);
+        }
+        // The writer is gone only when the run is being torn down.
+        let _ = self.job.done.send(answers);
+    }
+}

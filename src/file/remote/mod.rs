@@ -1,0 +1,228 @@
+//! Streaming a puzzle file through sudoku-grpc servers: what `sudoku solve
+//! FILE --server URL` runs, and what any Rust program can call.
+//!
+//! ```text
+//!  reader thread ──chunks──▶ work queue ──▶ stream task 1 ──SolveStream──▶ server(s)
+//!        │                             └──▶ stream task N ──SolveStream──▶
+//!        └──answers-to-come, in input order──▶ writer (this task) ──▶ output
+//! ```
+//!
+//! The reader cuts the input into chunks of whole lines. Each chunk goes to
+//! the work queue, which the stream tasks share, and a one-shot receiver for
+//! its answers goes to the writer's queue in input order; both queues are
+//! bounded, so only a few chunks are ever held in memory however long the
+//! input is. Each stream task ([`stream`]) keeps one SolveStream call open
+//! (stream `n` on server `n`, round-robin), sends the puzzles of the chunks
+//! it took with their line numbers as ids, checks every answer (see
+//! [`crate::client::check`]), and hands a chunk's answers to the writer once
+//! all of them are in. The writer prints chunks in input order.
+//!
+//! When a call breaks (a server restarted, a connection dropped), its task
+//! waits with exponential backoff, opens a new call on the next server, and
+//! sends again exactly the puzzles of its chunks that have no answer yet;
+//! answers already received are kept, so nothing is lost and nothing is
+//! answered twice. After `retries` failed attempts in a row without any
+//! answer in between, the run gives up and says how many puzzles were
+//! answered. An answer that breaks the protocol (an unknown outcome, a
+//! solution that is not one) ends the run at once: retrying elsewhere could
+//! only hide a broken server.
+
+mod chunks;
+mod stream;
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::task::JoinSet;
+use tonic::transport::Channel;
+
+use super::read::ChunkReader;
+use super::write::{AnswerWriter, ChunkAnswers};
+use super::{LineFormat, Progress, Run};
+use crate::client::{ClientError, ConnectOptions, MAX_RESPONSE_BYTES, endpoint};
+use crate::pb::sudoku_service_client::SudokuServiceClient;
+use chunks::ChunkJob;
+use stream::{StreamFailure, StreamTask};
+
+/// Chunks read ahead of the writer, per stream.
+const CHUNKS_AHEAD_PER_STREAM: usize = 4;
+
+/// How to stream a file.
+#[derive(Debug, Clone)]
+pub struct RemoteOptions {
+    /// Server addresses (URLs or `host:port`); streams are spread over them.
+    pub servers: Vec<String>,
+    /// SolveStream calls kept open at once.
+    pub streams: usize,
+    /// Failed attempts in a row, per stream, before giving up.
+    pub retries: u32,
+    /// TLS and compression.
+    pub connect: ConnectOptions,
+}
+
+/// Why a streamed run stopped short.
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    /// Reading the input or writing the output failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// A server address is unusable.
+    #[error(transparent)]
+    Address(#[from] ClientError),
+    /// The servers kept failing.
+    #[error(
+        "gave up after {attempts} failed attempts in a row (last: {last}); \
+         {answered} puzzles were answered, in input order"
+    )]
+    GaveUp {
+        /// Attempts made without an answer in between.
+        attempts: u32,
+        /// What went wrong the last time.
+        last: String,
+        /// Puzzles answered and written before giving up.
+        answered: u64,
+    },
+    /// A server sent something this client cannot trust.
+    #[error(
+        "protocol error: {what}; {answered} puzzles were answered, in input order, \
+         before it"
+    )]
+    Protocol {
+        /// What the server sent, and where.
+        what: String,
+        /// Puzzles answered and written before it.
+        answered: u64,
+    },
+}
+
+/// Streams every puzzle of `input` through the servers and writes one line
+/// per puzzle to `output`, formatted by `format`, in input order;
+/// `progress` hears of each chunk written.
+pub async fn solve_remote(
+    input: impl BufRead + Send + 'static,
+    output: impl Write,
+    format: Arc<dyn LineFormat>,
+    options: RemoteOptions,
+    progress: &mut (dyn FnMut(Progress<'_>) + Send),
+) -> Result<Run, RemoteError> {
+    let started = Instant::now();
+    let servers = server_clients(&options.servers, &options.connect)?;
+    let streams = options.streams.max(1);
+    let ahead = streams * CHUNKS_AHEAD_PER_STREAM;
+    let (work_sender, work_receiver) = mpsc::channel::<ChunkJob>(ahead);
+    let (order_sender, order_receiver) = mpsc::channel::<oneshot::Receiver<ChunkAnswers>>(ahead);
+    let reader = std::thread::spawn(move || read_chunks(input, work_sender, order_sender));
+
+    let work = Arc::new(Mutex::new(work_receiver));
+    let mut tasks = JoinSet::new();
+    for stream in 0..streams {
+        let task = StreamTask::new(servers.clone(), work.clone(), format.clone());
+        tasks.spawn(task.run(stream, options.retries));
+    }
+    drop(work);
+
+    let mut writer = AnswerWriter::new(output, progress);
+    let complete = write_in_order(order_receiver, &mut writer).await?;
+    if !complete {
+        writer.flush()?;
+        return Err(why_streams_stopped(tasks, writer.tally().total()).await);
+    }
+    reader.join().expect("the reader thread does not panic")?;
+    let tally = writer.finish()?;
+    Ok(Run {
+        tally,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Writes each chunk's answers as they come in, in input order. False when
+/// a chunk's answers will never come, because its stream task stopped.
+async fn write_in_order(
+    mut order: mpsc::Receiver<oneshot::Receiver<ChunkAnswers>>,
+    writer: &mut AnswerWriter<'_, impl Write>,
+) -> io::Result<bool> {
+    while let Some(answers) = order.recv().await {
+        let Ok(answers) = answers.await else {
+            return Ok(false);
+        };
+        writer.write(answers)?;
+    }
+    Ok(true)
+}
+
+/// The error a run stops with once a stream task has stopped short: the
+/// first task's failure (the others are stopped).
+async fn why_streams_stopped(
+    mut tasks: JoinSet<Result<(), StreamFailure>>,
+    answered: u64,
+) -> RemoteError {
+    let mut failure = None;
+    while let Some(result) = tasks.join_next().await {
+        if let Ok(Err(error)) = result {
+            failure.get_or_insert(error);
+            tasks.abort_all();
+        }
+    }
+    match failure {
+        Some(StreamFailure::Protocol(what)) => RemoteError::Protocol { what, answered },
+        Some(StreamFailure::GaveUp { attempts, last }) => RemoteError::GaveUp {
+            attempts,
+            last,
+            answered,
+        },
+        None => RemoteError::GaveUp {
+            attempts: 0,
+            last: "a stream task ended".to_string(),
+            answered,
+        },
+    }
+}
+
+/// A SolveStream client for each server, on a lazily connecting channel: a
+/// refused connection fails a call at once, so the stream moves on to the
+/// next server.
+///
+/// Streams are spread over the servers round-robin rather than through a
+/// balancing channel: a stream is long-lived, and a balancer picks among the
+/// servers already connected when the streams open, which at start-up is
+/// often just one of them.
+fn server_clients(
+    servers: &[String],
+    connect: &ConnectOptions,
+) -> Result<Arc<[SudokuServiceClient<Channel>]>, ClientError> {
+    servers
+        .iter()
+        .map(|server| {
+            endpoint(server, connect).map(|endpoint| {
+                let channel = endpoint
+                    .http2_keep_alive_interval(Duration::from_secs(10))
+                    .keep_alive_timeout(Duration::from_secs(20))
+                    .connect_lazy();
+                connect
+                    .sudoku_client(channel)
+                    .max_decoding_message_size(MAX_RESPONSE_BYTES)
+            })
+        })
+        .collect()
+}
+
+/// The reader thread: cuts the input into chunks and queues each twice, for
+/// the stream tasks and, as a receiver of its answers, for the writer.
+/// Stops early, without error, when the run is being torn down.
+fn read_chunks(
+    input: impl BufRead,
+    work: mpsc::Sender<ChunkJob>,
+    order: mpsc::Sender<oneshot::Receiver<ChunkAnswers>>,
+) -> io::Result<()> {
+    let mut reader = ChunkReader::new(input);
+    while let Some(chunk) = reader.next_chunk()? {
+        let (done, answers) = oneshot::channel();
+        let job = ChunkJob { chunk, done };
+        if order.blocking_send(answers).is_err() || work.blocking_send(job).is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
