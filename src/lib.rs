@@ -21,6 +21,8 @@
 //!   everything it prints. Nothing below it imports from it.
 //! * [`grouped_channel`]: a channel that moves items in groups and reads as
 //!   a stream, used on both sides of SolveStream.
+//! * [`log_limit`]: log lines a flood cannot multiply, for the service and
+//!   the server.
 //! * [`pb`]: the code generated from `proto/sudoku.proto`.
 //!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
@@ -30,6 +32,7 @@ pub mod client;
 pub mod domain;
 pub mod file;
 pub mod grouped_channel;
+pub mod log_limit;
 pub mod pool;
 pub mod server;
 pub mod service;

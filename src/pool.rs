@@ -119,6 +119,16 @@ pub struct JobHandle<T> {
 }
 
 impl<T> JobHandle<T> {
+    /// The job's result if it has finished, without waiting; `None` while
+    /// it is queued or running.
+    pub fn try_take(&mut self) -> Option<Result<T, JobError>> {
+        match self.result.try_recv() {
+            Ok(result) => Some(result),
+            Err(oneshot::error::TryRecvError::Empty) => None,
+            Err(oneshot::error::TryRecvError::Closed) => Some(Err(JobError::Abandoned)),
+        }
+    }
+
     /// Blocks the current thread until the job finishes. Must not be called
     /// from async code.
     pub fn wait(self) -> Result<T, JobError> {

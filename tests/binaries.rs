@@ -80,13 +80,15 @@ fn the_server_logs_its_settings_and_exits_0_on_sigterm() {
             .code(),
         Some(0)
     );
-    let startup = server.log.join("");
+    let startup = server.log();
     assert!(startup.contains("sudoku-server listening"), "{startup}");
     for setting in [
         "workers=2",
         "queue_depth=7",
-        "stream_window=128",
-        "max_message_bytes=65536",
+        "stream_window=256",
+        "max_message_bytes=16384",
+        "max_connections=512",
+        "memory_bound_bytes=",
     ] {
         assert!(
             startup.contains(setting),
@@ -97,6 +99,41 @@ fn the_server_logs_its_settings_and_exits_0_on_sigterm() {
     assert!(status.success(), "exit status {status:?}; log: {rest}");
     assert!(rest.contains("received SIGTERM"), "{rest}");
     assert!(rest.contains("sudoku-server stopped"), "{rest}");
+}
+
+#[test]
+fn the_server_refuses_settings_that_cannot_work_before_it_listens() {
+    for (args, message) in [
+        (
+            &["--max-message-bytes", "0"][..],
+            "sudoku-server: invalid settings: --max-message-bytes 0 must be from 2368",
+        ),
+        (
+            &["--stream-window-bytes", "10"],
+            "sudoku-server: invalid settings: --stream-window-bytes 10 must be at least",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
+            .args(["--listen", "127.0.0.1:0"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.starts_with(message), "{args:?}: {stderr}");
+    }
+    for zero in ["--max-open-streams", "--stream-window", "--max-connections"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
+            .args([zero, "0"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{zero} 0");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!("invalid value '0' for '{zero}")),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -113,7 +150,7 @@ fn the_server_refuses_a_bad_flag_with_usage_help() {
 #[test]
 fn the_server_serves_metrics_on_its_own_port_when_asked() {
     let server = ServerProcess::start(&["--metrics-listen", "127.0.0.1:0"]);
-    let startup = server.log.join("");
+    let startup = server.log();
     let metrics_address = startup
         .split("metrics=")
         .nth(1)

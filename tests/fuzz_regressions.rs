@@ -38,7 +38,7 @@ fn a_unit_that_cannot_take_its_digits_is_refuted_within_a_few_hundred_guesses() 
             polls.set(polls.get() + 1);
             polls.get() > 1_000
         };
-        let report = solve_board(&board, is_cancelled)
+        let report = solve_board(&board, None, is_cancelled)
             .unwrap_or_else(|error| panic!("{line} ({flaw}): {error} after 64,000 guesses"));
         assert_eq!(report.outcome, Outcome::NoSolution, "{line}: {flaw}");
         assert_eq!(report.solution, None);

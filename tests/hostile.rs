@@ -38,16 +38,26 @@ fn expect_invalid(result: Result<SolveResponse, tonic::Status>, needle: &str) ->
 }
 
 #[tokio::test]
-async fn empty_and_huge_strings_are_refused_with_their_size() {
+async fn empty_and_long_strings_are_refused_with_their_size() {
     let server = TestServer::default().await;
     expect_invalid(server.solve("").await, "found 0");
-    // Just under the 64 KiB message limit: parsed, refused, and the message
-    // stays short instead of echoing the input.
-    let huge = "1".repeat(60_000);
-    let message = expect_invalid(server.solve(&huge).await, "found 60000");
-    assert!(message.len() < 300, "{} bytes of message", message.len());
-    let spaces = " ".repeat(60_000);
+    // Layout is allowed, up to the 2 KiB cap on puzzle text.
+    let padded = format!("{CLASSIC}{}", " ".repeat(2048 - 81));
+    assert_eq!(
+        server.solve(&padded).await.unwrap().solution,
+        CLASSIC_SOLUTION
+    );
+    let spaces = " ".repeat(2048);
     expect_invalid(server.solve(&spaces).await, "found 0");
+    // Past the cap and under the 16 KiB message limit: refused by the cap,
+    // with a short message naming the limit and the length.
+    for length in [2049, 10_000] {
+        let message = expect_invalid(
+            server.solve(&"1".repeat(length)).await,
+            &format!("puzzle text is {length} bytes long, over the limit of 2048 bytes"),
+        );
+        assert!(message.len() < 100, "{} bytes of message", message.len());
+    }
 }
 
 #[tokio::test]
@@ -63,7 +73,7 @@ async fn a_message_over_the_limit_is_resource_exhausted_and_the_channel_survives
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert_eq!(
         status.message(),
-        "request message too large: found 1048580 bytes, the limit is 65536 bytes \
+        "request message too large: found 1048580 bytes, the limit is 16384 bytes \
          (--max-message-bytes)"
     );
     // The same client, on the same connection, is still served.

@@ -6,14 +6,16 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::time::Duration;
 
-use common::process::{run_sudoku, temp_file, text};
+use common::process::{ServerProcess, run_sudoku, text};
+use common::tls::{Authority, Pem, TlsFiles, file};
 use common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
-use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::server::Settings;
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpStream;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -23,66 +25,40 @@ use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
 use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
 use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
-/// A certificate and its key, in PEM.
-struct Pem {
-    cert: String,
-    key: String,
+/// A TLS server in this process, with the files it was started from.
+struct TlsServer {
+    server: TestServer,
+    _files: TlsFiles,
 }
 
-/// A certificate authority that signs server and client certificates.
-struct Authority {
-    params: CertificateParams,
-    key: KeyPair,
-    pem: String,
-}
+impl std::ops::Deref for TlsServer {
+    type Target = TestServer;
 
-impl Authority {
-    fn new(name: &str) -> Authority {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, name);
-        let key = KeyPair::generate().unwrap();
-        let pem = params.self_signed(&key).unwrap().pem();
-        Authority { params, key, pem }
+    fn deref(&self) -> &TestServer {
+        &self.server
     }
-
-    /// A certificate for `names` signed by this authority.
-    fn issue(&self, names: &[&str]) -> Pem {
-        let names: Vec<String> = names.iter().map(|name| name.to_string()).collect();
-        let params = CertificateParams::new(names).unwrap();
-        let key = KeyPair::generate().unwrap();
-        let issuer = Issuer::from_params(&self.params, &self.key);
-        let cert = params.signed_by(&key, &issuer).unwrap();
-        Pem {
-            cert: cert.pem(),
-            key: key.serialize_pem(),
-        }
-    }
-}
-
-/// Writes `contents` to a fresh file named after `tag`.
-fn file(tag: &str, contents: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    temp_file(
-        &format!("{tag}-{}.pem", NEXT.fetch_add(1, Ordering::Relaxed)),
-        contents,
-    )
 }
 
 /// A TLS server with a certificate for localhost and 127.0.0.1 from `ca`;
 /// with `client_ca`, it requires client certificates signed by it.
-async fn tls_server(ca: &Authority, client_ca: Option<&Authority>) -> TestServer {
-    let server = ca.issue(&["localhost", "127.0.0.1"]);
+async fn tls_server(ca: &Authority, client_ca: Option<&Authority>) -> TlsServer {
+    let files = TlsFiles::new(ca, client_ca);
     let settings = Settings {
-        tls_cert: Some(file("server-cert", &server.cert)),
-        tls_key: Some(file("server-key", &server.key)),
-        tls_client_ca: client_ca.map(|client_ca| file("client-ca", &client_ca.pem)),
+        tls_cert: Some(files.cert.to_path_buf()),
+        tls_key: Some(files.key.to_path_buf()),
+        tls_client_ca: files.client_ca.as_ref().map(|path| path.to_path_buf()),
         ..Settings::default()
     };
-    TestServer::start(settings, 2, 16).await
+    let server = TestServer::start(settings, 2, 16).await;
+    // The server reads its files as it starts: answering a call shows it has.
+    assert!(
+        TcpStream::connect(server.address).await.is_ok(),
+        "the TLS server listens"
+    );
+    TlsServer {
+        server,
+        _files: files,
+    }
 }
 
 /// A TLS channel trusting `ca`, presenting `identity` if given.
@@ -248,4 +224,86 @@ async fn the_command_line_speaks_tls_and_mutual_tls() {
     anonymous.extend(tls_flags);
     let output = run(anonymous).await.unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stdout));
+}
+
+/// Refused handshakes are logged with the reason, at most once a second,
+/// and a client that opens TCP but never starts TLS is closed at the
+/// first-call timeout.
+#[tokio::test]
+async fn a_refused_handshake_is_logged_with_its_reason() {
+    let ca = Authority::new("test CA");
+    let clients = Authority::new("client CA");
+    let stranger = Authority::new("another CA");
+    let files = TlsFiles::new(&ca, Some(&clients));
+    let mut flags = files.flags();
+    flags.extend(["--first-call-timeout".to_string(), "300ms".to_string()]);
+    let server = tokio::task::spawn_blocking(move || {
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        ServerProcess::start(&flags)
+    })
+    .await
+    .unwrap();
+    let address = server.address.clone();
+    let connect = |identity: Option<Pem>| {
+        let (ca, address) = (ca.pem.clone(), address.clone());
+        async move {
+            let mut tls = ClientTlsConfig::new()
+                .ca_certificate(Certificate::from_pem(&ca))
+                .domain_name("localhost");
+            if let Some(identity) = identity {
+                tls = tls.identity(Identity::from_pem(&identity.cert, &identity.key));
+            }
+            let endpoint = Endpoint::from_shared(format!("https://{address}"))
+                .unwrap()
+                .tls_config(tls)
+                .unwrap();
+            is_refused(endpoint.connect().await).await
+        }
+    };
+    assert!(connect(Some(stranger.issue(&["client.example"]))).await);
+    assert!(
+        server.wait_for_log("TLS handshake refused"),
+        "{}",
+        server.log()
+    );
+    let log = server.log();
+    let line = log
+        .lines()
+        .find(|line| line.contains("TLS handshake refused"))
+        .unwrap();
+    assert!(line.contains("peer=127.0.0.1:"), "{line}");
+    assert!(
+        line.to_lowercase().contains("certificate"),
+        "the reason: {line}"
+    );
+
+    // A second refusal within the second is counted, not logged.
+    assert!(connect(None).await);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let refusals = server.log().matches("TLS handshake refused").count();
+    assert_eq!(refusals, 1, "{}", server.log());
+
+    // A client that never starts its handshake is closed and logged, with
+    // the refusal left out before it.
+    let mut silent = TcpStream::connect(&address).await.unwrap();
+    let mut byte = [0u8; 1];
+    let closed = tokio::time::timeout(Duration::from_secs(5), silent.read(&mut byte)).await;
+    assert!(matches!(closed, Ok(Ok(0)) | Ok(Err(_))), "{closed:?}");
+    assert!(
+        server.wait_for_log("did not finish within --first-call-timeout"),
+        "{}",
+        server.log()
+    );
+    let log = server.log();
+    let line = log
+        .lines()
+        .find(|line| line.contains("did not finish"))
+        .unwrap();
+    assert!(
+        line.contains("suppressed=") && !line.contains("suppressed=0"),
+        "the refusals left out are counted: {line}"
+    );
+
+    // The one with a certificate from the right CA is served.
+    assert!(!connect(Some(clients.issue(&["client.example"]))).await);
 }

@@ -18,6 +18,10 @@ struct Cli {
 #[tokio::main]
 async fn main() -> ExitCode {
     let settings = Cli::parse().settings;
+    if let Err(error) = settings.validate() {
+        eprintln!("sudoku-server: invalid settings: {error}");
+        return ExitCode::from(2);
+    }
     server::init_logging(settings.log_format);
     let listeners = match server::Listeners::bind(&settings).await {
         Ok(listeners) => listeners,

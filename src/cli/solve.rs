@@ -16,7 +16,7 @@ use super::output::{ExitCode, Format, Output};
 use super::progress::{ProgressKind, RunDisplay};
 use super::{Failure, with_runtime};
 use crate::client;
-use crate::domain::{Answer, Outcome, SolvePuzzleError, looks_like_puzzle, solve_puzzle};
+use crate::domain::{Answer, looks_like_puzzle, solve_puzzle};
 use crate::file::{LineFormat, RemoteError, RemoteOptions, Run, solve_local, solve_remote};
 use crate::pool::available_cores;
 
@@ -126,15 +126,9 @@ fn solve_one(args: &SolveArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::of(answer.outcome))
 }
 
-/// Solves one puzzle in this process.
+/// Solves one puzzle in this process, with no time limit.
 fn solve_here(puzzle: &str) -> Answer {
-    match solve_puzzle(puzzle, || false) {
-        Ok(report) => Answer::from(&report),
-        Err(SolvePuzzleError::Puzzle(error)) => {
-            Answer::refused(Outcome::Invalid, error.to_string())
-        }
-        Err(SolvePuzzleError::Cancelled(_)) => unreachable!("never cancelled"),
-    }
+    solve_puzzle(puzzle, None, || false).into()
 }
 
 /// A puzzle file, or stdin for `-`, read in large blocks.

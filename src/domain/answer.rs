@@ -7,7 +7,7 @@
 //! as much as the local solver.
 
 use super::solver::SolveReport;
-use super::{Board, Outcome};
+use super::{Board, Outcome, SolvePuzzleError};
 
 /// What became of one puzzle, with what goes with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,24 @@ impl From<&SolveReport> for Answer {
             solution: report.solution,
             error: None,
             guesses: Some(report.stats.guesses),
+        }
+    }
+}
+
+impl From<Result<SolveReport, SolvePuzzleError>> for Answer {
+    /// The answer a solve in this process gives: its report, or the error
+    /// as the outcome it stands for.
+    fn from(result: Result<SolveReport, SolvePuzzleError>) -> Answer {
+        match result {
+            Ok(report) => Answer::from(&report),
+            Err(error) => {
+                let outcome = match error {
+                    SolvePuzzleError::Puzzle(_) => Outcome::Invalid,
+                    SolvePuzzleError::GaveUp(_) => Outcome::GaveUp,
+                    SolvePuzzleError::Cancelled => Outcome::Failed,
+                };
+                Answer::refused(outcome, error.to_string())
+            }
         }
     }
 }

@@ -32,6 +32,16 @@ pub enum PuzzleError {
     /// Two givens repeat a digit in a row, column or box.
     #[error("conflicting givens: {0}")]
     ConflictingGivens(Conflict),
+    /// The text is longer than any drawing of a board needs
+    /// ([`MAX_PUZZLE_BYTES`](super::MAX_PUZZLE_BYTES)).
+    #[error(
+        "puzzle text is {length} bytes long, over the limit of {} bytes",
+        super::MAX_PUZZLE_BYTES
+    )]
+    TooLong {
+        /// Its length in bytes.
+        length: usize,
+    },
 }
 
 /// Quotes a character so that invisible and look-alike ones are recognisable:

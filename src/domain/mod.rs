@@ -6,6 +6,8 @@
 //! pool; the command line client calls the same functions directly. Every
 //! layer names a puzzle's fate with the one [`Outcome`] type defined here.
 
+use std::time::{Duration, Instant};
+
 mod answer;
 mod board;
 mod error;
@@ -17,8 +19,8 @@ pub use answer::Answer;
 pub use board::{Board, Cell, Conflict, Unit};
 pub use error::PuzzleError;
 pub use outcome::{Outcome, Tally};
-pub use parse::{looks_like_puzzle, parse_board, parse_board_bytes};
-pub use solver::{Cancelled, SolveReport, SolveStats};
+pub use parse::{MAX_PUZZLE_BYTES, looks_like_puzzle, parse_board, parse_board_bytes};
+pub use solver::{SolveReport, SolveStats, Stopped};
 
 /// Reads puzzle text and checks its givens: the board a solver may be given.
 ///
@@ -32,43 +34,73 @@ pub fn parse_puzzle(text: &str) -> Result<Board, PuzzleError> {
     }
 }
 
-/// Why a puzzle got no answer: it was invalid, or the caller gave up.
+/// Why a puzzle got no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolvePuzzleError {
     /// The text is malformed or the givens conflict.
     #[error(transparent)]
     Puzzle(#[from] PuzzleError),
     /// The caller cancelled the solve before it finished.
+    #[error("the solve was cancelled")]
+    Cancelled,
+    /// The solve ran out of its time budget.
     #[error(transparent)]
-    Cancelled(#[from] Cancelled),
+    GaveUp(#[from] GaveUp),
+}
+
+/// A solve that ran out of its time budget, and how far it got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "gave up after {:.3}s and {guesses} guesses: the limit is {:.3}s per puzzle",
+    elapsed.as_secs_f64(),
+    budget.as_secs_f64()
+)]
+pub struct GaveUp {
+    /// How long it ran.
+    pub elapsed: Duration,
+    /// Branching decisions it made.
+    pub guesses: u64,
+    /// The budget it had.
+    pub budget: Duration,
 }
 
 /// Parses, checks and solves one puzzle, certifying uniqueness.
 ///
-/// `is_cancelled` is polled now and then during the search; once it returns
-/// true the search stops with [`Cancelled`].
+/// The solve gives up once it has run for `max_time` (`None`: no limit),
+/// and stops once `is_cancelled` returns true; both are polled now and then
+/// during the search, every few microseconds of it.
 pub fn solve_puzzle(
     text: &str,
+    max_time: Option<Duration>,
     is_cancelled: impl Fn() -> bool,
 ) -> Result<SolveReport, SolvePuzzleError> {
-    solve_board(&parse_board(text)?, is_cancelled)
+    solve_board(&parse_board(text)?, max_time, is_cancelled)
 }
 
 /// Checks and solves a parsed board, certifying uniqueness; see
 /// [`solve_puzzle`].
 pub fn solve_board(
     board: &Board,
+    max_time: Option<Duration>,
     is_cancelled: impl Fn() -> bool,
 ) -> Result<SolveReport, SolvePuzzleError> {
+    let started = Instant::now();
+    let deadline = max_time.and_then(|budget| started.checked_add(budget));
+    let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
     // The solver notices conflicting givens as it places them; only then
     // is the board scanned to name the two cells.
-    solver::solve_checked(board, is_cancelled).map_err(|error| match error {
+    solver::solve_checked(board, || is_cancelled() || out_of_time()).map_err(|error| match error {
         solver::SolveError::ConflictingGivens => {
             let conflict = board
                 .find_conflict()
                 .expect("the solver saw two givens conflict");
             SolvePuzzleError::Puzzle(PuzzleError::ConflictingGivens(conflict))
         }
-        solver::SolveError::Cancelled => SolvePuzzleError::Cancelled(Cancelled),
+        solver::SolveError::Stopped(_) if is_cancelled() => SolvePuzzleError::Cancelled,
+        solver::SolveError::Stopped(stopped) => SolvePuzzleError::GaveUp(GaveUp {
+            elapsed: started.elapsed(),
+            guesses: stopped.guesses,
+            budget: max_time.unwrap_or_default(),
+        }),
     })
 }

@@ -10,6 +10,12 @@
 
 use super::{Board, PuzzleError};
 
+/// The longest puzzle text accepted, in bytes. An 81-character line is 81
+/// bytes, a 9-line grid drawn with separators under 300, LeetCode's JSON
+/// board under 400; anything longer is refused before it is read, so that
+/// no one can make a solver, a stream window or a file reader hold more.
+pub const MAX_PUZZLE_BYTES: usize = 2048;
+
 /// The ASCII characters that are layout: whitespace, grid lines, and the
 /// punctuation of a JSON board.
 const LAYOUT_BYTES: &[u8] = b" \t\n\r|-+[],\"'";
@@ -42,6 +48,9 @@ const BYTE_CLASS: [u8; 256] = {
 pub fn parse_board(text: &str) -> Result<Board, PuzzleError> {
     if let Some(board) = parse_compact_line(text.as_bytes()) {
         return Ok(board);
+    }
+    if text.len() > MAX_PUZZLE_BYTES {
+        return Err(PuzzleError::TooLong { length: text.len() });
     }
     let bytes = text.as_bytes();
     let mut cells = [0u8; 81];
@@ -90,6 +99,9 @@ pub fn looks_like_puzzle(text: &str) -> bool {
 pub fn parse_board_bytes(bytes: &[u8]) -> Result<Board, PuzzleError> {
     match parse_compact_line(bytes) {
         Some(board) => Ok(board),
+        None if bytes.len() > MAX_PUZZLE_BYTES => Err(PuzzleError::TooLong {
+            length: bytes.len(),
+        }),
         None => parse_board(&String::from_utf8_lossy(bytes)),
     }
 }
@@ -271,6 +283,24 @@ mod tests {
             message(&LINE[..80]),
             "expected 81 cells (digits 1-9, or '.' or '0' for blanks), found 80"
         );
+    }
+
+    #[test]
+    fn text_over_the_limit_is_refused_with_its_length() {
+        let padded = format!("{LINE}{}", " ".repeat(MAX_PUZZLE_BYTES - 81));
+        assert_eq!(parse_board(&padded).unwrap(), parse_board(LINE).unwrap());
+        let over = format!("{padded} ");
+        assert_eq!(
+            parse_board(&over),
+            Err(PuzzleError::TooLong {
+                length: MAX_PUZZLE_BYTES + 1
+            })
+        );
+        assert_eq!(
+            message(&over),
+            "puzzle text is 2049 bytes long, over the limit of 2048 bytes"
+        );
+        assert_eq!(parse_board_bytes(over.as_bytes()), parse_board(&over));
     }
 
     #[test]

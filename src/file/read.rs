@@ -29,13 +29,14 @@ pub fn read_puzzle_lines(input: impl BufRead) -> io::Result<Vec<String>> {
     Ok(puzzles)
 }
 
-/// The longest line read as a puzzle. A puzzle line is about 81 bytes; a
-/// longer line is reported invalid without being held in memory.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The longest line read as a puzzle: the longest puzzle text accepted
+/// anywhere. A longer line is reported invalid without being held in
+/// memory.
+pub const MAX_LINE_BYTES: usize = crate::domain::MAX_PUZZLE_BYTES;
 
 /// The error for a line longer than [`MAX_LINE_BYTES`].
 pub fn too_long_message() -> String {
-    format!("the line is longer than {MAX_LINE_BYTES} bytes")
+    format!("the line is longer than {MAX_LINE_BYTES} bytes, the limit for puzzle text")
 }
 
 /// About how many bytes of input go into one chunk: enough to make handing a

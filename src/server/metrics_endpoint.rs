@@ -11,18 +11,19 @@ use axum::routing::get;
 use tokio::net::TcpListener;
 
 use crate::pool::WorkerPool;
-use crate::service::Metrics;
+use crate::service::{ByteBudget, Metrics};
 
-/// Serves `metrics` (with the gauges of `pool`) on `listener` until
-/// `shutdown` completes.
+/// Serves `metrics` (with the gauges of `pool` and `budget`) on `listener`
+/// until `shutdown` completes.
 pub async fn serve_metrics(
     listener: TcpListener,
     metrics: Arc<Metrics>,
     pool: WorkerPool,
+    budget: ByteBudget,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let render = move || {
-        let text = metrics.render(pool.stats());
+        let text = metrics.render(pool.stats(), budget.in_use());
         async move { ([(CONTENT_TYPE, prometheus::TEXT_FORMAT)], text) }
     };
     let app = Router::new().route("/metrics", get(render));

@@ -1,44 +1,61 @@
-//! The server bootstrap: listener, services, health, reflection, shutdown.
+//! The server bootstrap: listener, connections, services, health,
+//! reflection, metrics, shutdown.
 //!
 //! [`serve`] takes the listener, the worker pool and the shutdown signal from
 //! its caller, so tests bind `127.0.0.1:0` and stop the server with a
 //! oneshot while the binary binds the configured address and stops on
 //! SIGTERM or SIGINT ([`shutdown_signal`]).
+//!
+//! What a client may make the server hold is capped at each way in:
+//! connections ([`connections`]: how many, how long before a first call,
+//! TLS handshakes), calls ([`calls`]: how many in flight, deadlines), and,
+//! in the service, the bytes and puzzles of what they send. [`memory`]
+//! derives the worst case from the settings, and the startup line prints
+//! it.
 
-mod deadline;
-mod inbound;
+mod calls;
+mod connections;
+pub mod memory;
 mod metrics_endpoint;
+mod process;
 mod settings;
+mod tls;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::watch;
-use tonic::transport::server::TcpIncoming;
-use tonic::transport::{Certificate, Identity, Server, ServerTlsConfig};
+use tokio::sync::{oneshot, watch};
+use tonic::transport::Server;
 use tonic_health::ServingStatus;
+use tonic_health::server::HealthReporter;
 
-pub use deadline::DeadlineLayer;
-pub use inbound::InboundErrorLayer;
+pub use calls::OTHER_CALLS;
+pub use memory::MemoryBound;
 pub use metrics_endpoint::serve_metrics;
-pub use settings::{LogFormat, Settings, parse_duration};
+pub use process::{init_logging, shutdown_signal};
+pub use settings::{LogFormat, Settings, SettingsError, defaults, parse_bytes, parse_duration};
 
 use crate::pb;
 use crate::pb::sudoku_service_server::SERVICE_NAME;
 use crate::pool::WorkerPool;
-use crate::service::{Metrics, SudokuService};
+use crate::service::{ByteBudget, Metrics, SudokuService};
+use calls::CallPolicyLayer;
+use connections::ConnectionOptions;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
+    /// The settings cannot work (a zero or absurd limit, say).
+    #[error("invalid settings: {0}")]
+    Settings(#[from] SettingsError),
     /// The reflection service rejected a descriptor set (a build problem).
     #[error("server reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
-    /// The transport failed, or rejected the TLS configuration.
+    /// The transport failed.
     #[error("transport: {0}")]
     Transport(#[from] tonic::transport::Error),
     /// Listening failed.
@@ -60,6 +77,9 @@ pub enum ServerError {
         /// Why.
         source: std::io::Error,
     },
+    /// The TLS certificates or key cannot be used.
+    #[error("TLS: {0}")]
+    Tls(String),
 }
 
 /// The sockets the server listens on: gRPC, and optionally metrics.
@@ -100,139 +120,174 @@ impl From<TcpListener> for Listeners {
 /// completes, then drains: health turns NOT_SERVING, no new connections or
 /// streams are accepted, open streams answer what they have taken in and
 /// end with UNAVAILABLE, and calls in flight get `settings.drain_timeout`
-/// to finish.
+/// to finish. Fails at once if the settings cannot work.
 pub async fn serve(
     listeners: impl Into<Listeners>,
     settings: &Settings,
     pool: WorkerPool,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServerError> {
+    settings.validate()?;
     let listeners = listeners.into();
-    let workers = pool.stats().workers;
     let address = listeners.grpc.local_addr()?;
-    let tls = tls_config(settings)?;
+    let tls = tls::acceptor(settings)?;
+    let metrics = Arc::new(Metrics::new());
     let (health, health_service) = tonic_health::server::health_reporter();
     health
         .set_service_status(SERVICE_NAME, ServingStatus::Serving)
         .await;
-
-    let metrics = Arc::new(Metrics::new());
     let (start_draining, draining) = watch::channel(false);
-    let draining_signal = draining.clone();
-    let sudoku = SudokuService::new(pool.clone(), settings.limits(), metrics.clone(), draining)
-        .into_server();
-    let reflection = reflection_builder().build_v1()?;
-    let reflection_v1alpha = reflection_builder().build_v1alpha()?;
-
-    let stop_accepting = async move {
-        shutdown.await;
-        tracing::info!("shutting down: health NOT_SERVING, draining calls in flight");
-        health
-            .set_service_status("", ServingStatus::NotServing)
-            .await;
-        health
-            .set_service_status(SERVICE_NAME, ServingStatus::NotServing)
-            .await;
-        let _ = start_draining.send(true);
-    };
-
-    let (stop_metrics, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
-    let metrics_address = match listeners.metrics {
-        Some(listener) => {
-            let metrics_address = listener.local_addr()?;
-            let stopped = async {
-                let _ = metrics_stopped.await;
-            };
-            tokio::spawn(async move {
-                if let Err(error) = serve_metrics(listener, metrics, pool, stopped).await {
-                    tracing::error!(%error, "metrics endpoint failed");
-                }
-            });
-            Some(metrics_address)
-        }
-        None => None,
-    };
-
-    tracing::info!(
-        %address,
-        tls = tls.is_some(),
-        mutual_tls = settings.tls_client_ca.is_some(),
-        metrics = %metrics_address.map_or_else(|| "off".to_string(), |address| address.to_string()),
-        workers,
-        queue_depth = settings.queue_depth,
-        stream_window = settings.stream_window,
-        max_open_streams = settings.max_open_streams,
-        max_message_bytes = settings.max_message_bytes,
-        drain_timeout = ?settings.drain_timeout,
-        "sudoku-server listening"
+    let sudoku = SudokuService::new(
+        pool.clone(),
+        settings.limits(),
+        metrics.clone(),
+        draining.clone(),
     );
-    let mut builder = Server::builder()
-        .max_concurrent_streams(Some(settings.max_concurrent_streams))
-        .http2_keepalive_interval(nonzero(settings.keepalive_interval))
-        .http2_keepalive_timeout(nonzero(settings.keepalive_timeout));
-    if let Some(tls) = tls {
-        builder = builder.tls_config(tls)?;
-    }
-    let server = builder
-        .layer(InboundErrorLayer)
-        .layer(DeadlineLayer)
+
+    let (stop_metrics, metrics_stopped) = oneshot::channel();
+    let metrics_address = start_metrics(
+        listeners.metrics,
+        (&metrics, &pool, sudoku.budget()),
+        metrics_stopped,
+    )?;
+    log_startup(
+        settings,
+        address,
+        metrics_address,
+        pool.stats().workers,
+        tls.is_some(),
+    );
+
+    let options = ConnectionOptions {
+        max_connections: settings.max_connections as usize,
+        first_call_timeout: settings.first_call_timeout,
+        tls,
+    };
+    let incoming = connections::incoming(listeners.grpc, options, metrics.clone());
+    let server = http2_server(settings)
+        .layer(CallPolicyLayer::new(settings.max_calls as usize, metrics))
         .add_service(health_service)
-        .add_service(reflection)
-        .add_service(reflection_v1alpha)
-        .add_service(sudoku)
-        .serve_with_incoming_shutdown(
-            TcpIncoming::from(listeners.grpc).with_nodelay(Some(true)),
-            stop_accepting,
-        );
-    // The drain clock starts with the draining signal (never, if the server
-    // stops without one).
-    let mut drain_started = draining_signal;
-    let drain_deadline = async move {
-        if drain_started.wait_for(|draining| *draining).await.is_ok() {
-            tokio::time::sleep(settings.drain_timeout).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
-    };
-    let result = tokio::select! {
-        result = server => result.map_err(ServerError::from),
-        () = drain_deadline => {
-            tracing::warn!(
-                timeout = ?settings.drain_timeout,
-                "drain timeout passed; closing the calls still open"
-            );
-            Ok(())
-        }
-    };
+        .add_service(reflection_builder().build_v1()?)
+        .add_service(reflection_builder().build_v1alpha()?)
+        .add_service(sudoku.into_server())
+        .serve_with_incoming_shutdown(incoming, stop_accepting(shutdown, health, start_draining));
+    let result = drain(server, draining, settings.drain_timeout).await;
     let _ = stop_metrics.send(());
     tracing::info!("sudoku-server stopped");
     result
 }
 
+/// The HTTP/2 transport with the connection-level settings: calls per
+/// connection, receive windows, keepalive pings.
+fn http2_server(settings: &Settings) -> Server {
+    Server::builder()
+        .max_concurrent_streams(Some(settings.max_concurrent_streams))
+        .initial_connection_window_size(settings.connection_window_bytes)
+        .initial_stream_window_size(settings.connection_window_bytes)
+        .http2_keepalive_interval(nonzero(settings.keepalive_interval))
+        .http2_keepalive_timeout(nonzero(settings.keepalive_timeout))
+}
+
+/// Waits for `shutdown`, then turns health NOT_SERVING and tells the
+/// streams to drain; tonic stops accepting once this completes.
+async fn stop_accepting(
+    shutdown: impl Future<Output = ()>,
+    health: HealthReporter,
+    start_draining: watch::Sender<bool>,
+) {
+    shutdown.await;
+    tracing::info!("shutting down: health NOT_SERVING, draining calls in flight");
+    health
+        .set_service_status("", ServingStatus::NotServing)
+        .await;
+    health
+        .set_service_status(SERVICE_NAME, ServingStatus::NotServing)
+        .await;
+    let _ = start_draining.send(true);
+}
+
+/// Runs the server until it has drained, or until the drain timeout has
+/// passed since draining began (the clock never starts if the server stops
+/// without draining).
+async fn drain(
+    server: impl Future<Output = Result<(), tonic::transport::Error>>,
+    mut draining: watch::Receiver<bool>,
+    drain_timeout: Duration,
+) -> Result<(), ServerError> {
+    let deadline = async move {
+        if draining.wait_for(|draining| *draining).await.is_ok() {
+            tokio::time::sleep(drain_timeout).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        result = server => result.map_err(ServerError::from),
+        () = deadline => {
+            tracing::warn!(timeout = ?drain_timeout, "drain timeout passed; closing the calls still open");
+            Ok(())
+        }
+    }
+}
+
+/// Starts the Prometheus endpoint if it has a listener, on what it reports
+/// (the service's metrics, the pool, the byte budget); its address.
+fn start_metrics(
+    listener: Option<TcpListener>,
+    (metrics, pool, budget): (&Arc<Metrics>, &WorkerPool, &ByteBudget),
+    stopped: oneshot::Receiver<()>,
+) -> Result<Option<SocketAddr>, ServerError> {
+    let Some(listener) = listener else {
+        return Ok(None);
+    };
+    let address = listener.local_addr()?;
+    let (metrics, pool, budget) = (metrics.clone(), pool.clone(), budget.clone());
+    tokio::spawn(async move {
+        let stopped = async {
+            let _ = stopped.await;
+        };
+        if let Err(error) = serve_metrics(listener, metrics, pool, budget, stopped).await {
+            tracing::error!(%error, "metrics endpoint failed");
+        }
+    });
+    Ok(Some(address))
+}
+
+/// The startup line: where the server listens, its limits, and the most
+/// memory clients can make it hold.
+fn log_startup(
+    settings: &Settings,
+    address: SocketAddr,
+    metrics: Option<SocketAddr>,
+    workers: usize,
+    tls: bool,
+) {
+    let bound = MemoryBound::of(settings);
+    tracing::info!(
+        %address,
+        tls,
+        mutual_tls = settings.tls_client_ca.is_some(),
+        metrics = %metrics.map_or_else(|| "off".to_string(), |address| address.to_string()),
+        workers,
+        queue_depth = settings.queue_depth,
+        stream_window = settings.stream_window,
+        stream_window_bytes = settings.stream_window_bytes,
+        max_inflight_bytes = settings.max_inflight_bytes,
+        max_open_streams = settings.max_open_streams,
+        max_calls = settings.max_calls,
+        max_connections = settings.max_connections,
+        max_message_bytes = settings.max_message_bytes,
+        max_solve_time = ?settings.max_solve_time,
+        drain_timeout = ?settings.drain_timeout,
+        memory_bound_bytes = bound.total(),
+        memory_bound = %bound,
+        "sudoku-server listening"
+    );
+}
+
 /// `None` for a zero duration (the feature is off).
 fn nonzero(duration: Duration) -> Option<Duration> {
     (!duration.is_zero()).then_some(duration)
-}
-
-/// The TLS configuration of `--tls-cert`, `--tls-key` and
-/// `--tls-client-ca`, or `None` to serve plaintext.
-fn tls_config(settings: &Settings) -> Result<Option<ServerTlsConfig>, ServerError> {
-    let (Some(cert), Some(key)) = (&settings.tls_cert, &settings.tls_key) else {
-        return Ok(None);
-    };
-    let identity = Identity::from_pem(read_pem(cert)?, read_pem(key)?);
-    let mut config = ServerTlsConfig::new().identity(identity);
-    if let Some(client_ca) = &settings.tls_client_ca {
-        config = config.client_ca_root(Certificate::from_pem(read_pem(client_ca)?));
-    }
-    Ok(Some(config))
-}
-
-fn read_pem(path: &Path) -> Result<Vec<u8>, ServerError> {
-    std::fs::read(path).map_err(|source| ServerError::TlsFile {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Reflection over sudoku.v1, grpc.health.v1 and google.rpc (so that
@@ -243,48 +298,4 @@ fn reflection_builder() -> tonic_reflection::server::Builder<'static> {
         .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
-}
-
-/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
-pub async fn shutdown_signal() {
-    let interrupt = async {
-        if let Err(error) = tokio::signal::ctrl_c().await {
-            tracing::error!(%error, "cannot listen for SIGINT");
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut stream) => {
-                stream.recv().await;
-            }
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("received SIGINT"),
-        () = terminate => tracing::info!("received SIGTERM"),
-    }
-}
-
-/// Logs to stderr in `format`, filtered by `RUST_LOG` (default `info`).
-pub fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => logs
-            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .init(),
-        LogFormat::Json => logs.json().with_current_span(false).init(),
-    }
 }

@@ -1,4 +1,6 @@
-//! The server's settings: command-line flags with environment fallbacks.
+//! The server's settings: command-line flags with environment fallbacks,
+//! their defaults (each written once, here or in [`Limits::DEFAULT`]), and
+//! the checks that refuse zero or absurd values at startup.
 
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
@@ -7,13 +9,49 @@ use std::time::Duration;
 
 use crate::pool::available_cores;
 use crate::service::Limits;
+use crate::service::limits::{MAX_ID_BYTES, MAX_ITEM_CHARGE};
+
+/// The defaults of the settings that are not the service's [`Limits`].
+pub mod defaults {
+    use std::time::Duration;
+
+    /// `--listen`.
+    pub const LISTEN: &str = "127.0.0.1:50051";
+    /// `--queue-depth`.
+    pub const QUEUE_DEPTH: usize = 1024;
+    /// `--drain-timeout`.
+    pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+    /// `--max-concurrent-streams`.
+    pub const MAX_CONCURRENT_STREAMS: u32 = 256;
+    /// `--max-connections`.
+    pub const MAX_CONNECTIONS: usize = 512;
+    /// `--max-calls`.
+    pub const MAX_CALLS: usize = 1024;
+    /// `--first-call-timeout`.
+    pub const FIRST_CALL_TIMEOUT: Duration = Duration::from_secs(10);
+    /// `--connection-window-bytes`.
+    pub const CONNECTION_WINDOW_BYTES: u32 = 64 * 1024;
+    /// `--keepalive-interval`.
+    pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(60);
+    /// `--keepalive-timeout`.
+    pub const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+}
+
+/// The smallest `--max-message-bytes`: a request carrying the largest id
+/// and puzzle text allowed, with room for protobuf's framing.
+pub const MIN_MESSAGE_BYTES: usize = MAX_ID_BYTES + crate::domain::MAX_PUZZLE_BYTES + 64;
+
+/// The largest `--max-message-bytes` accepted: far beyond any answer, which
+/// is a few hundred bytes.
+pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
 
 /// Flags of `sudoku-server`. Each can also be set by the environment
-/// variable named in its help.
+/// variable named in its help. Sizes take a unit (`64KiB`, `32MiB`) or a
+/// plain number of bytes; durations a unit (`500ms`, `10s`, `2m`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct Settings {
     /// Address to listen on (use 0.0.0.0:50051 to accept remote clients).
-    #[arg(long, env = "SUDOKU_LISTEN", default_value = "127.0.0.1:50051")]
+    #[arg(long, env = "SUDOKU_LISTEN", default_value = defaults::LISTEN)]
     pub listen: SocketAddr,
 
     /// Solver threads [default: the number of available cores].
@@ -23,41 +61,101 @@ pub struct Settings {
     /// Jobs that may wait for a solver thread while all are busy: a unary
     /// call is one job, a stream hands over up to 64 puzzles per job. Beyond
     /// this, unary calls are refused with RESOURCE_EXHAUSTED and streams wait.
-    #[arg(long, env = "SUDOKU_QUEUE_DEPTH", default_value_t = 1024)]
+    #[arg(long, env = "SUDOKU_QUEUE_DEPTH", default_value_t = defaults::QUEUE_DEPTH)]
     pub queue_depth: usize,
 
     /// Puzzles of one stream in flight at once; past this the server stops
     /// reading that stream until answers go out.
-    #[arg(long, env = "SUDOKU_STREAM_WINDOW", default_value_t = NonZeroUsize::new(128).unwrap())]
+    #[arg(long, env = "SUDOKU_STREAM_WINDOW",
+          default_value_t = NonZeroUsize::new(Limits::DEFAULT.stream_window).unwrap())]
     pub stream_window: NonZeroUsize,
 
-    /// Largest request or response message in bytes. A puzzle is about 100
-    /// bytes; the limit guards against memory abuse.
-    #[arg(long, env = "SUDOKU_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
+    /// Bytes the puzzles of one stream in flight may hold at once (each is
+    /// charged its id, its text and 1 KiB for its answer); past this the
+    /// server stops reading that stream.
+    #[arg(long, env = "SUDOKU_STREAM_WINDOW_BYTES", value_parser = parse_bytes,
+          default_value_t = Limits::DEFAULT.stream_window_bytes)]
+    pub stream_window_bytes: usize,
+
+    /// Bytes all calls together may hold in puzzles in flight, charged as
+    /// for a stream's window. A unary call that does not fit is refused with
+    /// RESOURCE_EXHAUSTED; a stream waits.
+    #[arg(long, env = "SUDOKU_MAX_INFLIGHT_BYTES", value_parser = parse_bytes,
+          default_value_t = Limits::DEFAULT.max_inflight_bytes)]
+    pub max_inflight_bytes: usize,
+
+    /// Largest request or response message in bytes. An item holds at most
+    /// a 256-byte id and 2 KiB of puzzle text; larger items are refused one
+    /// by one, and a message over this limit ends its call.
+    #[arg(long, env = "SUDOKU_MAX_MESSAGE_BYTES", value_parser = parse_bytes,
+          default_value_t = Limits::DEFAULT.max_message_bytes)]
     pub max_message_bytes: usize,
+
+    /// The longest the solver may spend on one puzzle; a puzzle that needs
+    /// more gets OUTCOME_GAVE_UP (RESOURCE_EXHAUSTED in a unary call).
+    /// Real puzzles take microseconds to milliseconds.
+    #[arg(long, env = "SUDOKU_MAX_SOLVE_TIME", value_parser = parse_duration,
+          default_value = format_duration(Limits::DEFAULT.max_solve_time))]
+    pub max_solve_time: Duration,
 
     /// After SIGTERM or SIGINT, how long in-flight calls get to finish
     /// before the server closes them, e.g. `30s` or `500ms`.
-    #[arg(long, env = "SUDOKU_DRAIN_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, env = "SUDOKU_DRAIN_TIMEOUT", value_parser = parse_duration,
+          default_value = format_duration(defaults::DRAIN_TIMEOUT))]
     pub drain_timeout: Duration,
 
     /// Most SolveStream calls open at once on this server; more are refused
     /// with RESOURCE_EXHAUSTED.
-    #[arg(long, env = "SUDOKU_MAX_OPEN_STREAMS", default_value_t = 1024)]
-    pub max_open_streams: usize,
+    #[arg(long, env = "SUDOKU_MAX_OPEN_STREAMS",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20),
+          default_value_t = Limits::DEFAULT.max_open_streams as u32)]
+    pub max_open_streams: u32,
+
+    /// Most calls in flight at once on this server, of every connection;
+    /// more are refused at once with RESOURCE_EXHAUSTED. Health checks and
+    /// reflection have a small allowance of their own besides.
+    #[arg(long, env = "SUDOKU_MAX_CALLS",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20),
+          default_value_t = defaults::MAX_CALLS as u32)]
+    pub max_calls: u32,
 
     /// Most concurrent calls (HTTP/2 streams) one client connection may have.
-    #[arg(long, env = "SUDOKU_MAX_CONCURRENT_STREAMS", default_value_t = 256)]
+    #[arg(long, env = "SUDOKU_MAX_CONCURRENT_STREAMS",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20),
+          default_value_t = defaults::MAX_CONCURRENT_STREAMS)]
     pub max_concurrent_streams: u32,
+
+    /// Most client connections open at once. A connection over the cap is
+    /// closed as soon as it is accepted (gRPC clients see UNAVAILABLE and
+    /// retry).
+    #[arg(long, env = "SUDOKU_MAX_CONNECTIONS",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20),
+          default_value_t = defaults::MAX_CONNECTIONS as u32)]
+    pub max_connections: u32,
+
+    /// A connection that has opened no call this long after it was accepted
+    /// (its TLS handshake included) is closed.
+    #[arg(long, env = "SUDOKU_FIRST_CALL_TIMEOUT", value_parser = parse_duration,
+          default_value = format_duration(defaults::FIRST_CALL_TIMEOUT))]
+    pub first_call_timeout: Duration,
+
+    /// HTTP/2 receive window of each connection and each call, in bytes: how
+    /// much a client may send ahead of what the server has read. Larger
+    /// windows help clients far away; each connection may hold this much.
+    #[arg(long, env = "SUDOKU_CONNECTION_WINDOW_BYTES", value_parser = parse_window,
+          default_value_t = defaults::CONNECTION_WINDOW_BYTES)]
+    pub connection_window_bytes: u32,
 
     /// How often the server pings an idle HTTP/2 connection (0 turns pings
     /// off). A peer that does not answer within --keepalive-timeout is
     /// disconnected, which frees what its calls held.
-    #[arg(long, env = "SUDOKU_KEEPALIVE_INTERVAL", default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, env = "SUDOKU_KEEPALIVE_INTERVAL", value_parser = parse_duration,
+          default_value = format_duration(defaults::KEEPALIVE_INTERVAL))]
     pub keepalive_interval: Duration,
 
     /// How long the server waits for a keepalive ping's answer.
-    #[arg(long, env = "SUDOKU_KEEPALIVE_TIMEOUT", default_value = "20s", value_parser = parse_duration)]
+    #[arg(long, env = "SUDOKU_KEEPALIVE_TIMEOUT", value_parser = parse_duration,
+          default_value = format_duration(defaults::KEEPALIVE_TIMEOUT))]
     pub keepalive_timeout: Duration,
 
     /// Serve TLS with this certificate chain (PEM file); needs --tls-key.
@@ -107,6 +205,11 @@ pub enum LogFormat {
     Json,
 }
 
+/// Settings that cannot work together, found at startup.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingsError(String);
+
 impl Settings {
     /// Solver threads: the flag, or the number of available cores.
     pub fn worker_count(&self) -> usize {
@@ -117,25 +220,76 @@ impl Settings {
     pub fn limits(&self) -> Limits {
         Limits {
             stream_window: self.stream_window.get(),
-            max_open_streams: self.max_open_streams,
+            stream_window_bytes: self.stream_window_bytes,
+            max_open_streams: self.max_open_streams as usize,
             max_message_bytes: self.max_message_bytes,
+            max_inflight_bytes: self.max_inflight_bytes,
+            max_solve_time: self.max_solve_time,
         }
+    }
+
+    /// Refuses values that are zero, absurd, or cannot work together, with
+    /// a message naming the flag and what it must be.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let fail = |message: String| Err(SettingsError(message));
+        if !(MIN_MESSAGE_BYTES..=MAX_MESSAGE_BYTES).contains(&self.max_message_bytes) {
+            return fail(format!(
+                "--max-message-bytes {} must be from {MIN_MESSAGE_BYTES} (a request with the \
+                 largest id and puzzle allowed) to {MAX_MESSAGE_BYTES}",
+                self.max_message_bytes
+            ));
+        }
+        if self.stream_window_bytes < MAX_ITEM_CHARGE {
+            return fail(format!(
+                "--stream-window-bytes {} must be at least {MAX_ITEM_CHARGE}, what the \
+                 largest item allowed is charged",
+                self.stream_window_bytes
+            ));
+        }
+        let smallest_budget = self.stream_window_bytes + MAX_ITEM_CHARGE;
+        if !(smallest_budget..=u32::MAX as usize).contains(&self.max_inflight_bytes) {
+            return fail(format!(
+                "--max-inflight-bytes {} must be from {smallest_budget} (one full stream \
+                 window and one more item) to {}",
+                self.max_inflight_bytes,
+                u32::MAX
+            ));
+        }
+        for (flag, duration) in [
+            ("--max-solve-time", self.max_solve_time),
+            ("--first-call-timeout", self.first_call_timeout),
+        ] {
+            if duration.is_zero() {
+                return fail(format!("{flag} must be more than 0"));
+            }
+        }
+        Ok(())
     }
 }
 
 impl Default for Settings {
     fn default() -> Self {
+        let limits = Limits::DEFAULT;
         Settings {
-            listen: SocketAddr::from(([127, 0, 0, 1], 50051)),
+            listen: defaults::LISTEN
+                .parse()
+                .expect("the default address parses"),
             workers: None,
-            queue_depth: 1024,
-            stream_window: NonZeroUsize::new(128).unwrap(),
-            max_message_bytes: 64 * 1024,
-            drain_timeout: Duration::from_secs(30),
-            max_open_streams: 1024,
-            max_concurrent_streams: 256,
-            keepalive_interval: Duration::from_secs(60),
-            keepalive_timeout: Duration::from_secs(20),
+            queue_depth: defaults::QUEUE_DEPTH,
+            stream_window: NonZeroUsize::new(limits.stream_window).expect("not zero"),
+            stream_window_bytes: limits.stream_window_bytes,
+            max_inflight_bytes: limits.max_inflight_bytes,
+            max_message_bytes: limits.max_message_bytes,
+            max_solve_time: limits.max_solve_time,
+            drain_timeout: defaults::DRAIN_TIMEOUT,
+            max_open_streams: limits.max_open_streams as u32,
+            max_calls: defaults::MAX_CALLS as u32,
+            max_concurrent_streams: defaults::MAX_CONCURRENT_STREAMS,
+            max_connections: defaults::MAX_CONNECTIONS as u32,
+            first_call_timeout: defaults::FIRST_CALL_TIMEOUT,
+            connection_window_bytes: defaults::CONNECTION_WINDOW_BYTES,
+            keepalive_interval: defaults::KEEPALIVE_INTERVAL,
+            keepalive_timeout: defaults::KEEPALIVE_TIMEOUT,
             tls_cert: None,
             tls_key: None,
             tls_client_ca: None,
@@ -164,6 +318,50 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value * scale).map_err(|error| format!("{text:?}: {error}"))
 }
 
+/// A duration as [`parse_duration`] reads it: `30s`, `500ms`.
+pub fn format_duration(duration: Duration) -> String {
+    if duration.subsec_nanos() == 0 {
+        format!("{}s", duration.as_secs())
+    } else {
+        format!("{}ms", duration.as_millis())
+    }
+}
+
+/// Parses a size: `64KiB`, `32MiB`, `1GiB` (or `KB`, `MB`, `GB`, also
+/// powers of 1024) or a bare number of bytes.
+pub fn parse_bytes(text: &str) -> Result<usize, String> {
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a size such as 4096, 64KiB or 32MiB"
+            ));
+        }
+    };
+    number
+        .parse::<usize>()
+        .ok()
+        .and_then(|number| number.checked_mul(scale))
+        .ok_or_else(|| format!("{text:?} is not a size such as 4096, 64KiB or 32MiB"))
+}
+
+/// Parses an HTTP/2 window size: from 16 KiB (one frame) to 16 MiB.
+fn parse_window(text: &str) -> Result<u32, String> {
+    let bytes = parse_bytes(text)?;
+    if !(16 << 10..=16 << 20).contains(&bytes) {
+        return Err(format!("{text:?} must be from 16KiB to 16MiB"));
+    }
+    Ok(bytes as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,52 +373,86 @@ mod tests {
         settings: Settings,
     }
 
+    fn parse(args: &[&str]) -> Result<Settings, clap::Error> {
+        Cli::try_parse_from(std::iter::once("sudoku-server").chain(args.iter().copied()))
+            .map(|cli| cli.settings)
+    }
+
     #[test]
-    fn defaults_match_the_documented_ones() {
-        let parsed = Cli::try_parse_from(["sudoku-server"]).unwrap().settings;
-        let default = Settings::default();
-        assert_eq!(parsed.listen, default.listen);
-        assert_eq!(parsed.queue_depth, default.queue_depth);
-        assert_eq!(parsed.stream_window, default.stream_window);
-        assert_eq!(parsed.max_message_bytes, 65536);
-        assert_eq!(parsed.drain_timeout, Duration::from_secs(30));
-        assert_eq!(parsed.max_open_streams, default.max_open_streams);
-        assert_eq!(
-            parsed.max_concurrent_streams,
-            default.max_concurrent_streams
-        );
-        assert_eq!(parsed.keepalive_interval, default.keepalive_interval);
-        assert_eq!(parsed.keepalive_timeout, default.keepalive_timeout);
-        assert_eq!(parsed.metrics_listen, None);
-        assert_eq!(parsed.tls_cert, None);
-        assert_eq!(parsed.log_format, LogFormat::Text);
+    fn the_flags_defaults_are_the_default_settings() {
+        let parsed = parse(&[]).unwrap();
+        // Debug covers every field; `workers` is None in both.
+        assert_eq!(format!("{parsed:?}"), format!("{:?}", Settings::default()));
+        assert!(parsed.validate().is_ok());
         assert!(parsed.worker_count() >= 1);
     }
 
     #[test]
     fn flags_override_defaults() {
-        let parsed = Cli::try_parse_from([
-            "sudoku-server",
+        let parsed = parse(&[
             "--listen",
             "0.0.0.0:7000",
             "--workers",
             "3",
             "--drain-timeout",
             "250ms",
+            "--max-inflight-bytes",
+            "8MiB",
         ])
-        .unwrap()
-        .settings;
+        .unwrap();
         assert_eq!(parsed.listen.port(), 7000);
         assert_eq!(parsed.worker_count(), 3);
         assert_eq!(parsed.drain_timeout, Duration::from_millis(250));
+        assert_eq!(parsed.max_inflight_bytes, 8 << 20);
+    }
+
+    #[test]
+    fn zero_and_absurd_limits_are_refused_with_the_flag_named() {
+        for args in [
+            &["--max-open-streams", "0"][..],
+            &["--stream-window", "0"],
+            &["--max-calls", "0"],
+            &["--max-connections", "0"],
+            &["--max-concurrent-streams", "0"],
+            &["--connection-window-bytes", "1"],
+            &["--max-inflight-bytes", "lots"],
+        ] {
+            let error = parse(args).err().unwrap_or_else(|| panic!("{args:?}"));
+            assert!(error.to_string().contains(args[0]), "{args:?}: {error}");
+        }
+        for (args, needle) in [
+            (
+                &["--max-message-bytes", "0"][..],
+                "--max-message-bytes 0 must be from 2368",
+            ),
+            (
+                &["--max-message-bytes", "1GiB"],
+                "--max-message-bytes 1073741824",
+            ),
+            (
+                &["--stream-window-bytes", "1000"],
+                "--stream-window-bytes 1000",
+            ),
+            (
+                &["--max-inflight-bytes", "100KiB"],
+                "--max-inflight-bytes 102400",
+            ),
+            (
+                &["--max-solve-time", "0s"],
+                "--max-solve-time must be more than 0",
+            ),
+            (
+                &["--first-call-timeout", "0"],
+                "--first-call-timeout must be more than 0",
+            ),
+        ] {
+            let error = parse(args).unwrap().validate().unwrap_err().to_string();
+            assert!(error.starts_with(needle), "{args:?}: {error}");
+        }
     }
 
     #[test]
     fn tls_flags_come_in_pairs() {
-        let parse = |args: &[&str]| {
-            Cli::try_parse_from(std::iter::once("sudoku-server").chain(args.iter().copied()))
-                .map(|cli| cli.settings)
-        };
         assert!(parse(&["--tls-cert", "c.pem"]).is_err());
         assert!(parse(&["--tls-key", "k.pem"]).is_err());
         assert!(parse(&["--tls-client-ca", "ca.pem"]).is_err());
@@ -238,11 +470,21 @@ mod tests {
     }
 
     #[test]
-    fn durations_parse_in_common_units() {
+    fn durations_and_sizes_parse_in_common_units() {
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_duration("10"), Ok(Duration::from_secs(10)));
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("-1s").is_err());
+        for duration in [Duration::from_secs(30), Duration::from_millis(250)] {
+            assert_eq!(parse_duration(&format_duration(duration)), Ok(duration));
+        }
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("64KiB"), Ok(65536));
+        assert_eq!(parse_bytes("32 MiB"), Ok(32 << 20));
+        assert_eq!(parse_bytes("1g"), Ok(1 << 30));
+        assert!(parse_bytes("-1").is_err());
+        assert!(parse_bytes("12 parsecs").is_err());
+        assert!(parse_bytes("99999999999999999999").is_err());
     }
 }

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use tonic::Status;
 
 use super::error::{ServiceError, rpc_status};
+use super::limits::{Limits, check_item, check_puzzle};
 use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle};
 use crate::pb;
 use crate::pool::CancelCheck;
@@ -16,10 +17,15 @@ pub struct Solved {
     elapsed: Duration,
 }
 
-/// The job a worker runs for one puzzle: parse, check, solve, and time it.
-pub fn solve_job(puzzle: &str, cancel: &CancelCheck) -> Result<Solved, SolvePuzzleError> {
+/// The job a worker runs for one puzzle: parse, check, solve within
+/// `max_time`, and time it.
+pub fn solve_job(
+    puzzle: &str,
+    max_time: Duration,
+    cancel: &CancelCheck,
+) -> Result<Solved, SolvePuzzleError> {
     let started = Instant::now();
-    let report = solve_puzzle(puzzle, || cancel.is_cancelled())?;
+    let report = solve_puzzle(puzzle, Some(max_time), || cancel.is_cancelled())?;
     Ok(Solved {
         report,
         elapsed: started.elapsed(),
@@ -80,19 +86,31 @@ impl From<Solved> for pb::SolveResponse {
 }
 
 /// Answers one stream request on the calling thread, exactly as a stream
-/// worker would (parse, solve, convert): for fuzzing and tests of the
-/// conversion layer without a server.
+/// worker would (item caps, parse, solve within the default time budget,
+/// convert): for fuzzing and tests of the conversion layer without a
+/// server.
 pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStreamResponse {
-    let answer = solve_job(&request.puzzle, &CancelCheck(&|| false)).map_err(ServiceError::from);
-    stream_response(request.id, answer)
+    let max_time = Limits::default().max_solve_time;
+    match check_item(&request.id, &request.puzzle) {
+        Err(error @ ServiceError::IdTooLong { .. }) => stream_response(String::new(), Err(error)),
+        Err(error) => stream_response(request.id, Err(error)),
+        Ok(()) => {
+            let answer = solve_job(&request.puzzle, max_time, &CancelCheck(&|| false));
+            stream_response(request.id, answer.map_err(ServiceError::from))
+        }
+    }
 }
 
 /// Answers one unary request on the calling thread, as the Solve handler's
 /// worker would: the response, or the status the call fails with.
 pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, Status> {
-    solve_job(&request.puzzle, &CancelCheck(&|| false))
+    let max_time = Limits::default().max_solve_time;
+    check_puzzle(&request.puzzle)
+        .and_then(|()| {
+            solve_job(&request.puzzle, max_time, &CancelCheck(&|| false)).map_err(Into::into)
+        })
         .map(pb::SolveResponse::from)
-        .map_err(|error| Status::from(ServiceError::from(error)))
+        .map_err(Status::from)
 }
 
 /// The stream response for one request: its answer, or the error that
@@ -134,7 +152,7 @@ mod tests {
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn solved(text: &str) -> Solved {
-        solve_job(text, &CancelCheck(&|| false)).unwrap()
+        solve_job(text, Duration::from_secs(10), &CancelCheck(&|| false)).unwrap()
     }
 
     #[test]
@@ -159,6 +177,42 @@ mod tests {
         let response = pb::SolveResponse::from(solved(&text));
         assert_eq!(response.outcome(), pb::Outcome::NoSolution);
         assert_eq!(response.solution, "");
+    }
+
+    /// Every kind of error answer, with the longest message each can have,
+    /// encodes within the allowance an item is charged for its answer.
+    #[test]
+    fn the_largest_answers_fit_the_items_allowance() {
+        use crate::domain::{GaveUp, MAX_PUZZLE_BYTES};
+        use crate::service::limits::ITEM_OVERHEAD_BYTES;
+        use prost::Message;
+        let widest_character = format!("{}\u{FFFF}", "1".repeat(MAX_PUZZLE_BYTES - 3));
+        let errors = [
+            ServiceError::from(crate::domain::parse_puzzle(&widest_character).unwrap_err()),
+            ServiceError::from(PuzzleError::TooLong { length: usize::MAX }),
+            ServiceError::from(PuzzleError::WrongCellCount { found: usize::MAX }),
+            ServiceError::IdTooLong { length: usize::MAX },
+            ServiceError::GaveUp(GaveUp {
+                elapsed: Duration::MAX,
+                guesses: u64::MAX,
+                budget: Duration::MAX,
+            }),
+            ServiceError::Internal(JobError::Panicked(
+                "index out of bounds: the len is 18446744073709551615 but the index is \
+                 18446744073709551615"
+                    .into(),
+            )),
+        ];
+        for error in errors {
+            let answer = stream_response(String::new(), Err(error.clone()));
+            let size = answer.encoded_len();
+            assert!(size <= ITEM_OVERHEAD_BYTES, "{size} bytes for {error}");
+        }
+        let solved = stream_response(String::new(), Ok(solved(CLASSIC))).encoded_len();
+        assert!(
+            solved <= ITEM_OVERHEAD_BYTES,
+            "{solved} bytes for a solution"
+        );
     }
 
     #[test]

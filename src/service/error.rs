@@ -3,18 +3,40 @@
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::domain::{Outcome, PuzzleError, SolvePuzzleError};
+use super::limits::MAX_ID_BYTES;
+use crate::domain::{GaveUp, Outcome, PuzzleError, SolvePuzzleError};
 use crate::pool::{JobError, QueueFull};
 
 /// Everything that can keep a call from getting an answer.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ServiceError {
-    /// The puzzle text is malformed or its givens conflict.
+    /// The puzzle text is malformed, too long, or its givens conflict.
     #[error(transparent)]
     InvalidPuzzle(#[from] PuzzleError),
+    /// A stream item's id is longer than [`MAX_ID_BYTES`].
+    #[error(
+        "id is {length} bytes long, over the limit of {} bytes; it is not echoed",
+        MAX_ID_BYTES
+    )]
+    IdTooLong {
+        /// Its length in bytes.
+        length: usize,
+    },
     /// The worker pool's queue is full.
     #[error("server overloaded: {0}; retry with backoff")]
     Overloaded(#[from] QueueFull),
+    /// The server's budget of request bytes in flight is spent.
+    #[error(
+        "server overloaded: requests already hold its budget of {budget} bytes \
+         (--max-inflight-bytes); retry with backoff"
+    )]
+    OverBudget {
+        /// The budget, in bytes.
+        budget: usize,
+    },
+    /// The solver ran out of its time budget for the puzzle.
+    #[error(transparent)]
+    GaveUp(#[from] GaveUp),
     /// The call's deadline passed before the puzzle was solved.
     #[error("the deadline passed before the puzzle was solved")]
     DeadlineExceeded,
@@ -62,8 +84,12 @@ impl ServiceError {
     /// [`Outcome::Failed`].
     pub fn outcome(&self) -> Outcome {
         match self {
-            ServiceError::InvalidPuzzle(_) | ServiceError::MalformedRequest(_) => Outcome::Invalid,
+            ServiceError::InvalidPuzzle(_)
+            | ServiceError::IdTooLong { .. }
+            | ServiceError::MalformedRequest(_) => Outcome::Invalid,
+            ServiceError::GaveUp(_) => Outcome::GaveUp,
             ServiceError::Overloaded(_)
+            | ServiceError::OverBudget { .. }
             | ServiceError::DeadlineExceeded
             | ServiceError::Cancelled
             | ServiceError::Internal(_)
@@ -76,7 +102,8 @@ impl From<SolvePuzzleError> for ServiceError {
     fn from(error: SolvePuzzleError) -> Self {
         match error {
             SolvePuzzleError::Puzzle(puzzle) => ServiceError::InvalidPuzzle(puzzle),
-            SolvePuzzleError::Cancelled(_) => ServiceError::Cancelled,
+            SolvePuzzleError::Cancelled => ServiceError::Cancelled,
+            SolvePuzzleError::GaveUp(gave_up) => ServiceError::GaveUp(gave_up),
         }
     }
 }
@@ -90,7 +117,19 @@ impl From<ServiceError> for Status {
                 message.clone(),
                 ErrorDetails::with_bad_request_violation("puzzle", message),
             ),
-            ServiceError::Overloaded(_) => Status::resource_exhausted(message),
+            ServiceError::IdTooLong { .. } => Status::with_error_details(
+                Code::InvalidArgument,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation("id", message),
+            ),
+            ServiceError::GaveUp(gave_up) => Status::with_error_details(
+                Code::ResourceExhausted,
+                message,
+                gave_up_details(&gave_up),
+            ),
+            ServiceError::Overloaded(_) | ServiceError::OverBudget { .. } => {
+                Status::resource_exhausted(message)
+            }
             ServiceError::DeadlineExceeded => Status::deadline_exceeded(message),
             ServiceError::Cancelled => Status::cancelled(message),
             ServiceError::Internal(_) => Status::internal(message),
@@ -98,6 +137,53 @@ impl From<ServiceError> for Status {
             ServiceError::MalformedRequest(_) => Status::invalid_argument(message),
         }
     }
+}
+
+/// The reason in the `google.rpc.ErrorInfo` of a puzzle the solver gave up
+/// on, so that a client can tell it from an overloaded server (both are
+/// RESOURCE_EXHAUSTED).
+pub const GAVE_UP_REASON: &str = "SOLVE_TIME_EXHAUSTED";
+
+/// The error domain of this service's `google.rpc.ErrorInfo`.
+pub const ERROR_DOMAIN: &str = "sudoku.v1";
+
+/// An ErrorInfo saying the solver gave up, with how far it got.
+fn gave_up_details(gave_up: &GaveUp) -> ErrorDetails {
+    let metadata: std::collections::HashMap<String, String> = [
+        (
+            "elapsed_seconds",
+            format!("{:.6}", gave_up.elapsed.as_secs_f64()),
+        ),
+        ("guesses", gave_up.guesses.to_string()),
+        (
+            "limit_seconds",
+            format!("{:.6}", gave_up.budget.as_secs_f64()),
+        ),
+    ]
+    .into_iter()
+    .map(|(key, value)| (key.to_string(), value))
+    .collect();
+    ErrorDetails::with_error_info(GAVE_UP_REASON, ERROR_DOMAIN, metadata)
+}
+
+/// True when a request-side status says the client reset the stream
+/// (RST_STREAM with CANCEL): the client went away, which is CANCELLED,
+/// however the transport words it.
+pub fn is_client_reset(status: &Status) -> bool {
+    if status.code() == Code::Cancelled {
+        return true;
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(status);
+    while let Some(error) = source {
+        let text = error.to_string();
+        if text.contains("stream error received: operation was canceled")
+            || text.contains("stream no longer needed")
+        {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
 /// The `google.rpc.Status` message for a status, details included, as a

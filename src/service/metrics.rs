@@ -10,6 +10,8 @@
 //! The pool's gauges (queue depth, jobs in flight) are read from the pool
 //! when the endpoint is scraped, so they cost nothing between scrapes.
 
+use std::sync::Arc;
+
 use prometheus::core::Collector;
 use prometheus::local::LocalHistogram;
 use prometheus::{
@@ -33,6 +35,15 @@ pub enum Rpc {
 
 impl Rpc {
     const ALL: [Rpc; 2] = [Rpc::Solve, Rpc::SolveStream];
+
+    /// The RPC a request path names, if it is one of this service's.
+    pub fn from_path(path: &str) -> Option<Rpc> {
+        match path {
+            "/sudoku.v1.SudokuService/Solve" => Some(Rpc::Solve),
+            "/sudoku.v1.SudokuService/SolveStream" => Some(Rpc::SolveStream),
+            _ => None,
+        }
+    }
 
     fn label(self) -> &'static str {
         match self {
@@ -91,6 +102,16 @@ pub struct Metrics {
     streams_open: IntGauge,
     streams_refused: IntCounter,
     pool: PoolGauges,
+    connections: ConnectionMetrics,
+    inflight_bytes: IntGauge,
+}
+
+/// What becomes of client connections.
+struct ConnectionMetrics {
+    open: IntGauge,
+    refused: IntCounter,
+    idle_closed: IntCounter,
+    tls_failed: IntCounter,
 }
 
 /// The pool's gauges, set from its stats at each scrape.
@@ -140,6 +161,12 @@ impl Metrics {
                 ),
             ),
             pool: PoolGauges::new(&registry),
+            connections: ConnectionMetrics::new(&registry),
+            inflight_bytes: gauge(
+                &registry,
+                "sudoku_inflight_bytes",
+                "Bytes charged to --max-inflight-bytes now: puzzles in flight and their answers.",
+            ),
             registry,
         }
     }
@@ -167,6 +194,35 @@ impl Metrics {
         StreamGuard(self)
     }
 
+    /// Counts a call refused before its handler because the server was
+    /// full: a finished call with `code`, and a shed request.
+    pub fn call_shed(&self, rpc: Rpc, code: Code) {
+        self.call_finished(rpc, code);
+        self.shed[rpc as usize].inc();
+    }
+
+    /// Marks a connection open until the returned guard is dropped.
+    pub fn connection_opened(self: &Arc<Self>) -> ConnectionGauge {
+        self.connections.open.inc();
+        ConnectionGauge(self.clone())
+    }
+
+    /// Counts a connection closed at once because `--max-connections` were
+    /// open.
+    pub fn connection_refused(&self) {
+        self.connections.refused.inc();
+    }
+
+    /// Counts a connection closed because it opened no call in time.
+    pub fn connection_idle_closed(&self) {
+        self.connections.idle_closed.inc();
+    }
+
+    /// Counts a TLS handshake that failed or did not finish in time.
+    pub fn tls_handshake_failed(&self) {
+        self.connections.tls_failed.inc();
+    }
+
     /// Counts a stream refused at the open-streams cap.
     pub fn stream_refused(&self) {
         self.streams_refused.inc();
@@ -174,9 +230,11 @@ impl Metrics {
     }
 
     /// The metrics in the Prometheus text format, with the pool's gauges
-    /// set from `pool` first.
-    pub fn render(&self, pool: PoolStats) -> String {
+    /// set from `pool` and the byte budget's from `inflight_bytes` first.
+    pub fn render(&self, pool: PoolStats, inflight_bytes: usize) -> String {
         self.pool.set(pool);
+        self.inflight_bytes
+            .set(i64::try_from(inflight_bytes).unwrap_or(i64::MAX));
         TextEncoder::new()
             .encode_to_string(&self.registry.gather())
             .unwrap_or_else(|error| format!("# cannot encode metrics: {error}\n"))
@@ -236,6 +294,40 @@ fn solve_histogram(registry: &Registry) -> Histogram {
 /// A registered gauge.
 fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
     register(registry, IntGauge::new(name, help))
+}
+
+impl ConnectionMetrics {
+    fn new(registry: &Registry) -> ConnectionMetrics {
+        let counter = |name: &str, help: &str| register(registry, IntCounter::new(name, help));
+        ConnectionMetrics {
+            open: gauge(
+                registry,
+                "sudoku_connections_open",
+                "Client connections open now.",
+            ),
+            refused: counter(
+                "sudoku_connections_refused_total",
+                "Connections closed as soon as accepted because --max-connections were open.",
+            ),
+            idle_closed: counter(
+                "sudoku_connections_idle_closed_total",
+                "Connections closed because they opened no call within --first-call-timeout.",
+            ),
+            tls_failed: counter(
+                "sudoku_tls_handshakes_failed_total",
+                "TLS handshakes refused or not finished in time.",
+            ),
+        }
+    }
+}
+
+/// Keeps `sudoku_connections_open` counting a connection until dropped.
+pub struct ConnectionGauge(Arc<Metrics>);
+
+impl Drop for ConnectionGauge {
+    fn drop(&mut self) {
+        self.0.connections.open.dec();
+    }
 }
 
 impl PoolGauges {
@@ -368,7 +460,11 @@ mod tests {
         let metrics = Metrics::new();
         {
             let mut tally = metrics.tally(Rpc::SolveStream);
-            let solved = super::super::convert::solve_job(CLASSIC, &CancelCheck(&|| false));
+            let solved = super::super::convert::solve_job(
+                CLASSIC,
+                std::time::Duration::from_secs(10),
+                &CancelCheck(&|| false),
+            );
             tally.record(&solved.map_err(ServiceError::from));
             tally.record(&Err(PuzzleError::WrongCellCount { found: 2 }.into()));
             tally.record(&Err(ServiceError::Overloaded(QueueFull {
@@ -386,7 +482,7 @@ mod tests {
             skipped: 0,
             panicked: 0,
         };
-        let text = metrics.render(stats);
+        let text = metrics.render(stats, 0);
         let stream = |outcome: &str| {
             sample(
                 &text,
@@ -425,8 +521,14 @@ mod tests {
         };
         let first = metrics.stream_opened();
         let second = metrics.stream_opened();
-        assert_eq!(sample(&metrics.render(stats), "sudoku_streams_open"), 2.0);
+        assert_eq!(
+            sample(&metrics.render(stats, 0), "sudoku_streams_open"),
+            2.0
+        );
         drop((first, second));
-        assert_eq!(sample(&metrics.render(stats), "sudoku_streams_open"), 0.0);
+        assert_eq!(
+            sample(&metrics.render(stats, 0), "sudoku_streams_open"),
+            0.0
+        );
     }
 }

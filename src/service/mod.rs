@@ -1,48 +1,47 @@
 //! The gRPC service `sudoku.v1.SudokuService`.
 //!
-//! A thin adapter: handlers take a request apart, hand the puzzle to the
-//! worker pool (the domain does the parsing and solving there), and build
-//! the response. Errors are [`ServiceError`]s, turned into gRPC statuses in
-//! one place ([`error`]).
+//! A thin adapter: handlers check a request against the limits ([`limits`]:
+//! item caps, the byte budget, stream windows), hand the puzzle to the
+//! worker pool (the domain does the parsing and solving there, within the
+//! per-puzzle time budget), and build the response. Errors are
+//! [`ServiceError`]s, turned into gRPC statuses in one place ([`error`]).
 
 mod convert;
+pub mod deadline;
 mod error;
+pub mod limits;
 mod metrics;
 mod stream;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::{Semaphore, watch};
 use tonic::codec::CompressionEncoding;
 use tonic::{Code, Request, Response, Status, Streaming};
 
 pub use convert::{answer_request, answer_stream_request};
-pub use error::{ServiceError, rpc_status};
-pub use metrics::Metrics;
-use metrics::Rpc;
+pub use error::{ERROR_DOMAIN, GAVE_UP_REASON, ServiceError, is_client_reset, rpc_status};
+pub use limits::{ByteBudget, Limits};
+pub use metrics::{ConnectionGauge, Metrics, Rpc, code_name};
 
+use crate::log_limit::LogLimit;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
 use crate::pb::{SolveRequest, SolveResponse, SolveStreamRequest};
 use crate::pool::WorkerPool;
 use convert::{Solved, solve_job};
 
-/// Limits the service applies to its calls.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Puzzles of one stream in flight at once.
-    pub stream_window: usize,
-    /// SolveStream calls open at once; more are refused.
-    pub max_open_streams: usize,
-    /// Largest request or response message, in bytes.
-    pub max_message_bytes: usize,
-}
+/// At most one log line a second about calls shed for overload; the
+/// metrics count every one.
+static SHED_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
 
-/// The service: the worker pool, its limits, its metrics, and the signal
-/// that the server is draining.
+/// The service: the worker pool, its limits and byte budget, its metrics,
+/// and the signal that the server is draining.
 #[derive(Clone)]
 pub struct SudokuService {
     pool: WorkerPool,
     limits: Limits,
+    budget: ByteBudget,
     open_streams: Arc<Semaphore>,
     metrics: Arc<Metrics>,
     draining: watch::Receiver<bool>,
@@ -62,10 +61,16 @@ impl SudokuService {
         SudokuService {
             pool,
             limits,
+            budget: ByteBudget::new(limits.max_inflight_bytes),
             open_streams: Arc::new(Semaphore::new(limits.max_open_streams)),
             metrics,
             draining,
         }
+    }
+
+    /// The server's budget of request bytes in flight, shared by every call.
+    pub fn budget(&self) -> &ByteBudget {
+        &self.budget
     }
 
     /// The service wrapped for tonic: the message size limit set for both
@@ -82,14 +87,38 @@ impl SudokuService {
             .send_compressed(CompressionEncoding::Zstd)
     }
 
-    /// Solves one puzzle on the pool, or sheds it if the queue is full.
-    /// Dropping this future (the deadline passed, or the client went away)
-    /// drops the job handle, which cancels the job.
+    /// Solves one puzzle on the pool: checked against its cap, charged to
+    /// the byte budget, shed if the budget or the queue is full. Dropping
+    /// this future (the deadline passed, or the client went away) drops the
+    /// job handle, which cancels the job.
     async fn solve_one(&self, puzzle: String) -> Result<Solved, ServiceError> {
+        limits::check_puzzle(&puzzle)?;
+        let _charge = self
+            .budget
+            .try_charge(limits::item_charge(0, puzzle.len()))?;
+        let max_time = self.limits.max_solve_time;
         let answer = self
             .pool
-            .try_submit(move |cancel| solve_job(&puzzle, cancel))?;
+            .try_submit(move |cancel| solve_job(&puzzle, max_time, cancel))?;
         Ok(answer.await??)
+    }
+
+    /// Why a new stream is refused now, if it is: the server is draining,
+    /// or `--max-open-streams` are open. Otherwise the slot it holds.
+    fn admit_stream(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
+        if *self.draining.borrow() {
+            return Err(Status::unavailable(
+                "the server is shutting down; open the stream on another server",
+            ));
+        }
+        self.open_streams.clone().try_acquire_owned().map_err(|_| {
+            self.metrics.stream_refused();
+            Status::resource_exhausted(format!(
+                "server overloaded: {} streams are already open (--max-open-streams); \
+                 retry with backoff",
+                self.limits.max_open_streams
+            ))
+        })
     }
 }
 
@@ -99,18 +128,24 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
-        let mut call = CallRecord::new(&self.metrics, Rpc::Solve);
+        let deadline =
+            deadline::deadline_of(request.metadata().as_ref(), tokio::time::Instant::now());
+        let mut call = CallRecord::new(&self.metrics, Rpc::Solve, deadline);
         let answer = self.solve_one(request.into_inner().puzzle).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
         match answer {
             Ok(solved) => {
-                call.code = Code::Ok;
+                call.code = Some(Code::Ok);
                 Ok(Response::new(solved.into()))
             }
             Err(error) => {
+                let shed = matches!(
+                    error,
+                    ServiceError::Overloaded(_) | ServiceError::OverBudget { .. }
+                );
                 let status = Status::from(error);
-                call.code = status.code();
-                log_failed_call("Solve", &status);
+                call.code = Some(status.code());
+                log_failed_call("Solve", &status, shed);
                 Err(status)
             }
         }
@@ -122,29 +157,20 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
-        let refuse = |status: Status| {
+        let arrival = tokio::time::Instant::now();
+        let slot = self.admit_stream().inspect_err(|status| {
             self.metrics.call_finished(Rpc::SolveStream, status.code());
-            log_failed_call("SolveStream", &status);
-            Err(status)
-        };
-        if *self.draining.borrow() {
-            return refuse(Status::unavailable(
-                "the server is shutting down; open the stream on another server",
-            ));
-        }
-        let Ok(slot) = self.open_streams.clone().try_acquire_owned() else {
-            self.metrics.stream_refused();
-            return refuse(Status::resource_exhausted(format!(
-                "server overloaded: {} streams are already open; retry with backoff",
-                self.limits.max_open_streams
-            )));
-        };
+            let shed = status.code() == Code::ResourceExhausted;
+            log_failed_call("SolveStream", status, shed);
+        })?;
         let (responses, transport) = crate::grouped_channel::channel(stream::RESPONSE_BUFFER);
         let driver = stream::Driver {
             pool: self.pool.clone(),
-            window: self.limits.stream_window,
+            limits: self.limits,
+            budget: self.budget.clone(),
             metrics: self.metrics.clone(),
             draining: self.draining.clone(),
+            deadline: deadline::deadline_of(request.metadata().as_ref(), arrival),
         };
         let requests = request.into_inner();
         tokio::spawn(async move {
@@ -156,33 +182,51 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
 }
 
 /// Counts a unary call in the metrics when dropped: with the code it ended
-/// with, or CANCELLED when it was dropped before it had one (the client
-/// went away or the deadline passed).
+/// with, or CANCELLED when it was dropped before it had one because the
+/// client went away. A call dropped because its deadline passed is counted
+/// by the server's call layer, which answers it DEADLINE_EXCEEDED.
 struct CallRecord<'a> {
     metrics: &'a Metrics,
     rpc: Rpc,
-    code: Code,
+    code: Option<Code>,
+    deadline: Option<tokio::time::Instant>,
 }
 
 impl<'a> CallRecord<'a> {
-    fn new(metrics: &'a Metrics, rpc: Rpc) -> Self {
+    fn new(metrics: &'a Metrics, rpc: Rpc, deadline: Option<tokio::time::Instant>) -> Self {
         CallRecord {
             metrics,
             rpc,
-            code: Code::Cancelled,
+            code: None,
+            deadline,
         }
     }
 }
 
 impl Drop for CallRecord<'_> {
     fn drop(&mut self) {
-        self.metrics.call_finished(self.rpc, self.code);
+        let expired = self
+            .deadline
+            .is_some_and(|deadline| tokio::time::Instant::now() >= deadline);
+        match self.code {
+            Some(code) => self.metrics.call_finished(self.rpc, code),
+            None if expired => {}
+            None => self.metrics.call_finished(self.rpc, Code::Cancelled),
+        }
     }
 }
 
-/// One log line per failed call, louder for the failures that are ours.
-fn log_failed_call(rpc: &str, status: &Status) {
+/// A log line per failed call, louder for the failures that are ours.
+/// Calls `shed` for overload come in floods: at most one line a second
+/// says so, with how many were left out (the metrics count them all).
+fn log_failed_call(rpc: &str, status: &Status, shed: bool) {
     let (code, detail) = (status.code(), status.message());
+    if shed {
+        if let Some(suppressed) = SHED_LOG.check() {
+            tracing::warn!(rpc, ?code, detail, suppressed, "call shed");
+        }
+        return;
+    }
     match code {
         Code::Internal => tracing::error!(rpc, ?code, detail, "call failed"),
         Code::ResourceExhausted => tracing::warn!(rpc, ?code, detail, "call failed"),

@@ -1,7 +1,9 @@
 //! Shared test harness: an in-process server on 127.0.0.1 port 0.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod flood;
 pub mod process;
+pub mod tls;
 
 use std::net::SocketAddr;
 use std::sync::mpsc as sync_channel;
@@ -155,6 +157,53 @@ impl Drop for TestServer {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
+        }
+    }
+}
+
+/// A server on a runtime of its own, serving a listener the test holds, so
+/// that it can crash (its runtime is dropped, which drops every connection
+/// at once, as a killed process would) and start again on the same socket:
+/// the port is never freed, so no other test can take it in between, and
+/// clients that connect meanwhile wait in the socket's backlog.
+pub struct CrashableServer {
+    runtime: Option<tokio::runtime::Runtime>,
+    pub pool: WorkerPool,
+}
+
+impl CrashableServer {
+    /// Serves `listener` (a clone of it) with `workers` solver threads.
+    pub fn start(listener: &std::net::TcpListener, workers: usize) -> CrashableServer {
+        let listener = listener.try_clone().unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let pool = WorkerPool::new(workers, 64);
+        let serving = pool.clone();
+        runtime.spawn(async move {
+            let listener = TcpListener::from_std(listener).unwrap();
+            let never = std::future::pending::<()>();
+            server::serve(listener, &Settings::default(), serving, never).await
+        });
+        CrashableServer {
+            runtime: Some(runtime),
+            pool,
+        }
+    }
+
+    /// Drops the server and every connection it has, at once.
+    pub fn crash(mut self) {
+        self.runtime.take().unwrap().shutdown_background();
+    }
+}
+
+impl Drop for CrashableServer {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
         }
     }
 }

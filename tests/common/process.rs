@@ -1,8 +1,12 @@
-//! `sudoku-server` as a child process, for tests of the binaries.
+//! `sudoku-server` and `sudoku` as child processes, for tests of the
+//! binaries, and the temporary files they read.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Runs the `sudoku` command line with `args`, feeding it `stdin`.
 pub fn run_sudoku(args: &[&str], stdin: &str) -> Output {
@@ -14,7 +18,8 @@ pub fn run_sudoku(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
+    // A command that exits before reading its input closes the pipe.
+    let _ = input.write_all(stdin.as_bytes());
     drop(input);
     child.wait_with_output().unwrap()
 }
@@ -24,68 +29,93 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
 
-/// A file in this test process's own temporary directory.
-pub fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
+/// A temporary file, removed when dropped; it derefs to its path.
+pub type TempFile = tempfile::TempPath;
+
+/// A temporary file holding `contents`, its name ending in `name`.
+pub fn temp_file(name: &str, contents: &str) -> TempFile {
+    let mut file = tempfile::Builder::new()
+        .prefix("sudoku-tests-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .unwrap();
+    file.write_all(contents.as_bytes()).unwrap();
+    file.into_temp_path()
 }
 
-/// A `sudoku-server` process listening on an ephemeral port.
+/// A `sudoku-server` process listening on an ephemeral port. Its stderr is
+/// read all the time by a thread of its own, so that a chatty server never
+/// blocks on a full pipe, and kept for the test to look at.
 pub struct ServerProcess {
     pub child: Child,
     /// `host:port` it listens on.
     pub address: String,
-    /// Its log lines up to the one with the address.
-    pub log: Vec<String>,
-    stderr: BufReader<std::process::ChildStderr>,
+    log: Arc<Mutex<Vec<String>>>,
+    reader: Option<JoinHandle<()>>,
 }
 
 impl ServerProcess {
-    /// Starts a server on an ephemeral port of 127.0.0.1 with `extra` flags.
+    /// Starts a server on an ephemeral port of 127.0.0.1 with `extra`
+    /// flags, and waits until it says where it listens.
     pub fn start(extra: &[&str]) -> ServerProcess {
-        Self::start_on("127.0.0.1:0", extra)
-    }
-
-    /// Starts a server listening on `listen` (e.g. again on the port of one
-    /// that was killed).
-    pub fn start_on(listen: &str, extra: &[&str]) -> ServerProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
-            .args(["--listen", listen])
+            .args(["--listen", "127.0.0.1:0"])
             .args(extra)
             .env("RUST_LOG", "info")
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut log = Vec::new();
-        let address = loop {
-            let mut line = String::new();
-            assert_ne!(
-                stderr.read_line(&mut line).unwrap(),
-                0,
-                "server exited early: {log:?}"
-            );
-            let address = line
-                .split("address=")
-                .nth(1)
-                .map(|rest| rest.split_whitespace().next().unwrap().to_string());
-            log.push(line);
-            if let Some(address) = address {
-                break address;
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (found, address) = mpsc::channel();
+        let reader = std::thread::spawn({
+            let log = log.clone();
+            move || {
+                for line in stderr.lines() {
+                    let Ok(line) = line else { break };
+                    if let Some(rest) = line.split("address=").nth(1) {
+                        let _ = found.send(rest.split_whitespace().next().unwrap().to_string());
+                    }
+                    log.lock().unwrap().push(line);
+                }
             }
-        };
+        });
+        let address = address
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("the server did not start: {:?}", log.lock().unwrap()));
         ServerProcess {
             child,
             address,
             log,
-            stderr,
+            reader: Some(reader),
         }
     }
 
-    /// Sends SIGTERM and waits; returns the exit status and the rest of the log.
+    /// Its log so far, one line per line.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().join("\n")
+    }
+
+    /// Waits until its log has a line containing `needle`, for at most
+    /// ten seconds; true if it came.
+    pub fn wait_for_log(&self, needle: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if self
+                .log
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|line| line.contains(needle))
+            {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status and the whole log.
     pub fn terminate(mut self) -> (std::process::ExitStatus, String) {
         let pid = self.child.id().to_string();
         assert!(
@@ -96,13 +126,12 @@ impl ServerProcess {
                 .success()
         );
         let status = self.child.wait().unwrap();
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut self.stderr, &mut rest).unwrap();
-        (status, rest)
+        if let Some(reader) = self.reader.take() {
+            reader.join().unwrap();
+        }
+        (status, self.log())
     }
-}
 
-impl ServerProcess {
     /// Kills the server at once (SIGKILL), as a crash would.
     pub fn kill(mut self) {
         self.child.kill().unwrap();
@@ -121,6 +150,17 @@ impl ServerProcess {
             .split_whitespace()
             .collect();
         fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    }
+
+    /// A memory figure of `/proc/PID/status`, in KiB: `VmRSS` (now) or
+    /// `VmHWM` (the peak so far).
+    pub fn memory_kib(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|value| value.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no {field} in {status}"))
     }
 }
 

@@ -36,25 +36,28 @@ pub struct SolveReport {
     pub stats: SolveStats,
 }
 
-/// The caller cancelled the solve before it finished.
+/// The caller's stop check said stop before the solve finished.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the solve was cancelled")]
-pub struct Cancelled;
+#[error("the solve was stopped after {guesses} guesses")]
+pub struct Stopped {
+    /// Branching decisions made until then.
+    pub guesses: u64,
+}
 
 /// Solves `board`, certifying uniqueness: searches for up to two solutions.
 ///
 /// Givens that repeat a digit in a row, column or box yield
 /// [`Outcome::NoSolution`]; [`solve_checked`] tells them apart.
-/// `is_cancelled` is polled every few dozen branching decisions, and at the
-/// first one.
-pub fn solve(board: &Board, is_cancelled: impl Fn() -> bool) -> Result<SolveReport, Cancelled> {
-    match solve_checked(board, is_cancelled) {
+/// `should_stop` is polled every few dozen branching decisions, and at the
+/// first one; once it says so the search stops with [`Stopped`].
+pub fn solve(board: &Board, should_stop: impl Fn() -> bool) -> Result<SolveReport, Stopped> {
+    match solve_checked(board, should_stop) {
         Err(SolveError::ConflictingGivens) => Ok(SolveReport {
             outcome: Outcome::NoSolution,
             solution: None,
             stats: SolveStats::default(),
         }),
-        Err(SolveError::Cancelled) => Err(Cancelled),
+        Err(SolveError::Stopped(stopped)) => Err(stopped),
         Ok(report) => Ok(report),
     }
 }
@@ -65,20 +68,22 @@ pub enum SolveError {
     /// Two givens repeat a digit in a row, column or box (found while
     /// placing them, at no extra cost; [`Board::find_conflict`] names them).
     ConflictingGivens,
-    /// The caller cancelled the solve.
-    Cancelled,
+    /// The caller's stop check said stop.
+    Stopped(Stopped),
 }
 
 /// Like [`solve`], but reports conflicting givens instead of answering
 /// [`Outcome::NoSolution`] for them.
 pub fn solve_checked(
     board: &Board,
-    is_cancelled: impl Fn() -> bool,
+    should_stop: impl Fn() -> bool,
 ) -> Result<SolveReport, SolveError> {
     let state = State::new(board).ok_or(SolveError::ConflictingGivens)?;
-    let found = search::search(state, 2, &is_cancelled);
-    if found.cancelled {
-        return Err(SolveError::Cancelled);
+    let found = search::search(state, 2, &should_stop);
+    if found.stopped {
+        return Err(SolveError::Stopped(Stopped {
+            guesses: found.guesses,
+        }));
     }
     Ok(SolveReport {
         outcome: Outcome::of_solution_count(found.count as usize),

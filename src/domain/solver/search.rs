@@ -15,10 +15,10 @@
 use super::engine::State;
 use crate::domain::Board;
 
-/// How many branching decisions pass between two polls of the cancellation
-/// check: often enough to stop within microseconds, rare enough to cost
-/// nothing measurable.
-const CANCEL_POLL_INTERVAL: u64 = 64;
+/// How many branching decisions pass between two polls of the stop check
+/// (cancellation, the time budget): often enough to stop within
+/// microseconds, rare enough to cost nothing measurable.
+const STOP_POLL_INTERVAL: u64 = 64;
 
 /// How many branching decisions pass between two checks for units that
 /// cannot take their digits ([`State::has_unplaceable_digits`]). Puzzles
@@ -35,8 +35,8 @@ pub(super) struct Found {
     pub first: Option<Board>,
     /// Branching decisions made.
     pub guesses: u64,
-    /// The search stopped because `is_cancelled` said so.
-    pub cancelled: bool,
+    /// The search stopped because `should_stop` said so.
+    pub stopped: bool,
 }
 
 /// A saved position: the state before a guess, the cell guessed, and the
@@ -51,14 +51,14 @@ struct Branch {
 /// Searches from `state` for up to `limit` solutions: propagate, and on a
 /// stall save the state and try the branching cell's digits one by one,
 /// backtracking on contradictions.
-pub(super) fn search(state: State, limit: u32, is_cancelled: &dyn Fn() -> bool) -> Found {
+pub(super) fn search(state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> Found {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: `search_with_popcnt` enables exactly one target feature,
         // `popcnt`, and the CPU was just seen to have it.
-        return unsafe { search_with_popcnt(state, limit, is_cancelled) };
+        return unsafe { search_with_popcnt(state, limit, should_stop) };
     }
-    search_loop(state, limit, is_cancelled)
+    search_loop(state, limit, should_stop)
 }
 
 /// [`search_loop`] compiled for CPUs with a `popcnt` instruction, which the
@@ -73,13 +73,13 @@ pub(super) fn search(state: State, limit: u32, is_cancelled: &dyn Fn() -> bool) 
 /// The CPU must support `popcnt`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn search_with_popcnt(state: State, limit: u32, is_cancelled: &dyn Fn() -> bool) -> Found {
-    search_loop(state, limit, is_cancelled)
+unsafe fn search_with_popcnt(state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> Found {
+    search_loop(state, limit, should_stop)
 }
 
 /// The search itself, inlined into each of the entry points above.
 #[inline(always)]
-fn search_loop(mut state: State, limit: u32, is_cancelled: &dyn Fn() -> bool) -> Found {
+fn search_loop(mut state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> Found {
     let mut found = Found::default();
     // Room for a deep search up front, so that pushing never reallocates.
     let mut stack: Vec<Branch> = Vec::with_capacity(64);
@@ -94,8 +94,8 @@ fn search_loop(mut state: State, limit: u32, is_cancelled: &dyn Fn() -> bool) ->
                     return found;
                 }
             } else {
-                if found.guesses.is_multiple_of(CANCEL_POLL_INTERVAL) && is_cancelled() {
-                    found.cancelled = true;
+                if found.guesses.is_multiple_of(STOP_POLL_INTERVAL) && should_stop() {
+                    found.stopped = true;
                     return found;
                 }
                 if found.guesses > 0

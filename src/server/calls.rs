@@ -1,0 +1,229 @@
+//! The policy every call meets before and around its handler: one tower
+//! layer, so that each call costs one boxed future.
+//!
+//! * **Admission.** At most `--max-calls` sudoku calls are in flight on the
+//!   whole server (health checks and reflection have [`OTHER_CALLS`] of
+//!   their own, so that a flood of calls cannot make a pod look dead);
+//!   past that a call is answered RESOURCE_EXHAUSTED at once. The slot is
+//!   held until the response body is done, which for a stream is its end.
+//! * **The connection's first call.** A call marks its connection as used,
+//!   which stops the connection's first-call clock
+//!   ([`super::connections`]).
+//! * **Deadlines.** A call whose `grpc-timeout` passes before its handler
+//!   answers gets DEADLINE_EXCEEDED (tonic's own timeout, due at the same
+//!   time, would say CANCELLED; this layer is polled first, so its answer
+//!   wins). A SolveStream's deadline past its response headers is its
+//!   driver's (see `crate::service`).
+//! * **Requests tonic refuses.** tonic answers an over-large request
+//!   message OUT_OF_RANGE and an undecodable one INTERNAL before any
+//!   handler runs; this service, like gRPC's other implementations, says
+//!   RESOURCE_EXHAUSTED and INVALID_ARGUMENT, and counts them, since no
+//!   handler will. Streams map these statuses in their driver.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use http::{Request, Response};
+use http_body::{Body as HttpBody, Frame, SizeHint};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
+use tonic::body::Body;
+use tonic::codegen::Bytes;
+use tower::{Layer, Service};
+
+use super::connections::ConnectionInfo;
+use crate::log_limit::LogLimit;
+use crate::service::deadline::deadline_of;
+use crate::service::{Metrics, Rpc, ServiceError, is_client_reset};
+
+/// Calls to the health and reflection services that may be in flight
+/// besides `--max-calls`.
+pub const OTHER_CALLS: usize = 64;
+
+/// At most one log line a second about calls refused at the cap.
+static REFUSED_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
+
+/// The policy's shared state: the call slots and where refusals are
+/// counted.
+#[derive(Clone)]
+pub struct CallPolicyLayer {
+    policy: Arc<Policy>,
+}
+
+struct Policy {
+    sudoku_calls: Arc<Semaphore>,
+    other_calls: Arc<Semaphore>,
+    max_calls: usize,
+    metrics: Arc<Metrics>,
+}
+
+impl CallPolicyLayer {
+    /// A policy admitting `max_calls` sudoku calls at once, counting into
+    /// `metrics`.
+    pub fn new(max_calls: usize, metrics: Arc<Metrics>) -> CallPolicyLayer {
+        CallPolicyLayer {
+            policy: Arc::new(Policy {
+                sudoku_calls: Arc::new(Semaphore::new(max_calls)),
+                other_calls: Arc::new(Semaphore::new(OTHER_CALLS)),
+                max_calls,
+                metrics,
+            }),
+        }
+    }
+}
+
+impl<S> Layer<S> for CallPolicyLayer {
+    type Service = CallPolicy<S>;
+
+    fn layer(&self, inner: S) -> CallPolicy<S> {
+        CallPolicy {
+            inner,
+            policy: self.policy.clone(),
+        }
+    }
+}
+
+/// A service with the call policy around it.
+#[derive(Clone)]
+pub struct CallPolicy<S> {
+    inner: S,
+    policy: Arc<Policy>,
+}
+
+impl<S, B> Service<Request<B>> for CallPolicy<S>
+where
+    S: Service<Request<B>, Response = Response<Body>>,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Response<Body>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        if let Some(connection) = request.extensions().get::<ConnectionInfo>() {
+            connection.mark_called();
+        }
+        let rpc = Rpc::from_path(request.uri().path());
+        let slot = match self.policy.admit(rpc) {
+            Ok(slot) => slot,
+            Err(status) => return Box::pin(std::future::ready(Ok(status.into_http()))),
+        };
+        let now = Instant::now();
+        let deadline = deadline_of(request.headers(), now);
+        if deadline.is_some_and(|deadline| deadline <= now) {
+            // Spent before it began (a timeout under the timer's tick): no
+            // work is started for it.
+            let response = self
+                .policy
+                .refused(rpc, ServiceError::DeadlineExceeded.into());
+            return Box::pin(std::future::ready(Ok(response)));
+        }
+        let call = self.inner.call(request);
+        let policy = self.policy.clone();
+        Box::pin(async move {
+            let response = match deadline {
+                None => call.await?,
+                Some(deadline) => match tokio::time::timeout_at(deadline, call).await {
+                    Ok(response) => response?,
+                    Err(_) => policy.refused(rpc, ServiceError::DeadlineExceeded.into()),
+                },
+            };
+            let response = policy.rewrite_refusal(rpc, response);
+            Ok(response.map(|body| Body::new(HoldSlot { body, _slot: slot })))
+        })
+    }
+}
+
+impl Policy {
+    /// A slot for a call to `rpc` (`None`: health or reflection), or the
+    /// status that refuses it.
+    fn admit(&self, rpc: Option<Rpc>) -> Result<OwnedSemaphorePermit, tonic::Status> {
+        let slots = match rpc {
+            Some(_) => &self.sudoku_calls,
+            None => &self.other_calls,
+        };
+        slots.clone().try_acquire_owned().map_err(|_| {
+            let status = tonic::Status::resource_exhausted(format!(
+                "server overloaded: {} calls are in flight (--max-calls); retry with backoff",
+                if rpc.is_some() {
+                    self.max_calls
+                } else {
+                    OTHER_CALLS
+                }
+            ));
+            if let Some(rpc) = rpc {
+                self.metrics.call_shed(rpc, status.code());
+            }
+            if let Some(suppressed) = REFUSED_LOG.check() {
+                tracing::warn!(?rpc, suppressed, "call refused: too many calls in flight");
+            }
+            status
+        })
+    }
+
+    /// The response for a call of `rpc` refused with `status` before its
+    /// handler answered, counted as its handler would have.
+    fn refused(&self, rpc: Option<Rpc>, status: tonic::Status) -> Response<Body> {
+        if let Some(rpc) = rpc {
+            self.metrics.call_finished(rpc, status.code());
+        }
+        status.into_http()
+    }
+
+    /// Gives a request that tonic refused before any handler ran this
+    /// service's status, and counts the call. Only a trailers-only response
+    /// has `grpc-status` in its headers; tonic's own refusals are known by
+    /// their wording (see [`ServiceError::from_inbound_status`]).
+    fn rewrite_refusal(&self, rpc: Option<Rpc>, response: Response<Body>) -> Response<Body> {
+        let Some(status) = tonic::Status::from_header_map(response.headers()) else {
+            return response;
+        };
+        let rewritten = match ServiceError::from_inbound_status(&status) {
+            Some(error) => tonic::Status::from(error),
+            None if rpc.is_some() && is_client_reset(&status) => {
+                tonic::Status::cancelled("the client reset the call")
+            }
+            None => return response,
+        };
+        tracing::info!(
+            code = ?rewritten.code(),
+            detail = rewritten.message(),
+            "request refused before its handler"
+        );
+        self.refused(rpc, rewritten)
+    }
+}
+
+/// A response body that holds its call's slot until it is dropped.
+struct HoldSlot {
+    body: Body,
+    _slot: OwnedSemaphorePermit,
+}
+
+impl HttpBody for HoldSlot {
+    type Data = Bytes;
+    type Error = tonic::Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}

@@ -1,0 +1,304 @@
+//! Client connections: how many may be open, how long one may wait before
+//! its first call, and their TLS handshakes.
+//!
+//! The accept loop (as in mini-redis) takes a slot from a semaphore of
+//! `--max-connections` for every connection it accepts, and the slot goes
+//! with the connection until it closes. A connection over the cap is
+//! closed as soon as it is accepted, before any HTTP/2 or TLS: the client
+//! sees the connection close, which gRPC clients report as UNAVAILABLE and
+//! retry with backoff. Every refusal is counted, and logged at most once a
+//! second.
+//!
+//! A connection that opens no call within `--first-call-timeout` of being
+//! accepted (its TLS handshake included) is closed too: an idle HTTP/2
+//! connection holds some 17 KiB and a slot, and a client that wants the
+//! service calls at once. Its IO reports an error once the clock runs out,
+//! unless the call layer ([`super::calls`]) has marked it called first,
+//! and hyper closes it.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::time::{Instant, Sleep};
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::server::TlsStream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::server::Connected;
+
+use super::tls::log_refused_handshake;
+use crate::log_limit::LogLimit;
+use crate::service::{ConnectionGauge, Metrics};
+
+/// At most one log line a second about connections refused at the cap.
+static REFUSED_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
+
+/// At most one log line a second about failed accepts (out of file
+/// descriptors, say).
+static ACCEPT_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
+
+/// How long the accept loop rests after a failed accept, so that running
+/// out of file descriptors does not make it spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// Accepted connections waiting for tonic to take them.
+const ACCEPTED_BUFFER: usize = 16;
+
+/// How connections are admitted.
+#[derive(Clone)]
+pub struct ConnectionOptions {
+    /// Most connections open at once.
+    pub max_connections: usize,
+    /// How long a connection may wait for its first call.
+    pub first_call_timeout: Duration,
+    /// TLS, if the server serves it.
+    pub tls: Option<TlsAcceptor>,
+}
+
+/// The connections accepted on `listener`, as tonic takes them. The accept
+/// loop stops, and the listening socket closes, once tonic drops the
+/// stream (when the server starts draining).
+pub fn incoming(
+    listener: TcpListener,
+    options: ConnectionOptions,
+    metrics: Arc<Metrics>,
+) -> ReceiverStream<io::Result<Connection>> {
+    let (accepted, incoming) = mpsc::channel(ACCEPTED_BUFFER);
+    tokio::spawn(accept_loop(listener, options, metrics, accepted));
+    ReceiverStream::new(incoming)
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    options: ConnectionOptions,
+    metrics: Arc<Metrics>,
+    accepted: mpsc::Sender<io::Result<Connection>>,
+) {
+    let slots = Arc::new(Semaphore::new(options.max_connections));
+    loop {
+        let (stream, peer) = tokio::select! {
+            () = accepted.closed() => return,
+            result = listener.accept() => match result {
+                Ok(connection) => connection,
+                Err(error) => {
+                    if let Some(suppressed) = ACCEPT_LOG.check() {
+                        tracing::warn!(%error, suppressed, "cannot accept a connection");
+                    }
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            metrics.connection_refused();
+            if let Some(suppressed) = REFUSED_LOG.check() {
+                tracing::warn!(%peer, suppressed, max = options.max_connections,
+                    "connection refused: --max-connections are open");
+            }
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let admitted = Admitted {
+            peer,
+            slot,
+            first_call_by: Instant::now() + options.first_call_timeout,
+            gauge: metrics.connection_opened(),
+        };
+        match &options.tls {
+            None => {
+                let connection = admitted.into_connection(Io::Plain(stream), &metrics);
+                if accepted.send(Ok(connection)).await.is_err() {
+                    return;
+                }
+            }
+            Some(tls) => {
+                let handshake = handshake(tls.clone(), stream, admitted, metrics.clone());
+                let accepted = accepted.clone();
+                tokio::spawn(async move {
+                    if let Some(connection) = handshake.await {
+                        let _ = accepted.send(Ok(connection)).await;
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// A TLS handshake, within the connection's first-call clock; a failure
+/// is counted and logged with its reason.
+async fn handshake(
+    tls: TlsAcceptor,
+    stream: TcpStream,
+    admitted: Admitted,
+    metrics: Arc<Metrics>,
+) -> Option<Connection> {
+    let reason = match tokio::time::timeout_at(admitted.first_call_by, tls.accept(stream)).await {
+        Ok(Ok(stream)) => {
+            return Some(admitted.into_connection(Io::Tls(Box::new(stream)), &metrics));
+        }
+        Ok(Err(error)) => error.to_string(),
+        Err(_) => "the handshake did not finish within --first-call-timeout".to_string(),
+    };
+    metrics.tls_handshake_failed();
+    log_refused_handshake(admitted.peer, &reason);
+    None
+}
+
+/// A connection that has its slot, before its IO is ready.
+struct Admitted {
+    peer: SocketAddr,
+    slot: OwnedSemaphorePermit,
+    first_call_by: Instant,
+    gauge: ConnectionGauge,
+}
+
+impl Admitted {
+    fn into_connection(self, io: Io, metrics: &Arc<Metrics>) -> Connection {
+        Connection {
+            io,
+            info: ConnectionInfo {
+                remote_addr: self.peer,
+                called: Arc::new(AtomicBool::new(false)),
+            },
+            first_call: Some(Box::pin(tokio::time::sleep_until(self.first_call_by))),
+            metrics: metrics.clone(),
+            _slot: self.slot,
+            _gauge: self.gauge,
+        }
+    }
+}
+
+enum Io {
+    Plain(TcpStream),
+    Tls(Box<TlsStream<TcpStream>>),
+}
+
+/// An accepted connection, as tonic serves it: its IO, with its slot under
+/// the cap and its first-call clock.
+pub struct Connection {
+    io: Io,
+    info: ConnectionInfo,
+    /// Running until the first call; `None` after it.
+    first_call: Option<Pin<Box<Sleep>>>,
+    metrics: Arc<Metrics>,
+    _slot: OwnedSemaphorePermit,
+    _gauge: ConnectionGauge,
+}
+
+/// What calls know of their connection (tonic puts it in every request's
+/// extensions).
+#[derive(Debug, Clone)]
+pub struct ConnectionInfo {
+    /// The client's address.
+    pub remote_addr: SocketAddr,
+    called: Arc<AtomicBool>,
+}
+
+impl ConnectionInfo {
+    /// Notes that the connection has had a call, which stops its
+    /// first-call clock.
+    pub fn mark_called(&self) {
+        self.called.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Connected for Connection {
+    type ConnectInfo = ConnectionInfo;
+
+    fn connect_info(&self) -> ConnectionInfo {
+        self.info.clone()
+    }
+}
+
+impl Connection {
+    /// An error once the first-call clock has run out without a call; the
+    /// clock is dropped once a call has come. Polled with every read, which
+    /// hyper always has pending on an open connection.
+    fn check_first_call(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
+        let Some(clock) = &mut self.first_call else {
+            return Ok(());
+        };
+        if self.info.called.load(Ordering::Relaxed) {
+            self.first_call = None;
+            return Ok(());
+        }
+        if clock.as_mut().poll(cx).is_pending() {
+            return Ok(());
+        }
+        self.first_call = None;
+        self.metrics.connection_idle_closed();
+        tracing::debug!(peer = %self.info.remote_addr, "connection closed: no call in time");
+        Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "no call within --first-call-timeout",
+        ))
+    }
+}
+
+impl AsyncRead for Connection {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        if let Err(error) = self.check_first_call(cx) {
+            return Poll::Ready(Err(error));
+        }
+        match &mut self.io {
+            Io::Plain(stream) => Pin::new(stream).poll_read(cx, buf),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Connection {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match &mut self.io {
+            Io::Plain(stream) => Pin::new(stream).poll_write(cx, buf),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match &mut self.io {
+            Io::Plain(stream) => Pin::new(stream).poll_write_vectored(cx, bufs),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match &self.io {
+            Io::Plain(stream) => stream.is_write_vectored(),
+            Io::Tls(stream) => stream.is_write_vectored(),
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match &mut self.io {
+            Io::Plain(stream) => Pin::new(stream).poll_flush(cx),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match &mut self.io {
+            Io::Plain(stream) => Pin::new(stream).poll_shutdown(cx),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_shutdown(cx),
+        }
+    }
+}

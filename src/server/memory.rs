@@ -1,0 +1,156 @@
+//! The most memory clients can make the server hold, derived from its
+//! settings and printed in the startup log line.
+//!
+//! Every way a client can make the server keep something is capped by a
+//! flag, and each cap comes with a cost per unit, measured on this build
+//! (docs/operations.md, "Memory"):
+//!
+//! ```text
+//! worst case = base
+//!            + max_connections  × (connection + connection_window_bytes)
+//!            + calls in flight  × (call + max_message_bytes)
+//!            + max_open_streams × stream
+//!            + max_inflight_bytes
+//! ```
+//!
+//! where calls in flight are `--max-calls` plus the small allowance for
+//! health checks and reflection (or fewer, if the connections cannot carry
+//! that many), a call may hold a message it is reading, a connection a full
+//! receive window of data nobody has read yet, a stream the answers waiting
+//! for its client's window, and the puzzles in flight are charged to the
+//! byte budget. The per-unit costs below are measured figures with a
+//! margin; the hostile-client test checks the total against the server's
+//! real peak memory.
+
+use std::fmt;
+
+use super::Settings;
+use super::calls::OTHER_CALLS;
+
+/// The process at rest: code, the async runtime, the worker threads'
+/// stacks as touched, the allocator's arenas.
+pub const BASE_BYTES: usize = 16 << 20;
+
+/// One plaintext HTTP/2 connection: hyper's and h2's state and their read
+/// and write buffers (16.9 KiB measured for an idle one), besides its
+/// receive window.
+pub const CONNECTION_BYTES: usize = 24 << 10;
+
+/// What TLS adds to a connection: rustls's state and record buffers (8.2
+/// KiB measured for an idle one; its buffers grow to a record or two while
+/// data flows).
+pub const TLS_CONNECTION_BYTES: usize = 32 << 10;
+
+/// One call (an HTTP/2 stream): h2's stream state, tonic's decoder with its
+/// first 8 KiB buffer, and the service's future (9.5 KiB measured for a
+/// unary call waiting for its request), besides the message it may be
+/// reading.
+pub const CALL_BYTES: usize = 16 << 10;
+
+/// One SolveStream beyond its call: the driver, tonic's encoder buffer and
+/// up to two chunks of encoded answers waiting for the client's window.
+pub const STREAM_BYTES: usize = 80 << 10;
+
+/// The worst case of memory the settings allow, by term, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryBound {
+    /// The process at rest.
+    pub base: usize,
+    /// Open connections, with their unread receive windows.
+    pub connections: usize,
+    /// Calls in flight, with a message each being read.
+    pub calls: usize,
+    /// Open SolveStreams' transport buffers.
+    pub streams: usize,
+    /// Puzzles in flight: the byte budget.
+    pub requests: usize,
+}
+
+impl MemoryBound {
+    /// The bound for `settings`.
+    pub fn of(settings: &Settings) -> MemoryBound {
+        let tls = if settings.tls_cert.is_some() {
+            TLS_CONNECTION_BYTES
+        } else {
+            0
+        };
+        let connections = settings.max_connections as usize;
+        let per_connection = CONNECTION_BYTES + tls + settings.connection_window_bytes as usize;
+        let calls = (settings.max_calls as usize + OTHER_CALLS)
+            .min(connections.saturating_mul(settings.max_concurrent_streams as usize));
+        MemoryBound {
+            base: BASE_BYTES,
+            connections: connections * per_connection,
+            calls: calls * (CALL_BYTES + settings.max_message_bytes),
+            streams: settings.max_open_streams as usize * STREAM_BYTES,
+            requests: settings.max_inflight_bytes,
+        }
+    }
+
+    /// The whole bound.
+    pub fn total(&self) -> usize {
+        self.base + self.connections + self.calls + self.streams + self.requests
+    }
+}
+
+impl fmt::Display for MemoryBound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mib = |bytes: usize| bytes as f64 / f64::from(1 << 20);
+        write!(
+            f,
+            "{:.0} MiB (base {:.0} + connections {:.1} + calls {:.1} + streams {:.1} \
+             + puzzles in flight {:.1})",
+            mib(self.total()),
+            mib(self.base),
+            mib(self.connections),
+            mib(self.calls),
+            mib(self.streams),
+            mib(self.requests)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_fit_a_256_mib_pod_with_room_to_spare() {
+        let bound = MemoryBound::of(&Settings::default());
+        assert!(bound.total() < 192 << 20, "{bound}");
+    }
+
+    #[test]
+    fn each_cap_moves_its_term() {
+        let settings = Settings {
+            max_connections: 10,
+            connection_window_bytes: 65536,
+            max_calls: 100,
+            max_concurrent_streams: 100,
+            max_message_bytes: 4096,
+            max_open_streams: 5,
+            max_inflight_bytes: 1 << 20,
+            ..Settings::default()
+        };
+        let bound = MemoryBound::of(&settings);
+        assert_eq!(bound.connections, 10 * (CONNECTION_BYTES + 65536));
+        assert_eq!(bound.calls, (100 + OTHER_CALLS) * (CALL_BYTES + 4096));
+        assert_eq!(bound.streams, 5 * STREAM_BYTES);
+        assert_eq!(bound.requests, 1 << 20);
+        let tls = Settings {
+            tls_cert: Some("c.pem".into()),
+            ..settings.clone()
+        };
+        let with_tls = MemoryBound::of(&tls).connections;
+        assert_eq!(with_tls, bound.connections + 10 * TLS_CONNECTION_BYTES);
+        let few_connections = Settings {
+            max_connections: 1,
+            max_concurrent_streams: 3,
+            ..settings
+        };
+        assert_eq!(
+            MemoryBound::of(&few_connections).calls,
+            3 * (CALL_BYTES + 4096)
+        );
+    }
+}

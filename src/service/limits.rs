@@ -1,0 +1,321 @@
+//! What one item may carry, and the budgets in bytes and puzzles that
+//! everything admitted is counted against.
+//!
+//! Memory is bounded by bytes, not only by counts. Every puzzle a call
+//! hands to the solver is *charged*: its text, its id, and a fixed
+//! allowance ([`ITEM_OVERHEAD_BYTES`]) for everything else it will hold
+//! (its job's share, its answer with an error message). The charge is held
+//! until the answer has been handed to the transport, against two limits:
+//!
+//! * the server's [`ByteBudget`] (`--max-inflight-bytes`), shared by every
+//!   call: a unary call that does not fit is shed with RESOURCE_EXHAUSTED,
+//!   a stream waits (and stops reading) until it fits;
+//! * the stream's own [`StreamWindow`] (`--stream-window` puzzles and
+//!   `--stream-window-bytes`), so that one stream cannot take the whole
+//!   budget. Room comes back when the transport takes an answer, not when
+//!   the answer is made, so the window also covers answers waiting for a
+//!   slow client; the default of 256 puzzles keeps as many in the pool as
+//!   a window of 128 did when it counted only those (measured: kaggle x200
+//!   through one server in 559 ms with 256, 589 ms with 128, 554 ms before
+//!   the byte accounting, noise about 20-35 ms).
+//!
+//! Items over the per-item caps ([`MAX_ID_BYTES`], and
+//! [`MAX_PUZZLE_BYTES`](crate::domain::MAX_PUZZLE_BYTES) for puzzle text)
+//! are refused on their own, with a message naming the limit, and their
+//! text is dropped at once: a refused item is charged only the allowance.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+
+use super::error::ServiceError;
+use crate::domain::{MAX_PUZZLE_BYTES, PuzzleError};
+
+/// The longest `id` a stream item may carry, in bytes. An id is the
+/// client's name for an item, echoed back; 256 bytes holds any key a client
+/// reasonably uses. A longer id is refused (OUTCOME_INVALID) and not echoed.
+pub const MAX_ID_BYTES: usize = 256;
+
+/// What an admitted item is charged besides its text and id: its answer
+/// (the largest, an error message with its details, encodes to under 400
+/// bytes; `convert`'s tests check every kind) and its share of the job and
+/// the bookkeeping around both.
+pub const ITEM_OVERHEAD_BYTES: usize = 512;
+
+/// The most an item can be charged: the largest id and puzzle text allowed,
+/// and the allowance.
+pub const MAX_ITEM_CHARGE: usize = MAX_ID_BYTES + MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES;
+
+/// Limits the service applies to its calls.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Puzzles of one stream in flight at once.
+    pub stream_window: usize,
+    /// Bytes one stream's puzzles in flight may be charged at once.
+    pub stream_window_bytes: usize,
+    /// SolveStream calls open at once; more are refused.
+    pub max_open_streams: usize,
+    /// Largest request or response message, in bytes.
+    pub max_message_bytes: usize,
+    /// Request bytes the whole server may have in flight.
+    pub max_inflight_bytes: usize,
+    /// The longest one puzzle may be solved before the solver gives up.
+    pub max_solve_time: Duration,
+}
+
+impl Limits {
+    /// The defaults of the server's flags: sized so that the worst case
+    /// the flags allow stays well inside a 256 MiB pod (see
+    /// `crate::server::memory` for the formula).
+    pub const DEFAULT: Limits = Limits {
+        stream_window: 256,
+        stream_window_bytes: 256 * 1024,
+        max_open_streams: 256,
+        max_message_bytes: 16 * 1024,
+        max_inflight_bytes: 32 * 1024 * 1024,
+        max_solve_time: Duration::from_secs(10),
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// What an item with this id and puzzle text is charged.
+pub fn item_charge(id_bytes: usize, puzzle_bytes: usize) -> usize {
+    id_bytes + puzzle_bytes + ITEM_OVERHEAD_BYTES
+}
+
+/// Checks an item against the per-item caps.
+pub fn check_item(id: &str, puzzle: &str) -> Result<(), ServiceError> {
+    if id.len() > MAX_ID_BYTES {
+        return Err(ServiceError::IdTooLong { length: id.len() });
+    }
+    check_puzzle(puzzle)
+}
+
+/// Checks puzzle text against its cap.
+pub fn check_puzzle(puzzle: &str) -> Result<(), ServiceError> {
+    if puzzle.len() > MAX_PUZZLE_BYTES {
+        return Err(PuzzleError::TooLong {
+            length: puzzle.len(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The server's budget of request bytes in flight.
+#[derive(Debug, Clone)]
+pub struct ByteBudget {
+    bytes: Arc<Semaphore>,
+    total: usize,
+}
+
+/// Bytes charged to the [`ByteBudget`], given back when dropped.
+#[derive(Debug)]
+pub struct Charge(#[allow(dead_code)] OwnedSemaphorePermit);
+
+impl ByteBudget {
+    /// A budget of `total` bytes (at most `u32::MAX`).
+    pub fn new(total: usize) -> ByteBudget {
+        let total = total.min(u32::MAX as usize);
+        ByteBudget {
+            bytes: Arc::new(Semaphore::new(total)),
+            total,
+        }
+    }
+
+    /// The budget's size in bytes.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Bytes charged now.
+    pub fn in_use(&self) -> usize {
+        self.total - self.bytes.available_permits()
+    }
+
+    /// Charges `bytes` if they fit now.
+    pub fn try_charge(&self, bytes: usize) -> Result<Charge, ServiceError> {
+        self.bytes
+            .clone()
+            .try_acquire_many_owned(self.permits(bytes))
+            .map(Charge)
+            .map_err(|_| ServiceError::OverBudget { budget: self.total })
+    }
+
+    /// Charges `bytes`, waiting until they fit.
+    pub async fn charge(&self, bytes: usize) -> Charge {
+        let permit = self
+            .bytes
+            .clone()
+            .acquire_many_owned(self.permits(bytes))
+            .await
+            .expect("the budget's semaphore is never closed");
+        Charge(permit)
+    }
+
+    /// Permits for a charge: at most the whole budget, so that a charge
+    /// larger than the budget (which settings validation rules out) waits
+    /// for an empty server instead of forever.
+    fn permits(&self, bytes: usize) -> u32 {
+        bytes.min(self.total) as u32
+    }
+}
+
+/// One stream's puzzles and bytes in flight, against its window.
+///
+/// Only the stream's driver takes room; the transport gives it back (when
+/// it has taken an answer group and drops its [`Admission`]), so the
+/// counts are atomics and a [`Notify`] wakes the driver.
+#[derive(Debug)]
+pub struct StreamWindow {
+    puzzles: AtomicUsize,
+    bytes: AtomicUsize,
+    freed: Notify,
+    max_puzzles: usize,
+    max_bytes: usize,
+}
+
+impl StreamWindow {
+    /// An empty window of `max_puzzles` puzzles and `max_bytes` bytes.
+    pub fn new(max_puzzles: usize, max_bytes: usize) -> Arc<StreamWindow> {
+        Arc::new(StreamWindow {
+            puzzles: AtomicUsize::new(0),
+            bytes: AtomicUsize::new(0),
+            freed: Notify::new(),
+            max_puzzles: max_puzzles.max(1),
+            max_bytes: max_bytes.max(1),
+        })
+    }
+
+    /// True while the stream may take in one more item.
+    pub fn has_room(&self) -> bool {
+        self.puzzles.load(Ordering::Acquire) < self.max_puzzles
+            && self.bytes.load(Ordering::Acquire) < self.max_bytes
+    }
+
+    /// True if `puzzles` more puzzles charged `bytes` fit besides what is
+    /// in flight.
+    pub fn fits(&self, puzzles: usize, bytes: usize) -> bool {
+        self.puzzles.load(Ordering::Acquire) + puzzles <= self.max_puzzles
+            && self.bytes.load(Ordering::Acquire) + bytes <= self.max_bytes
+    }
+
+    /// Completes once some room has been given back since the last call
+    /// (at once if some was given back in between).
+    pub async fn freed(&self) {
+        self.freed.notified().await;
+    }
+
+    /// Puzzles in flight now.
+    pub fn puzzles(&self) -> usize {
+        self.puzzles.load(Ordering::Acquire)
+    }
+
+    /// Bytes in flight now.
+    pub fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Acquire)
+    }
+}
+
+/// A group of items admitted to a stream's window and the server's budget,
+/// given back to both when dropped.
+#[derive(Debug)]
+pub struct Admission {
+    _charge: Charge,
+    window: Arc<StreamWindow>,
+    puzzles: usize,
+    bytes: usize,
+}
+
+impl Admission {
+    /// Takes room for `puzzles` puzzles charged `charge`'s bytes in
+    /// `window`. The caller checks [`StreamWindow::has_room`] first; a group
+    /// may overrun the window by its last item.
+    pub fn new(window: &Arc<StreamWindow>, puzzles: usize, bytes: usize, charge: Charge) -> Self {
+        window.puzzles.fetch_add(puzzles, Ordering::AcqRel);
+        window.bytes.fetch_add(bytes, Ordering::AcqRel);
+        Admission {
+            _charge: charge,
+            window: window.clone(),
+            puzzles,
+            bytes,
+        }
+    }
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.window
+            .puzzles
+            .fetch_sub(self.puzzles, Ordering::AcqRel);
+        self.window.bytes.fetch_sub(self.bytes, Ordering::AcqRel);
+        // `notify_one` keeps a wake-up for a driver not yet waiting.
+        self.window.freed.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_over_their_caps_are_refused_with_their_length() {
+        assert!(check_item(&"i".repeat(MAX_ID_BYTES), &"1".repeat(MAX_PUZZLE_BYTES)).is_ok());
+        let id = check_item(&"i".repeat(MAX_ID_BYTES + 1), "").unwrap_err();
+        assert_eq!(
+            id.to_string(),
+            "id is 257 bytes long, over the limit of 256 bytes; it is not echoed"
+        );
+        let puzzle = check_item("", &"1".repeat(MAX_PUZZLE_BYTES + 1)).unwrap_err();
+        assert_eq!(
+            puzzle.to_string(),
+            "puzzle text is 2049 bytes long, over the limit of 2048 bytes"
+        );
+    }
+
+    #[test]
+    fn the_budget_charges_until_full_and_takes_back_on_drop() {
+        let budget = ByteBudget::new(3000);
+        let first = budget.try_charge(2000).unwrap();
+        assert_eq!(budget.in_use(), 2000);
+        let refused = budget.try_charge(1001).unwrap_err();
+        assert!(matches!(refused, ServiceError::OverBudget { budget: 3000 }));
+        drop(first);
+        assert_eq!(budget.in_use(), 0);
+        let whole = budget.try_charge(10_000).unwrap();
+        assert_eq!(
+            budget.in_use(),
+            3000,
+            "a charge over the budget takes all of it"
+        );
+        drop(whole);
+    }
+
+    #[tokio::test]
+    async fn a_window_fills_and_an_admission_gives_its_room_back() {
+        let budget = ByteBudget::new(1 << 20);
+        let window = StreamWindow::new(2, 10_000);
+        assert!(window.has_room() && window.fits(2, 10_000) && !window.fits(3, 1));
+        let first = Admission::new(&window, 1, 4000, budget.charge(4000).await);
+        assert!(window.has_room() && !window.fits(1, 6001));
+        let second = Admission::new(&window, 1, 100, budget.charge(100).await);
+        assert!(!window.has_room(), "two puzzles fill a window of two");
+        assert_eq!((window.puzzles(), window.bytes()), (2, 4100));
+        drop(first);
+        window.freed().await;
+        assert!(window.has_room());
+        assert_eq!(budget.in_use(), 100);
+        drop(second);
+        assert_eq!(
+            (window.puzzles(), window.bytes(), budget.in_use()),
+            (0, 0, 0)
+        );
+    }
+}

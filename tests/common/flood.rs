@@ -1,0 +1,189 @@
+//! A hostile client, for the memory-bound tests: connections that say
+//! hello and nothing more, streams that send the largest items allowed and
+//! read no answers, and unary calls whose request never comes.
+//!
+//! Everything it opens stays open until the [`Flood`] is dropped.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use sudoku_grpc::domain::MAX_PUZZLE_BYTES;
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::pb::{SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use sudoku_grpc::service::limits::MAX_ID_BYTES;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::task::JoinSet;
+use tonic::Streaming;
+use tonic::transport::{Channel, Endpoint};
+
+use super::CLASSIC;
+
+/// The HTTP/2 client preface and an empty SETTINGS frame: a connection
+/// that says hello and then nothing.
+const HELLO: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+
+/// The largest item the server accepts: a 256-byte id and the classic
+/// puzzle padded with layout to 2 KiB, so it is solved too.
+pub fn largest_item(index: u64) -> SolveStreamRequest {
+    let id = format!("{index:0>width$}", width = MAX_ID_BYTES);
+    let puzzle = format!("{CLASSIC:<width$}", width = MAX_PUZZLE_BYTES);
+    SolveStreamRequest { id, puzzle }
+}
+
+/// What a flood holds open, and what the server refused it.
+#[derive(Default)]
+pub struct Flood {
+    idle: Vec<TcpStream>,
+    channels: Vec<Channel>,
+    streams: Vec<Streaming<SolveStreamResponse>>,
+    calls: JoinSet<()>,
+    /// Unary calls still waiting for an answer.
+    calls_waiting: Arc<AtomicUsize>,
+    /// Unary calls the server refused.
+    calls_refused: Arc<AtomicUsize>,
+    /// Connections the server refused (for idle ones, see
+    /// [`Flood::closed_idle_connections`]).
+    pub connections_refused: usize,
+    /// Streams the server refused.
+    pub streams_refused: usize,
+}
+
+/// A channel on its own connection, with small receive windows so that the
+/// flood itself stays small: answers the flood does not read wait in the
+/// server's buffers, not in this process.
+async fn connection(address: &str) -> Option<Channel> {
+    Endpoint::from_shared(format!("http://{address}"))
+        .unwrap()
+        .initial_stream_window_size(64 * 1024)
+        .initial_connection_window_size(1 << 20)
+        .connect_timeout(Duration::from_secs(5))
+        .connect()
+        .await
+        .ok()
+}
+
+impl Flood {
+    /// Opens `count` connections that send the HTTP/2 preface and nothing
+    /// more.
+    pub async fn idle_connections(&mut self, address: &str, count: usize) {
+        for _ in 0..count {
+            match TcpStream::connect(address).await {
+                Ok(mut stream) => {
+                    let _ = stream.write_all(HELLO).await;
+                    self.idle.push(stream);
+                }
+                Err(_) => self.connections_refused += 1,
+            }
+        }
+    }
+
+    /// Opens `count` TLS connections (trusting `ca`, a PEM certificate)
+    /// that finish their handshake and make no call.
+    pub async fn idle_tls_connections(&mut self, address: &str, ca: &str, count: usize) {
+        let tls = tonic::transport::ClientTlsConfig::new()
+            .ca_certificate(tonic::transport::Certificate::from_pem(ca))
+            .domain_name("localhost");
+        for _ in 0..count {
+            let endpoint = Endpoint::from_shared(format!("https://{address}"))
+                .unwrap()
+                .tls_config(tls.clone())
+                .unwrap();
+            match endpoint.connect().await {
+                Ok(channel) => self.channels.push(channel),
+                Err(_) => self.connections_refused += 1,
+            }
+        }
+    }
+
+    /// Opens `connections` connections with `streams` SolveStream calls
+    /// each, every one sending the largest items allowed, endlessly, and
+    /// reading nothing.
+    pub async fn greedy_streams(&mut self, address: &str, connections: usize, streams: usize) {
+        for _ in 0..connections {
+            let Some(channel) = connection(address).await else {
+                self.connections_refused += 1;
+                continue;
+            };
+            for _ in 0..streams {
+                let items = tokio_stream::iter((0u64..).map(largest_item));
+                let mut client = SudokuServiceClient::new(channel.clone());
+                let call = client.solve_stream(items);
+                match tokio::time::timeout(Duration::from_secs(5), call).await {
+                    Ok(Ok(response)) => self.streams.push(response.into_inner()),
+                    _ => self.streams_refused += 1,
+                }
+            }
+            self.channels.push(channel);
+        }
+    }
+
+    /// Opens `connections` connections with `calls` unary Solve calls each
+    /// whose request message never comes.
+    pub async fn pending_calls(&mut self, address: &str, connections: usize, calls: usize) {
+        for _ in 0..connections {
+            let Some(channel) = connection(address).await else {
+                self.connections_refused += 1;
+                continue;
+            };
+            for _ in 0..calls {
+                let mut grpc = tonic::client::Grpc::new(channel.clone());
+                let (waiting, refused) = (self.calls_waiting.clone(), self.calls_refused.clone());
+                waiting.fetch_add(1, Ordering::SeqCst);
+                self.calls.spawn(async move {
+                    let path =
+                        http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
+                    let codec = tonic_prost::ProstCodec::<SolveRequest, SolveResponse>::default();
+                    let never = tokio_stream::pending::<SolveRequest>();
+                    let answer = match grpc.ready().await {
+                        Ok(()) => grpc
+                            .client_streaming(tonic::Request::new(never), path, codec)
+                            .await
+                            .map(|_| ()),
+                        Err(_) => Err(tonic::Status::unavailable("not ready")),
+                    };
+                    waiting.fetch_sub(1, Ordering::SeqCst);
+                    if answer.is_err() {
+                        refused.fetch_add(1, Ordering::SeqCst);
+                    }
+                });
+            }
+            self.channels.push(channel);
+        }
+    }
+
+    /// How many of the idle connections the server has closed so far:
+    /// reading what it sent (its SETTINGS) comes to the end.
+    pub async fn closed_idle_connections(&mut self) -> usize {
+        let mut closed = 0;
+        for stream in &mut self.idle {
+            let mut buffer = [0u8; 1024];
+            loop {
+                match tokio::time::timeout(Duration::from_millis(1), stream.read(&mut buffer)).await
+                {
+                    Ok(Ok(0)) | Ok(Err(_)) => {
+                        closed += 1;
+                        break;
+                    }
+                    Ok(Ok(_)) => continue,
+                    Err(_) => break,
+                }
+            }
+        }
+        closed
+    }
+
+    /// Streams the server took, and unary calls still waiting.
+    pub fn open(&self) -> (usize, usize) {
+        (
+            self.streams.len(),
+            self.calls_waiting.load(Ordering::SeqCst),
+        )
+    }
+
+    /// Unary calls the server has refused so far.
+    pub fn calls_refused(&self) -> usize {
+        self.calls_refused.load(Ordering::SeqCst)
+    }
+}

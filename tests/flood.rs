@@ -1,0 +1,273 @@
+//! A hostile client against a real `sudoku-server` process: many
+//! connections and streams at once, each sending the largest items allowed
+//! and reading no answers, connections that say hello and nothing more,
+//! and calls whose request never comes. The server's peak memory must stay
+//! under the bound it prints at startup, and once the flood stops it must
+//! be serving.
+//!
+//! `cargo test --test flood` runs it at a size CI can afford. Two ignored
+//! tests run it for the record, best against a release build
+//! (`scripts/flood.sh` does that): `at_the_default_settings`, the
+//! documented figure, and `what_each_unit_costs`, which measures the
+//! per-unit costs the bound is built from.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::CLASSIC;
+use common::flood::Flood;
+use common::process::ServerProcess;
+use common::tls::{Authority, TlsFiles};
+use sudoku_grpc::pb::SolveRequest;
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use tonic::transport::Channel;
+
+/// The bound a server printed in its startup line, in bytes.
+fn memory_bound(server: &ServerProcess) -> u64 {
+    let log = server.log();
+    log.split("memory_bound_bytes=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no memory_bound_bytes in {log}"))
+}
+
+/// Waits until the server's resident memory has not grown for a second
+/// (it has read and buffered all it will), at most `limit`.
+fn settle(server: &ServerProcess, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    let mut last = server.memory_kib("VmRSS");
+    while Instant::now() < deadline {
+        std::thread::sleep(Duration::from_secs(1));
+        let now = server.memory_kib("VmRSS");
+        if now <= last {
+            return;
+        }
+        last = now;
+    }
+}
+
+async fn serving(address: &str) -> bool {
+    let Ok(channel) = Channel::from_shared(format!("http://{address}"))
+        .unwrap()
+        .connect()
+        .await
+    else {
+        return false;
+    };
+    let health = sudoku_grpc::client::check_health(channel.clone(), "").await;
+    let request = SolveRequest {
+        puzzle: CLASSIC.to_string(),
+    };
+    let solved = SudokuServiceClient::new(channel).solve(request).await;
+    matches!(health, Ok(true)) && solved.is_ok()
+}
+
+/// What a flood is made of: how many of each kind of client.
+struct FloodSize {
+    idle_connections: usize,
+    stream_connections: usize,
+    streams_per_connection: usize,
+    call_connections: usize,
+    calls_per_connection: usize,
+}
+
+/// What a flood found: the bound the server printed and its peak resident
+/// memory during the flood (bytes), and what it refused and kept open.
+struct FloodReport {
+    bound: u64,
+    peak: u64,
+    streams_open: usize,
+    calls_waiting: usize,
+    connections_refused: usize,
+    streams_refused: usize,
+    calls_refused: usize,
+}
+
+/// Starts a server with `flags`, floods it with `size`, reports, and
+/// checks it serves once the flood is gone.
+async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
+    let flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
+    let server = tokio::task::spawn_blocking(move || {
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        ServerProcess::start(&flags)
+    })
+    .await
+    .unwrap();
+    let bound = memory_bound(&server);
+    let address = server.address.clone();
+    let mut flood = Flood::default();
+    flood
+        .greedy_streams(
+            &address,
+            size.stream_connections,
+            size.streams_per_connection,
+        )
+        .await;
+    flood
+        .pending_calls(&address, size.call_connections, size.calls_per_connection)
+        .await;
+    flood
+        .idle_connections(&address, size.idle_connections)
+        .await;
+    let server = tokio::task::spawn_blocking(move || {
+        settle(&server, Duration::from_secs(20));
+        server
+    })
+    .await
+    .unwrap();
+    let (streams_open, calls_waiting) = flood.open();
+    let report = FloodReport {
+        bound,
+        peak: server.memory_kib("VmHWM") * 1024,
+        streams_open,
+        calls_waiting,
+        connections_refused: flood.connections_refused + flood.closed_idle_connections().await,
+        streams_refused: flood.streams_refused,
+        calls_refused: flood.calls_refused(),
+    };
+    eprintln!(
+        "flood: {streams_open} streams open and {calls_waiting} calls waiting; refused \
+         {} connections, {} streams, {} calls; server peak {:.1} MiB, bound {:.1} MiB",
+        report.connections_refused,
+        report.streams_refused,
+        report.calls_refused,
+        report.peak as f64 / f64::from(1 << 20),
+        report.bound as f64 / f64::from(1 << 20)
+    );
+    drop(flood);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !serving(&address).await {
+        assert!(Instant::now() < deadline, "not serving after the flood");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after() {
+    // Caps small enough for a debug build in CI, and a flood that goes
+    // past every one of them.
+    let flags = [
+        "--workers",
+        "1",
+        "--max-connections",
+        "64",
+        "--max-calls",
+        "96",
+        "--max-open-streams",
+        "24",
+        "--max-inflight-bytes",
+        "2MiB",
+        "--stream-window-bytes",
+        "64KiB",
+        "--first-call-timeout",
+        "30s",
+    ];
+    let size = FloodSize {
+        idle_connections: 60,
+        stream_connections: 8,
+        streams_per_connection: 4,
+        call_connections: 12,
+        calls_per_connection: 8,
+    };
+    let report = flood(&flags, size).await;
+    assert!(
+        report.peak < report.bound,
+        "peak {} bytes over the bound {}",
+        report.peak,
+        report.bound
+    );
+    // Every cap was reached: 24 streams, 96 calls in all, 64 connections.
+    assert_eq!(report.streams_open, 24);
+    assert_eq!(report.streams_refused, 8);
+    assert_eq!(report.calls_waiting, 96 - 24);
+    assert_eq!(report.calls_refused, 96 - 72);
+    assert_eq!(report.connections_refused, 8 + 12 + 60 - 64);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "minutes long; scripts/flood.sh runs it against a release build"]
+async fn at_the_default_settings() {
+    let size = FloodSize {
+        idle_connections: 600,
+        stream_connections: 64,
+        streams_per_connection: 8,
+        call_connections: 40,
+        calls_per_connection: 64,
+    };
+    let report = flood(&["--first-call-timeout", "120s"], size).await;
+    assert!(
+        report.peak < report.bound,
+        "peak {} bytes over the bound {}",
+        report.peak,
+        report.bound
+    );
+}
+
+/// Resident memory after each step, less before it, per unit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check: scripts/flood.sh runs it"]
+async fn what_each_unit_costs() {
+    let flags = [
+        "--max-connections",
+        "100000",
+        "--max-calls",
+        "100000",
+        "--max-open-streams",
+        "100000",
+        "--max-inflight-bytes",
+        "4000MiB",
+        "--first-call-timeout",
+        "600s",
+    ];
+    let server = tokio::task::spawn_blocking(move || ServerProcess::start(&flags))
+        .await
+        .unwrap();
+    let address = server.address.clone();
+    let mut flood = Flood::default();
+    let rss = || server.memory_kib("VmRSS") as f64;
+    let settle_then = |before: f64, units: usize, what: &str| {
+        settle(&server, Duration::from_secs(30));
+        let after = server.memory_kib("VmRSS") as f64;
+        eprintln!(
+            "{what}: {:.1} KiB each ({units} of them, {:.1} MiB in all)",
+            (after - before) / units as f64,
+            (after - before) / 1024.0
+        );
+        after
+    };
+    let start = rss();
+    eprintln!("at rest: {:.1} MiB", start / 1024.0);
+    flood.idle_connections(&address, 2000).await;
+    let idle = settle_then(start, 2000, "an idle connection");
+    flood.pending_calls(&address, 500, 1).await;
+    let with_call = settle_then(idle, 500, "a connection with one waiting call");
+    flood.pending_calls(&address, 10, 100).await;
+    let calls = settle_then(with_call, 1000, "a waiting call");
+    flood.greedy_streams(&address, 100, 1).await;
+    settle_then(calls, 100, "a greedy stream with its connection and window");
+    drop(flood);
+
+    let ca = Authority::new("flood CA");
+    let files = TlsFiles::new(&ca, None);
+    let mut tls_flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
+    tls_flags.extend(files.flags());
+    let server = tokio::task::spawn_blocking(move || {
+        let flags: Vec<&str> = tls_flags.iter().map(String::as_str).collect();
+        ServerProcess::start(&flags)
+    })
+    .await
+    .unwrap();
+    let before = server.memory_kib("VmRSS") as f64;
+    let mut flood = Flood::default();
+    flood
+        .idle_tls_connections(&server.address, &ca.pem, 1000)
+        .await;
+    settle(&server, Duration::from_secs(30));
+    let after = server.memory_kib("VmRSS") as f64;
+    eprintln!(
+        "an idle TLS connection: {:.1} KiB each (1000 of them)",
+        (after - before) / 1000.0
+    );
+}
