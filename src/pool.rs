@@ -31,7 +31,7 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError, oneshot};
@@ -112,13 +112,22 @@ impl CancelCheck<'_> {
 }
 
 /// The pending result of a job: a future, or [`JobHandle::wait`] to block.
-/// Dropping it cancels the job.
+/// Dropping it cancels the job; [`JobHandle::stop`] asks it to stop but
+/// keeps what it returns.
 #[must_use = "dropping a JobHandle cancels its job"]
 pub struct JobHandle<T> {
     result: oneshot::Receiver<Result<T, JobError>>,
+    stop: Arc<AtomicBool>,
 }
 
 impl<T> JobHandle<T> {
+    /// Makes [`CancelCheck::is_cancelled`] true for the job, as dropping
+    /// the handle would, while its result can still be awaited: a job that
+    /// works through a list can hand back what it finished.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
     /// The job's result if it has finished, without waiting; `None` while
     /// it is queued or running.
     pub fn try_take(&mut self) -> Option<Result<T, JobError>> {
@@ -228,6 +237,8 @@ impl WorkerPool {
         F: FnOnce(&CancelCheck) -> T + Send + 'static,
     {
         let (sender, result) = oneshot::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
         let counters = self.shared.counters.clone();
         let job: Job = Box::new(move || {
             if sender.is_closed() {
@@ -235,7 +246,7 @@ impl WorkerPool {
                 return;
             }
             counters.running.fetch_add(1, Ordering::Relaxed);
-            let is_cancelled = || sender.is_closed();
+            let is_cancelled = || sender.is_closed() || stopped.load(Ordering::Relaxed);
             let outcome = catch_unwind(AssertUnwindSafe(|| task(&CancelCheck(&is_cancelled))));
             counters.running.fetch_sub(1, Ordering::Relaxed);
             counters.completed.fetch_add(1, Ordering::Relaxed);
@@ -253,7 +264,7 @@ impl WorkerPool {
             .jobs
             .send(job)
             .expect("workers live as long as the pool");
-        JobHandle { result }
+        JobHandle { result, stop }
     }
 }
 
@@ -358,6 +369,30 @@ mod tests {
         drop(handle);
         wait_until("the cancelled job stops", || pool.stats().in_flight == 0);
         assert_eq!(pool.stats().completed, 1);
+    }
+
+    #[test]
+    fn a_stopped_job_returns_what_it_finished() {
+        let pool = WorkerPool::new(1, 0);
+        let (started_tx, started) = mpsc::channel();
+        let handle = pool
+            .try_submit(move |cancel| {
+                let mut done = 1;
+                started_tx.send(()).unwrap();
+                while !cancel.is_cancelled() {
+                    done += 1;
+                    std::thread::yield_now();
+                }
+                done
+            })
+            .unwrap();
+        started.recv().unwrap();
+        handle.stop();
+        assert_eq!(
+            handle.wait().map(|done| done >= 1),
+            Ok(true),
+            "the job's own result comes back"
+        );
     }
 
     #[test]

@@ -24,7 +24,8 @@ use libfuzzer_sys::fuzz_target;
 use prost::Message;
 use sudoku_grpc::domain::{Board, Outcome, parse_board, parse_puzzle, solve_board};
 use sudoku_grpc::pb;
-use sudoku_grpc::service::{answer_request, answer_stream_request};
+use sudoku_grpc::service::limits::MAX_ID_BYTES;
+use sudoku_grpc::service::{answer_request, answer_stream_request, pb_outcome};
 use tonic::Code;
 use tonic_types::RpcStatusExt;
 
@@ -41,19 +42,30 @@ fuzz_target!(|data: &[u8]| {
 /// message of why it is invalid.
 fn expected(puzzle: &str) -> Result<(Board, Outcome, String), String> {
     let board = parse_puzzle(puzzle).map_err(|error| error.to_string())?;
-    let report = solve_board(&board, || false).expect("a checked board solves");
+    let report = solve_board(&board, None, || false).expect("a checked board solves");
     let solution = report.solution.map(|s| s.to_line()).unwrap_or_default();
     Ok((board, report.outcome, solution))
 }
 
 fn check_stream(request: pb::SolveStreamRequest) {
     let response = answer_stream_request(request.clone());
+    if request.id.len() > MAX_ID_BYTES {
+        // Refused on its own, and not echoed.
+        assert_eq!(response.id, "", "an overlong id is echoed");
+        assert_eq!(response.outcome(), pb::Outcome::Invalid);
+        let error = response.error.as_ref().expect("INVALID carries an error");
+        assert!(error.message.starts_with("id is "), "{error:?}");
+        let bad_request = error.get_details_bad_request().expect("a BadRequest detail");
+        assert_eq!(bad_request.field_violations[0].field, "id");
+        round_trip(&response);
+        return;
+    }
     assert_eq!(response.id, request.id, "the id is not echoed");
     let outcome = pb::Outcome::try_from(response.outcome)
         .unwrap_or_else(|_| panic!("unknown outcome {}", response.outcome));
     match expected(&request.puzzle) {
         Ok((board, domain_outcome, solution)) => {
-            assert_eq!(outcome, pb::Outcome::from(domain_outcome));
+            assert_eq!(outcome, pb_outcome(domain_outcome));
             assert!(response.error.is_none(), "{response:?}");
             assert!(response.stats.is_some(), "{response:?}");
             check_solution(&board, outcome, &response.solution, &solution);
@@ -82,7 +94,7 @@ fn check_unary(request: pb::SolveRequest) {
         (Ok((board, domain_outcome, solution)), Ok(response)) => {
             let outcome = pb::Outcome::try_from(response.outcome)
                 .unwrap_or_else(|_| panic!("unknown outcome {}", response.outcome));
-            assert_eq!(outcome, pb::Outcome::from(domain_outcome));
+            assert_eq!(outcome, pb_outcome(domain_outcome));
             assert!(response.stats.is_some());
             check_solution(&board, outcome, &response.solution, &solution);
             round_trip(&response);

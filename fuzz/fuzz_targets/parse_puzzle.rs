@@ -4,9 +4,12 @@
 //!
 //! * neither parser panics, and `parse_board_bytes` (bytes, with invalid
 //!   UTF-8 read as U+FFFD) gives exactly what `parse_board` gives on the text
-//!   (or its lossy decoding): the same board, or the same error;
+//!   (or its lossy decoding): the same board, or the same error, except
+//!   that the length limit applies to the bytes given (their lossy decoding
+//!   may be longer);
 //! * both agree with a plain model of the documented grammar, written here
-//!   char by char: `1`-`9` givens, `.`/`0` blanks, whitespace, `|`, `-`, `+`
+//!   char by char: text over 2 KiB refused, `1`-`9` givens, `.`/`0` blanks,
+//!   whitespace, `|`, `-`, `+` and a JSON board's `[`, `]`, `,`, `"`, `'`
 //!   skipped, anything else an error naming the character, its 1-based line
 //!   and its column in characters; otherwise exactly 81 cells;
 //! * an error's Display is non-empty and names what it carries: the
@@ -20,17 +23,29 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_grpc::domain::{
-    Board, Cell, Conflict, PuzzleError, Unit, parse_board, parse_board_bytes, parse_puzzle,
+    Board, Cell, Conflict, MAX_PUZZLE_BYTES, PuzzleError, Unit, parse_board, parse_board_bytes,
+    parse_puzzle,
 };
 
 fuzz_target!(|data: &[u8]| {
     let from_bytes = parse_board_bytes(data);
     let text = String::from_utf8_lossy(data);
     let from_text = parse_board(&text);
-    assert_eq!(
-        from_bytes, from_text,
-        "parse_board_bytes and parse_board differ"
-    );
+    if data.len() > MAX_PUZZLE_BYTES {
+        let length = data.len();
+        assert_eq!(from_bytes, Err(PuzzleError::TooLong { length }));
+    } else if text.len() > MAX_PUZZLE_BYTES {
+        // Only invalid UTF-8 grows when decoded, and U+FFFD is no cell.
+        assert!(
+            matches!(from_bytes, Err(PuzzleError::InvalidCharacter { .. })),
+            "{from_bytes:?}"
+        );
+    } else {
+        assert_eq!(
+            from_bytes, from_text,
+            "parse_board_bytes and parse_board differ"
+        );
+    }
     if let Ok(utf8) = std::str::from_utf8(data) {
         assert_eq!(parse_board(utf8), from_bytes);
     }
@@ -60,13 +75,17 @@ fuzz_target!(|data: &[u8]| {
 
 /// The grammar of the module docs of `domain::parse`, written plainly.
 fn model(text: &str) -> Result<Board, PuzzleError> {
+    let is_compact = text.len() == 81 && text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    if text.len() > MAX_PUZZLE_BYTES && !is_compact {
+        return Err(PuzzleError::TooLong { length: text.len() });
+    }
     let mut cells = Vec::new();
     let (mut line, mut column) = (1, 1);
     for character in text.chars() {
         match character {
             '1'..='9' => cells.push(character as u8 - b'0'),
             '.' | '0' => cells.push(0),
-            '|' | '-' | '+' => {}
+            '|' | '-' | '+' | '[' | ']' | ',' | '"' | '\'' => {}
             c if c.is_whitespace() => {}
             _ => {
                 return Err(PuzzleError::InvalidCharacter {
@@ -118,7 +137,7 @@ fn check_error(error: &PuzzleError, text: &str) {
                 .nth(line - 1)
                 .and_then(|line_text| line_text.chars().nth(column - 1));
             assert_eq!(at, Some(character), "{error:?} is not where it says");
-            assert!(!character.is_whitespace() && !"0123456789.|-+".contains(character));
+            assert!(!character.is_whitespace() && !"0123456789.|-+[],\"'".contains(character));
             assert!(message.contains(&format!("at line {line}, column {column}")));
         }
         PuzzleError::WrongCellCount { found } => {
@@ -133,6 +152,10 @@ fn check_error(error: &PuzzleError, text: &str) {
         PuzzleError::ConflictingGivens(conflict) => {
             assert!(message.contains(&conflict.first.to_string()));
             assert!(message.contains(&conflict.second.to_string()));
+        }
+        PuzzleError::TooLong { length } => {
+            assert!(length > MAX_PUZZLE_BYTES && length == text.len());
+            assert!(message.contains(&format!("{length} bytes long")));
         }
     }
 }

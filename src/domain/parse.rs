@@ -52,6 +52,11 @@ pub fn parse_board(text: &str) -> Result<Board, PuzzleError> {
     if text.len() > MAX_PUZZLE_BYTES {
         return Err(PuzzleError::TooLong { length: text.len() });
     }
+    parse_text(text)
+}
+
+/// The general parser, for text within the length limit.
+fn parse_text(text: &str) -> Result<Board, PuzzleError> {
     let bytes = text.as_bytes();
     let mut cells = [0u8; 81];
     let mut found = 0usize;
@@ -84,6 +89,22 @@ pub fn parse_board(text: &str) -> Result<Board, PuzzleError> {
     Ok(Board::from_cells(cells).expect("cell values are 0-9"))
 }
 
+/// Parses puzzle text given as bytes, as read from a file: the same rules
+/// as [`parse_board`], the length limit applying to the bytes given, with
+/// bytes that are not UTF-8 reported as U+FFFD. The common 81-character
+/// line needs no UTF-8 check at all.
+pub fn parse_board_bytes(bytes: &[u8]) -> Result<Board, PuzzleError> {
+    if let Some(board) = parse_compact_line(bytes) {
+        return Ok(board);
+    }
+    if bytes.len() > MAX_PUZZLE_BYTES {
+        return Err(PuzzleError::TooLong {
+            length: bytes.len(),
+        });
+    }
+    parse_text(&String::from_utf8_lossy(bytes))
+}
+
 /// True when every character of `text` could be part of a puzzle: a cell
 /// or layout. The command line uses it to tell a puzzle from a file name.
 pub fn looks_like_puzzle(text: &str) -> bool {
@@ -91,19 +112,6 @@ pub fn looks_like_puzzle(text: &str) -> bool {
         Ok(byte) => BYTE_CLASS[usize::from(byte)] != OTHER,
         Err(_) => character.is_whitespace(),
     })
-}
-
-/// Parses puzzle text given as bytes, as read from a file: the same rules
-/// as [`parse_board`], with bytes that are not UTF-8 reported as U+FFFD.
-/// The common 81-character line needs no UTF-8 check at all.
-pub fn parse_board_bytes(bytes: &[u8]) -> Result<Board, PuzzleError> {
-    match parse_compact_line(bytes) {
-        Some(board) => Ok(board),
-        None if bytes.len() > MAX_PUZZLE_BYTES => Err(PuzzleError::TooLong {
-            length: bytes.len(),
-        }),
-        None => parse_board(&String::from_utf8_lossy(bytes)),
-    }
 }
 
 /// The board of exactly 81 bytes of `1`-`9`, `.` and `0`, the form of

@@ -75,7 +75,7 @@ impl Limits {
         max_open_streams: 256,
         max_message_bytes: 16 * 1024,
         max_inflight_bytes: 32 * 1024 * 1024,
-        max_solve_time: Duration::from_secs(10),
+        max_solve_time: Duration::from_secs(1),
     };
 }
 

@@ -20,7 +20,7 @@ use tokio::sync::{Semaphore, watch};
 use tonic::codec::CompressionEncoding;
 use tonic::{Code, Request, Response, Status, Streaming};
 
-pub use convert::{answer_request, answer_stream_request};
+pub use convert::{answer_request, answer_stream_request, pb_outcome};
 pub use error::{ERROR_DOMAIN, GAVE_UP_REASON, ServiceError, is_client_reset, rpc_status};
 pub use limits::{ByteBudget, Limits};
 pub use metrics::{ConnectionGauge, Metrics, Rpc, code_name};

@@ -68,6 +68,11 @@ pub const MAX_BATCH: usize = 64;
 /// nothing.
 const LINGER: Duration = Duration::from_secs(5);
 
+/// How long a job stopped at the deadline may take to hand back what it
+/// finished: it stops within microseconds once running, so this bounds
+/// only a job still queued behind other work, which is then dropped.
+const STOP_GRACE: Duration = Duration::from_millis(20);
+
 /// What a stream's driver needs from the service.
 pub struct Driver {
     /// Where puzzles are solved.
@@ -270,19 +275,37 @@ impl Driver {
         (group, Some(pending.admission))
     }
 
-    /// The deadline passed: sends the answers already computed (the oldest
-    /// jobs that have finished), drops the rest of the work, which cancels
-    /// it, and ends the stream with DEADLINE_EXCEEDED.
+    /// The deadline passed: sends the answers already computed, drops the
+    /// rest of the work, and ends the stream with DEADLINE_EXCEEDED. The
+    /// oldest unfinished job is stopped rather than dropped, and given
+    /// [`STOP_GRACE`] to hand back the puzzles it had finished; everything
+    /// after the first puzzle left unanswered is dropped, which cancels it.
     async fn expire(&self, call: &mut Call, responses: &ResponseSender) -> Code {
-        while let Some(oldest) = call.pending.front_mut() {
-            let Some(result) = oldest.answers.try_take() else {
-                break;
+        while let Some(mut oldest) = call.pending.pop_front() {
+            let result = match oldest.answers.try_take() {
+                Some(result) => result,
+                None => {
+                    oldest.answers.stop();
+                    match tokio::time::timeout(STOP_GRACE, &mut oldest.answers).await {
+                        Ok(result) => result,
+                        Err(_) => break,
+                    }
+                }
             };
-            let answers = job_answers(result, oldest.ids.len());
-            let pending = call.pending.pop_front().expect("it is the front");
-            let group = self.answer_group(pending, answers);
+            let mut answers = job_answers(result, oldest.ids.len());
+            let computed = answers
+                .iter()
+                .take_while(|answer| !matches!(answer, Err(ServiceError::Cancelled)))
+                .count();
+            let complete = computed == answers.len();
+            answers.truncate(computed);
+            oldest.ids.truncate(computed);
+            let group = self.answer_group(oldest, answers);
             if !send_within_linger(responses, group).await {
                 return Code::Cancelled;
+            }
+            if !complete {
+                break;
             }
         }
         call.pending.clear();
