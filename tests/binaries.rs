@@ -205,3 +205,83 @@ fn http_get(address: &str, path: &str) -> String {
     assert!(head.contains(" 200 "), "{head}");
     body.to_string()
 }
+
+#[test]
+fn health_checks_each_of_several_servers_and_exits_with_the_worst() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let servers = format!("{},127.0.0.1:1", server.address);
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .arg("health")
+        .env("SUDOKU_SERVER", &servers)
+        .output()
+        .unwrap();
+    let lines: Vec<String> = stdout(&output).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0], format!("{} SERVING", server.address));
+    assert!(
+        lines[1].starts_with("127.0.0.1:1 UNREACHABLE (cannot connect to 127.0.0.1:1"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(output.status.code(), Some(3), "one could not be reached");
+    let one = sudoku(&["health", "--server", &server.address]);
+    assert_eq!(
+        (stdout(&one).as_str(), one.status.code()),
+        ("SERVING\n", Some(0))
+    );
+}
+
+#[test]
+fn a_benchmark_whose_calls_fail_exits_3_and_says_how_many_by_code() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let file = common::process::temp_file("bad-bench.txt", "not a puzzle\n");
+    let output = sudoku(&[
+        "bench",
+        file.to_str().unwrap(),
+        "--server",
+        &server.address,
+        "--requests",
+        "20",
+        "--concurrency",
+        "4",
+        "--stream-puzzles",
+        "0",
+    ]);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        "sudoku: 20 of 20 unary calls failed: InvalidArgument 20\n"
+    );
+    assert!(stdout(&output).contains("unary Solve, concurrency 4"));
+}
+
+/// The exit codes `sudoku --help` gives are the README's, word for word.
+#[test]
+fn the_exit_codes_of_help_and_the_readme_agree() {
+    let help = stdout(&sudoku(&["--help"]));
+    let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table = readme
+        .split("| Exit code | Meaning |")
+        .nth(1)
+        .expect("the README has an exit code table");
+    let rows: Vec<(&str, String)> = table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            (cells[1], cells[2].replace('`', ""))
+        })
+        .collect();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (code, meaning) in rows {
+        let entry = format!("{code} {meaning}");
+        assert!(
+            help.to_lowercase().contains(&entry.to_lowercase()),
+            "{entry:?} is not in --help: {help}"
+        );
+    }
+}

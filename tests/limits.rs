@@ -6,20 +6,12 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, occupy_worker};
+use common::{CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker};
 use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest, SolveStreamResponse};
 use sudoku_grpc::server::Settings;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};
 use tonic::Code;
 use tonic_types::{RpcStatusExt, StatusExt};
-
-/// A board with no solution that the solver needs about 340,000 guesses to
-/// refute (100 ms on the 2-core machine this was written on; the slowest
-/// puzzle of the benchmark sets takes 0.3 ms), found by
-/// `cargo run --release --example find_slow_boards -- 280 12345`: its flaw
-/// shows in no single unit, so the solver's unit check misses it too.
-const SLOW: &str =
-    "....9....4.2....6.............8........6...4...54...28........2...2..784.........";
 
 fn item(id: &str, puzzle: &str) -> SolveStreamRequest {
     SolveStreamRequest {

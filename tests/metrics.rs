@@ -206,3 +206,102 @@ async fn streams_over_the_cap_are_refused_and_counted() {
         "a stream opens again after the first ended"
     );
 }
+
+/// A SolveRequest whose `puzzle` is raw bytes, to send what no
+/// well-behaved client would.
+#[derive(Clone, PartialEq, prost::Message)]
+struct RawSolveRequest {
+    #[prost(bytes = "vec", tag = "1")]
+    puzzle: Vec<u8>,
+}
+
+/// Calls that tonic refuses before a handler runs, and calls a client
+/// resets, are counted too: with this service's codes, and as CANCELLED
+/// rather than UNKNOWN.
+#[tokio::test]
+async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
+    let server = TestServer::start(with_metrics(), 1, 16).await;
+    let channel = server.channel().await;
+    let mut client =
+        sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel.clone());
+    let too_large = sudoku_grpc::pb::SolveRequest {
+        puzzle: ".".repeat(1 << 20),
+    };
+    assert_eq!(
+        client.solve(too_large).await.unwrap_err().code(),
+        Code::ResourceExhausted
+    );
+    let mut grpc = tonic::client::Grpc::new(channel.clone());
+    grpc.ready().await.unwrap();
+    let path = http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
+    let codec =
+        tonic_prost::ProstCodec::<RawSolveRequest, sudoku_grpc::pb::SolveResponse>::default();
+    let not_utf8 = RawSolveRequest {
+        puzzle: vec![0xff, 0xfe],
+    };
+    let status = grpc
+        .unary(tonic::Request::new(not_utf8), path.clone(), codec)
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+
+    // A unary call that ends without its request message.
+    let mut grpc = tonic::client::Grpc::new(channel.clone());
+    grpc.ready().await.unwrap();
+    let codec = tonic_prost::ProstCodec::<
+        sudoku_grpc::pb::SolveRequest,
+        sudoku_grpc::pb::SolveResponse,
+    >::default();
+    let status = grpc
+        .client_streaming(tonic::Request::new(tokio_stream::empty()), path, codec)
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert_eq!(
+        status.message(),
+        "malformed request: the call ended without its request"
+    );
+
+    // A unary call reset by its client while its puzzle is being solved.
+    let mut slow_client = server.client().await;
+    let reset = tokio::spawn(async move {
+        let request = sudoku_grpc::pb::SolveRequest {
+            puzzle: common::SLOW.to_string(),
+        };
+        let _ = slow_client.solve(request).await;
+    });
+    common::eventually("the slow puzzle is being solved", || {
+        server.pool.stats().running == 1
+    })
+    .await;
+    reset.abort();
+    // A stream reset mid-request by its client.
+    let (requests, answers) = server.open_stream().await;
+    requests
+        .send(SolveStreamRequest {
+            id: "1".to_string(),
+            puzzle: CLASSIC.to_string(),
+        })
+        .await
+        .unwrap();
+    let text = scrape_until(&server, |text| text.contains("sudoku_streams_open 1")).await;
+    assert!(text.contains("sudoku_streams_open 1"), "{text}");
+    drop((requests, answers));
+
+    let counted = |text: &str, rpc: &str, code: &str| {
+        sample(
+            text,
+            &format!("sudoku_calls_total{{code=\"{code}\",rpc=\"{rpc}\"}}"),
+        )
+    };
+    let text = scrape_until(&server, |text| {
+        counted(text, "Solve", "CANCELLED") == 1.0
+            && counted(text, "SolveStream", "CANCELLED") == 1.0
+    })
+    .await;
+    assert_eq!(counted(&text, "Solve", "RESOURCE_EXHAUSTED"), 1.0, "{text}");
+    assert_eq!(counted(&text, "Solve", "INVALID_ARGUMENT"), 2.0, "{text}");
+    assert_eq!(counted(&text, "Solve", "CANCELLED"), 1.0, "{text}");
+    assert_eq!(counted(&text, "SolveStream", "CANCELLED"), 1.0, "{text}");
+    assert!(!text.contains("UNKNOWN"), "{text}");
+}

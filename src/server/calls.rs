@@ -129,6 +129,12 @@ where
         let call = self.inner.call(request);
         let policy = self.policy.clone();
         Box::pin(async move {
+            // Counts a unary call abandoned before its handler answered (the
+            // client reset it or went away): its future is dropped here.
+            let abandoned = Abandoned {
+                rpc: rpc.filter(|rpc| *rpc == Rpc::Solve),
+                metrics: Some(&policy.metrics),
+            };
             let response = match deadline {
                 None => call.await?,
                 Some(deadline) => match tokio::time::timeout_at(deadline, call).await {
@@ -136,6 +142,7 @@ where
                     Err(_) => policy.refused(rpc, ServiceError::DeadlineExceeded.into()),
                 },
             };
+            abandoned.answered();
             let response = policy.rewrite_refusal(rpc, response);
             Ok(response.map(|body| Body::new(HoldSlot { body, _slot: slot })))
         })
@@ -199,6 +206,28 @@ impl Policy {
             "request refused before its handler"
         );
         self.refused(rpc, rewritten)
+    }
+}
+
+/// Counts a unary call as CANCELLED if it is dropped before it has an
+/// answer: hyper drops a call's future when its client resets it.
+struct Abandoned<'a> {
+    rpc: Option<Rpc>,
+    metrics: Option<&'a Metrics>,
+}
+
+impl Abandoned<'_> {
+    /// The call has its answer (and is counted elsewhere).
+    fn answered(mut self) {
+        self.metrics = None;
+    }
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        if let (Some(rpc), Some(metrics)) = (self.rpc, self.metrics) {
+            metrics.call_finished(rpc, tonic::Code::Cancelled);
+        }
     }
 }
 

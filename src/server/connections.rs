@@ -4,10 +4,13 @@
 //! The accept loop (as in mini-redis) takes a slot from a semaphore of
 //! `--max-connections` for every connection it accepts, and the slot goes
 //! with the connection until it closes. A connection over the cap is
-//! closed as soon as it is accepted, before any HTTP/2 or TLS: the client
-//! sees the connection close, which gRPC clients report as UNAVAILABLE and
-//! retry with backoff. Every refusal is counted, and logged at most once a
-//! second.
+//! refused as soon as it is accepted. On a plaintext port the server first
+//! says why in HTTP/2's own words: its SETTINGS, then a GOAWAY that
+//! processed no stream, with REFUSED_STREAM and a note, so that clients
+//! report UNAVAILABLE (safe to retry: nothing was done) rather than the
+//! CANCELLED a bare close gives. On a TLS port it just closes (there is no
+//! HTTP/2 before the handshake). Every refusal is counted, and logged at
+//! most once a second.
 //!
 //! A connection that opens no call within `--first-call-timeout` of being
 //! accepted (its TLS handshake included) is closed too: an idle HTTP/2
@@ -82,6 +85,7 @@ async fn accept_loop(
     accepted: mpsc::Sender<io::Result<Connection>>,
 ) {
     let slots = Arc::new(Semaphore::new(options.max_connections));
+    let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
     loop {
         let (stream, peer) = tokio::select! {
             () = accepted.closed() => return,
@@ -101,6 +105,9 @@ async fn accept_loop(
             if let Some(suppressed) = REFUSED_LOG.check() {
                 tracing::warn!(%peer, suppressed, max = options.max_connections,
                     "connection refused: --max-connections are open");
+            }
+            if options.tls.is_none() {
+                refuse(stream, &refusals);
             }
             continue;
         };
@@ -129,6 +136,62 @@ async fn accept_loop(
             }
         }
     }
+}
+
+/// Refusals being written at once; past this a refused connection is just
+/// closed, so that a flood of connections cannot make refusing them cost.
+const REFUSALS_AT_ONCE: usize = 32;
+
+/// How long a refused connection is read from, and its data dropped,
+/// before it closes: long enough for the client to read the GOAWAY before
+/// a close with unread data turns into a TCP reset that would destroy it.
+const REFUSAL_LINGER: Duration = Duration::from_millis(200);
+
+/// The server's side of an HTTP/2 connection that it refuses: an empty
+/// SETTINGS frame (the preface a server must send), then a GOAWAY frame
+/// with last stream 0 (no stream was processed), error REFUSED_STREAM and
+/// a note in its debug data.
+const REFUSAL: &[u8] = &{
+    const NOTE: &[u8] = b"sudoku-server: --max-connections are open; retry with backoff";
+    const GOAWAY_LENGTH: usize = 8 + NOTE.len();
+    let mut frames = [0u8; 9 + 9 + GOAWAY_LENGTH];
+    // SETTINGS: length 0, type 4, no flags, stream 0.
+    frames[3] = 4;
+    // GOAWAY: length, type 7, no flags, stream 0; last stream id 0, error
+    // code REFUSED_STREAM (7), then the note.
+    frames[9] = (GOAWAY_LENGTH >> 16) as u8;
+    frames[10] = (GOAWAY_LENGTH >> 8) as u8;
+    frames[11] = GOAWAY_LENGTH as u8;
+    frames[12] = 7;
+    frames[9 + 9 + 7] = 7;
+    let mut i = 0;
+    while i < NOTE.len() {
+        frames[9 + 9 + 8 + i] = NOTE[i];
+        i += 1;
+    }
+    frames
+};
+
+/// Says why a plaintext connection over the cap is refused, then closes
+/// it, on a task of its own (if fewer than [`REFUSALS_AT_ONCE`] are
+/// running; else it just closes it).
+fn refuse(stream: TcpStream, refusals: &Arc<Semaphore>) {
+    let Ok(permit) = refusals.clone().try_acquire_owned() else {
+        return;
+    };
+    tokio::spawn(async move {
+        let _permit = permit;
+        let mut stream = stream;
+        let write_and_drain = async {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            stream.write_all(REFUSAL).await?;
+            stream.shutdown().await?;
+            let mut discard = [0u8; 1024];
+            while stream.read(&mut discard).await? > 0 {}
+            io::Result::Ok(())
+        };
+        let _ = tokio::time::timeout(REFUSAL_LINGER, write_and_drain).await;
+    });
 }
 
 /// A TLS handshake, within the connection's first-call clock; a failure

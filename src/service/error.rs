@@ -58,9 +58,10 @@ pub enum ServiceError {
 impl ServiceError {
     /// The error behind a status that tonic made itself while reading a
     /// request, before any handler saw it. tonic calls an over-large
-    /// message OUT_OF_RANGE and an undecodable one INTERNAL; gRPC's other
-    /// implementations, and this service, answer RESOURCE_EXHAUSTED and
-    /// INVALID_ARGUMENT. `None` for any other status.
+    /// message OUT_OF_RANGE, and an undecodable one, or a unary call that
+    /// ends without its request, INTERNAL; gRPC's other implementations,
+    /// and this service, answer RESOURCE_EXHAUSTED and INVALID_ARGUMENT.
+    /// `None` for any other status.
     pub fn from_inbound_status(status: &Status) -> Option<ServiceError> {
         let message = status.message();
         match status.code() {
@@ -69,6 +70,9 @@ impl ServiceError {
                 .map(|detail| {
                     ServiceError::MessageTooLarge(detail.replace("limit is:", "limit is"))
                 }),
+            Code::Internal if message == "Missing request message." => Some(
+                ServiceError::MalformedRequest("the call ended without its request".to_string()),
+            ),
             Code::Internal => message
                 .strip_prefix("failed to decode Protobuf message: ")
                 .map(|detail| ServiceError::MalformedRequest(detail.to_string())),
@@ -170,15 +174,16 @@ fn gave_up_details(gave_up: &GaveUp) -> ErrorDetails {
 /// (RST_STREAM with CANCEL): the client went away, which is CANCELLED,
 /// however the transport words it.
 pub fn is_client_reset(status: &Status) -> bool {
-    if status.code() == Code::Cancelled {
+    let says_reset = |text: &str| {
+        text.contains("stream error received: operation was canceled")
+            || text.contains("stream error received: stream no longer needed")
+    };
+    if status.code() == Code::Cancelled || says_reset(status.message()) {
         return true;
     }
     let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(status);
     while let Some(error) = source {
-        let text = error.to_string();
-        if text.contains("stream error received: operation was canceled")
-            || text.contains("stream no longer needed")
-        {
+        if says_reset(&error.to_string()) {
             return true;
         }
         source = error.source();
@@ -257,6 +262,13 @@ mod tests {
                 .message()
                 .starts_with("malformed request: SolveRequest.puzzle")
         );
+        let missing = Status::internal("Missing request message.");
+        let status = Status::from(ServiceError::from_inbound_status(&missing).unwrap());
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert_eq!(
+            status.message(),
+            "malformed request: the call ended without its request"
+        );
         for other in [
             Status::internal("a bug"),
             Status::out_of_range("x"),
@@ -267,6 +279,16 @@ mod tests {
                 "{other:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_reset_from_the_client_is_told_from_other_failures() {
+        let reset =
+            Status::unknown("h2 protocol error: stream error received: operation was canceled");
+        assert!(is_client_reset(&reset));
+        assert!(is_client_reset(&Status::cancelled("gone")));
+        assert!(!is_client_reset(&Status::unknown("something else")));
+        assert!(!is_client_reset(&Status::internal("a bug")));
     }
 
     #[test]

@@ -128,9 +128,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
-        let deadline =
-            deadline::deadline_of(request.metadata().as_ref(), tokio::time::Instant::now());
-        let mut call = CallRecord::new(&self.metrics, Rpc::Solve, deadline);
+        let mut call = CallRecord::new(&self.metrics, Rpc::Solve);
         let answer = self.solve_one(request.into_inner().puzzle).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
         match answer {
@@ -181,37 +179,30 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
     }
 }
 
-/// Counts a unary call in the metrics when dropped: with the code it ended
-/// with, or CANCELLED when it was dropped before it had one because the
-/// client went away. A call dropped because its deadline passed is counted
-/// by the server's call layer, which answers it DEADLINE_EXCEEDED.
+/// Counts a unary call in the metrics, with the code it ended with, once
+/// it has one. A call dropped before it has one (the client went away, or
+/// the deadline passed) is counted by the server's call layer, which sees
+/// every call from before its handler runs.
 struct CallRecord<'a> {
     metrics: &'a Metrics,
     rpc: Rpc,
     code: Option<Code>,
-    deadline: Option<tokio::time::Instant>,
 }
 
 impl<'a> CallRecord<'a> {
-    fn new(metrics: &'a Metrics, rpc: Rpc, deadline: Option<tokio::time::Instant>) -> Self {
+    fn new(metrics: &'a Metrics, rpc: Rpc) -> Self {
         CallRecord {
             metrics,
             rpc,
             code: None,
-            deadline,
         }
     }
 }
 
 impl Drop for CallRecord<'_> {
     fn drop(&mut self) {
-        let expired = self
-            .deadline
-            .is_some_and(|deadline| tokio::time::Instant::now() >= deadline);
-        match self.code {
-            Some(code) => self.metrics.call_finished(self.rpc, code),
-            None if expired => {}
-            None => self.metrics.call_finished(self.rpc, Code::Cancelled),
+        if let Some(code) = self.code {
+            self.metrics.call_finished(self.rpc, code);
         }
     }
 }

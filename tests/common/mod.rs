@@ -25,6 +25,14 @@ pub const CLASSIC: &str =
 pub const CLASSIC_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+/// A board with no solution that the solver needs about 340,000 guesses to
+/// refute (100 ms on the 2-core machine this was written on; the slowest
+/// puzzle of the benchmark sets takes 0.3 ms), found by
+/// `cargo run --release --example find_slow_boards -- 280 12345`: its flaw
+/// shows in no single unit, so the solver's unit check misses it too.
+pub const SLOW: &str =
+    "....9....4.2....6.............8........6...4...54...28........2...2..784.........";
+
 /// A server running in this process, stopped when dropped.
 pub struct TestServer {
     pub address: SocketAddr,

@@ -73,10 +73,15 @@ impl ServerProcess {
             move || {
                 for line in stderr.lines() {
                     let Ok(line) = line else { break };
-                    if let Some(rest) = line.split("address=").nth(1) {
-                        let _ = found.send(rest.split_whitespace().next().unwrap().to_string());
-                    }
+                    let address = line
+                        .split("address=")
+                        .nth(1)
+                        .map(|rest| rest.split_whitespace().next().unwrap().to_string());
+                    // The line is in the log before anyone hears of it.
                     log.lock().unwrap().push(line);
+                    if let Some(address) = address {
+                        let _ = found.send(address);
+                    }
                 }
             }
         });

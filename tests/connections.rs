@@ -1,0 +1,143 @@
+//! Connections: at most `--max-connections` open, the rest closed as they
+//! are accepted (a client sees UNAVAILABLE); a connection that opens no
+//! call within `--first-call-timeout` is closed; one that has called stays.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::{CLASSIC, TestServer};
+use sudoku_grpc::pb::SolveRequest;
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::server::Settings;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tonic::Code;
+use tonic::transport::Channel;
+
+const FIRST_CALL_TIMEOUT: Duration = Duration::from_millis(300);
+
+fn settings(max_connections: u32) -> Settings {
+    Settings {
+        max_connections,
+        first_call_timeout: FIRST_CALL_TIMEOUT,
+        metrics_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        ..Settings::default()
+    }
+}
+
+/// The value of a sample in the metrics text (0 when absent).
+fn sample(metrics: &str, name: &str) -> f64 {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+async fn solve(channel: &Channel) -> Result<String, tonic::Status> {
+    let request = SolveRequest {
+        puzzle: CLASSIC.to_string(),
+    };
+    let mut client = SudokuServiceClient::new(channel.clone());
+    Ok(client.solve(request).await?.into_inner().solution)
+}
+
+/// Reads until the server closes the connection: true if it does within
+/// `limit`.
+async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
+    let mut buffer = [0u8; 1024];
+    let read_all = async {
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    };
+    tokio::time::timeout(limit, read_all).await.is_ok()
+}
+
+#[tokio::test]
+async fn a_connection_that_opens_no_call_is_closed_and_one_that_calls_stays() {
+    let server = TestServer::start(settings(8), 1, 8).await;
+    let mut idle = TcpStream::connect(server.address).await.unwrap();
+    idle.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .await
+        .unwrap();
+    let busy = Channel::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    solve(&busy).await.unwrap();
+
+    assert!(
+        closed_within(&mut idle, FIRST_CALL_TIMEOUT * 10).await,
+        "the idle connection was closed"
+    );
+    // Well past the timeout, the connection that called is still open: its
+    // next call needs no new connection.
+    tokio::time::sleep(FIRST_CALL_TIMEOUT * 2).await;
+    solve(&busy).await.unwrap();
+    let metrics = server.scrape().await;
+    assert_eq!(
+        sample(&metrics, "sudoku_connections_idle_closed_total"),
+        1.0
+    );
+    assert_eq!(
+        sample(&metrics, "sudoku_connections_open"),
+        1.0,
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn connections_over_the_cap_are_closed_at_once_and_clients_see_unavailable() {
+    let server = TestServer::start(settings(2), 1, 8).await;
+    let first = Channel::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let second = Channel::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    solve(&first).await.unwrap();
+    solve(&second).await.unwrap();
+
+    let third = Channel::from_shared(server.url()).unwrap().connect_lazy();
+    let refused = solve(&third).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unavailable, "{refused:?}");
+    assert!(
+        format!("{refused:?}").contains("sudoku-server: --max-connections are open"),
+        "the GOAWAY says why: {refused:?}"
+    );
+    let metrics = server.scrape().await;
+    assert!(
+        sample(&metrics, "sudoku_connections_refused_total") >= 1.0,
+        "{metrics}"
+    );
+    assert_eq!(
+        sample(&metrics, "sudoku_connections_open"),
+        2.0,
+        "{metrics}"
+    );
+
+    // Once a connection closes, its slot is free again.
+    drop(first);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let retry = Channel::from_shared(server.url()).unwrap().connect_lazy();
+        match solve(&retry).await {
+            Ok(solution) => break assert_eq!(solution.len(), 81),
+            Err(status) => {
+                assert!(std::time::Instant::now() < deadline, "{status:?}");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+    solve(&second).await.unwrap();
+}

@@ -1,0 +1,236 @@
+//! The command line against a server it cannot trust: a fake SudokuService
+//! that answers badly. Whatever it sends, the command line does not panic,
+//! prints nothing it has not checked, keeps its output one valid line per
+//! puzzle, and exits 3 with a message saying what the server sent.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use common::process::{run_sudoku, temp_file, text};
+use common::{CLASSIC, CLASSIC_SOLUTION};
+use sudoku_grpc::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
+use sudoku_grpc::pb::{
+    Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse,
+};
+use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::{Request, Response, Status, Streaming};
+
+/// How the fake server answers a puzzle: by a rule chosen from its text
+/// (digits, so that the command line takes any of them for a puzzle).
+fn answer(puzzle: &str) -> (i32, String, Option<&'static str>) {
+    let solved = Outcome::Solved as i32;
+    match puzzle {
+        SHORT => (solved, "12x".to_string(), None),
+        UNKNOWN => (42, String::new(), None),
+        WRONG => (solved, CLASSIC_SOLUTION.replacen('5', "6", 1), None),
+        SNEAKY => (
+            Outcome::Invalid as i32,
+            String::new(),
+            Some("bad \"quote\"\n{\"line\":99}\u{1b}[2J"),
+        ),
+        INJECTION => (
+            solved,
+            format!("{}\",\"x\":\"", &CLASSIC_SOLUTION[..70]),
+            None,
+        ),
+        _ => (solved, CLASSIC_SOLUTION.to_string(), None),
+    }
+}
+
+/// Puzzles the fake server answers badly, each in its own way.
+const SHORT: &str = "1";
+const UNKNOWN: &str = "2";
+const WRONG: &str = "3";
+const SNEAKY: &str = "4";
+const INJECTION: &str = "5";
+
+/// A server that answers every puzzle by [`answer`], whatever it is.
+struct BadServer;
+
+#[tonic::async_trait]
+impl SudokuService for BadServer {
+    async fn solve(
+        &self,
+        request: Request<SolveRequest>,
+    ) -> Result<Response<SolveResponse>, Status> {
+        let (outcome, solution, _) = answer(&request.into_inner().puzzle);
+        Ok(Response::new(SolveResponse {
+            outcome,
+            solution,
+            stats: None,
+        }))
+    }
+
+    type SolveStreamStream = std::pin::Pin<
+        Box<dyn tokio_stream::Stream<Item = Result<SolveStreamResponse, Status>> + Send>,
+    >;
+
+    async fn solve_stream(
+        &self,
+        request: Request<Streaming<SolveStreamRequest>>,
+    ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        let answers = request.into_inner().map(|request| {
+            let request = request?;
+            let (outcome, solution, error) = answer(&request.puzzle);
+            Ok(SolveStreamResponse {
+                id: request.id,
+                outcome,
+                solution,
+                error: error.map(|message| tonic_types::Status {
+                    code: 3,
+                    message: message.to_string(),
+                    details: Vec::new(),
+                }),
+                stats: None,
+            })
+        });
+        Ok(Response::new(Box::pin(answers)))
+    }
+}
+
+async fn start_bad_server() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(
+        tonic::transport::Server::builder()
+            .add_service(SudokuServiceServer::new(BadServer))
+            .serve_with_incoming(TcpListenerStream::new(listener)),
+    );
+    address
+}
+
+/// Runs the command line against the bad server, off the runtime.
+async fn sudoku(address: SocketAddr, args: &[&str]) -> std::process::Output {
+    let mut args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
+    args.extend(["--server".to_string(), address.to_string()]);
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_sudoku(&args, "")
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_bad_unary_answer_is_a_protocol_error_naming_what_was_sent() {
+    let address = start_bad_server().await;
+    for (puzzle, what) in [
+        (SHORT, "a solution that is not 81 digits 1-9: \"12x\""),
+        (UNKNOWN, "an unknown outcome 42"),
+        (WRONG, "a solution that breaks the rules: 634678912"),
+    ] {
+        for grid in [&[][..], &["--grid", "--format", "json"]] {
+            let mut args = vec!["solve", puzzle];
+            args.extend_from_slice(grid);
+            let output = sudoku(address, &args).await;
+            assert_eq!(output.status.code(), Some(3), "{puzzle}");
+            assert!(output.stdout.is_empty(), "{}", text(&output.stdout));
+            let stderr = text(&output.stderr);
+            assert!(
+                stderr.starts_with(&format!("sudoku: protocol error: the server sent {what}")),
+                "{puzzle}: {stderr}"
+            );
+        }
+    }
+    // A right answer goes through, its grid inside the JSON object.
+    let good = sudoku(address, &["solve", CLASSIC, "--grid", "--format", "json"]).await;
+    assert_eq!(good.status.code(), Some(0), "{}", text(&good.stderr));
+    let stdout = text(&good.stdout);
+    let value: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(value["solution"], CLASSIC_SOLUTION);
+    assert!(
+        value["grid"]
+            .as_str()
+            .unwrap()
+            .starts_with("5 3 4 | 6 7 8 | 9 1 2\n")
+    );
+}
+
+#[tokio::test]
+async fn bad_stream_answers_end_the_run_with_exit_3_after_a_checked_prefix() {
+    let address = start_bad_server().await;
+    for (line, what) in [
+        (SHORT, "a solution that is not 81 digits 1-9: \"12x\""),
+        (UNKNOWN, "an unknown outcome 42"),
+        (WRONG, "a solution that breaks the rules"),
+        (INJECTION, "a solution that is not 81 digits 1-9"),
+    ] {
+        for format in ["text", "json"] {
+            // Two thousand good puzzles (several chunks of the file) before
+            // the bad one.
+            let contents = format!("{}{line}\n{CLASSIC}\n", format!("{CLASSIC}\n").repeat(2000));
+            let file = temp_file("bad.txt", &contents);
+            let output = sudoku(
+                address,
+                &["solve", "-q", "--format", format, file.to_str().unwrap()],
+            )
+            .await;
+            let stderr = text(&output.stderr);
+            assert_eq!(output.status.code(), Some(3), "{line}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!(
+                    "sudoku: protocol error: the answer to line 2001: {what}"
+                )),
+                "{line}: {stderr}"
+            );
+            let answered: usize = stderr
+                .split(" puzzles were answered")
+                .next()
+                .and_then(|before| before.rsplit(' ').next()?.parse().ok())
+                .unwrap_or_else(|| panic!("no count in {stderr}"));
+            // What was written is the answered prefix, every line checked.
+            let stdout = text(&output.stdout);
+            assert_eq!(stdout.lines().count(), answered, "{line} {format}");
+            assert!((1..2000).contains(&answered), "{answered}");
+            for written in stdout.lines() {
+                match format {
+                    "text" => assert_eq!(written, format!("solved {CLASSIC_SOLUTION}")),
+                    _ => {
+                        let value: serde_json::Value = serde_json::from_str(written).unwrap();
+                        assert_eq!(value["solution"], CLASSIC_SOLUTION);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn error_messages_from_a_server_are_escaped_in_text_and_json() {
+    let address = start_bad_server().await;
+    let file = temp_file("sneaky.txt", &format!("{SNEAKY}\n{CLASSIC}\n"));
+    let json = sudoku(
+        address,
+        &["solve", "-q", "--format", "json", file.to_str().unwrap()],
+    )
+    .await;
+    assert_eq!(
+        json.status.code(),
+        Some(2),
+        "an invalid line: {}",
+        text(&json.stderr)
+    );
+    let lines: Vec<serde_json::Value> = text(&json.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["error"], "bad \"quote\"\n{\"line\":99}\u{1b}[2J");
+    assert_eq!(lines[1]["line"], 2);
+
+    let plain = sudoku(address, &["solve", file.to_str().unwrap()]).await;
+    let stdout = text(&plain.stdout);
+    assert_eq!(
+        stdout.lines().next().unwrap(),
+        "invalid bad \"quote\"\\n{\"line\":99}\\u{1b}[2J"
+    );
+    assert_eq!(stdout.lines().count(), 2);
+    let stderr = text(&plain.stderr);
+    assert!(
+        stderr.starts_with("sudoku: line 1: bad \"quote\"\\n{\"line\":99}\\u{1b}[2J\n"),
+        "{stderr}"
+    );
+}
