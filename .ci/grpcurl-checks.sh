@@ -43,16 +43,9 @@ fi
 echo "using $("$grpcurl" -version 2>&1)"
 
 [ -x "$server_bin" ] || fail "no server binary at $server_bin (cargo build --release first)"
-RUST_LOG=info "$server_bin" --listen 127.0.0.1:0 2>"$work/server.log" &
-server_pid=$!
-address=
-for _ in $(seq 100); do
-    address=$(sed -n 's/.*address=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
-    [ -n "$address" ] && break
-    kill -0 "$server_pid" 2>/dev/null || fail "the server exited at start"
-    sleep 0.1
-done
-[ -n "$address" ] || fail "the server did not report its address"
+. "$(dirname "$0")/../scripts/lib.sh"
+RUST_LOG=info SERVER_BIN=$server_bin start_server "$work/server.log" || fail "the server did not start"
+address=$server
 echo "server listening on $address"
 
 call() { "$grpcurl" -plaintext "$@"; }

@@ -2,10 +2,10 @@
 //!
 //! Each benchmark certifies (searches for up to two solutions, as the service
 //! does) a fixed sample of one set's puzzles, already parsed, and reports
-//! puzzles per second. The standard sets are read from `../shared/puzzles/`
-//! next to the checkout, or from the directory in `SUDOKU_PUZZLES`; when
-//! they are absent the run says so and benchmarks only the puzzles shipped
-//! in `tests/data/`. Whole-process timing against the reference solver is
+//! puzzles per second. The standard sets are read from `puzzles/` in the
+//! checkout (`scripts/fetch-puzzles.sh` fetches them there), or from the
+//! directory in `SUDOKU_PUZZLES`; when they are absent the run says so and
+//! benchmarks only the puzzles shipped in `tests/data/`. Whole-process timing against the reference solver is
 //! described in the README (`sudoku solve --local`).
 
 use std::hint::black_box;
@@ -19,8 +19,9 @@ use sudoku_grpc::file::read_puzzle_lines;
 /// The standard sets, with how many of their puzzles each benchmark
 /// iteration solves (enough to average over, few enough to keep an
 /// iteration well under a second on the hardest set).
-const STANDARD_SETS: [(&str, usize); 4] = [
+const STANDARD_SETS: [(&str, usize); 5] = [
     ("kaggle_like.txt", 2_571),
+    ("kaggle.txt", 2_571),
     ("17_clue.txt", 5_000),
     ("top1465.txt", 1_465),
     ("hardest_1905_11plus.txt", 1_000),
@@ -30,7 +31,7 @@ const STANDARD_SETS: [(&str, usize); 4] = [
 fn standard_set_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("SUDOKU_PUZZLES") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles"),
     };
     dir.is_dir().then_some(dir)
 }
@@ -80,8 +81,8 @@ fn benches(criterion: &mut Criterion) {
             }
         }
         None => eprintln!(
-            "note: the standard puzzle sets were not found (../shared/puzzles next to the \
-             checkout, or set SUDOKU_PUZZLES=DIR); benchmarking only tests/data"
+            "note: the standard puzzle sets were not found (puzzles/ in the checkout, from \
+             scripts/fetch-puzzles.sh, or set SUDOKU_PUZZLES=DIR); benchmarking only tests/data"
         ),
     }
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unique.txt");

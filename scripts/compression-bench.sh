@@ -5,35 +5,29 @@
 # machine, so the CPU spent compressing counts twice).
 #
 # Usage: scripts/compression-bench.sh [PUZZLE_FILE...]
-#        (default: ../shared/puzzles/kaggle_like.txt x 20, easy puzzles where
-#        the transport dominates, and ../shared/puzzles/17_clue.txt)
+#        (default, from the puzzle sets in $SUDOKU_PUZZLES or puzzles/: the
+#        easy set x 20, where the transport dominates, and 17_clue.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hyperfine)" >&2; exit 2; }
 cargo build --release --locked --quiet --bins
 work=$(mktemp -d)
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+cleanup() { stop_server; rm -rf "$work"; }
 trap cleanup EXIT
 
 if [ $# -eq 0 ]; then
-    for _ in $(seq 20); do cat ../shared/puzzles/kaggle_like.txt; done >"$work/kaggle_x20.txt"
-    set -- "$work/kaggle_x20.txt" ../shared/puzzles/17_clue.txt
+    puzzles=$(puzzle_dir)
+    easy=$(easy_set "$puzzles")
+    for _ in $(seq 20); do cat "$easy"; done >"$work/easy_x20.txt"
+    set -- "$work/easy_x20.txt" "$puzzles/17_clue.txt"
 fi
 
-target/release/sudoku-server --listen 127.0.0.1:0 2>"$work/server.log" &
-server_pid=$!
-server=
-for _ in $(seq 100); do
-    server=$(sed -n 's/.*address=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
-    [ -n "$server" ] && break
-    sleep 0.05
-done
-[ -n "$server" ] || { echo "the server did not start" >&2; exit 1; }
+start_server "$work/server.log"
 
 echo "machine: $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 for file in "$@"; do
-    count=$(grep -cv '^\s*\(#\|$\)' "$file")
+    count=$(puzzle_count "$file")
     bytes=$(wc -c <"$file")
     echo
     echo "== $(basename "$file"): $count puzzles, $bytes bytes"

@@ -13,43 +13,35 @@
 #     percentiles) and a 10-puzzle stream (wall time).
 # At the end the server gets SIGTERM and must exit 0.
 #
-# Usage: scripts/soak.sh [SECONDS] [PUZZLE_DIR]   (default 180, ../shared/puzzles)
+# Usage: scripts/soak.sh [SECONDS] [PUZZLE_DIR]
+#        (default 180 s, and $SUDOKU_PUZZLES or puzzles/ from
+#        scripts/fetch-puzzles.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 duration=${1:-180}
-puzzles=${2:-../shared/puzzles}
-for file in kaggle_like.txt hardest_1905_11plus.txt; do
-    [ -f "$puzzles/$file" ] || { echo "missing $puzzles/$file" >&2; exit 2; }
-done
+puzzles=$(puzzle_dir "${2:-}")
+easy=$(easy_set "$puzzles")
+[ -f "$puzzles/hardest_1905_11plus.txt" ] || { echo "missing $puzzles/hardest_1905_11plus.txt" >&2; exit 2; }
 cargo build --release --locked --quiet --bins
 sudoku=target/release/sudoku
 work=$(mktemp -d)
 pids=()
-server_pid=
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    stop_server
     wait 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 
 # Inputs: easy and hard puzzles with an invalid line every 100.
-awk 'NR % 100 == 0 { print "12x" } { print }' "$puzzles/kaggle_like.txt" "$puzzles/hardest_1905_11plus.txt" >"$work/mixed.txt"
+awk 'NR % 100 == 0 { print "12x" } { print }' "$easy" "$puzzles/hardest_1905_11plus.txt" >"$work/mixed.txt"
 head -n 2000 "$puzzles/hardest_1905_11plus.txt" >"$work/unary.txt"
-head -n 10 "$puzzles/kaggle_like.txt" >"$work/ten.txt"
+grep -v '^#' "$easy" | head -n 10 >"$work/ten.txt"
 
-target/release/sudoku-server --listen 127.0.0.1:0 --metrics-listen 127.0.0.1:0 \
-    --queue-depth 32 --drain-timeout 10s 2>"$work/server.log" &
-server_pid=$!
-server= metrics=
-for _ in $(seq 100); do
-    server=$(sed -n 's/.*address=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
-    metrics=$(sed -n 's/.*metrics=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
-    [ -n "$server" ] && [ -n "$metrics" ] && break
-    sleep 0.05
-done
-[ -n "$server" ] || { echo "the server did not start" >&2; exit 1; }
+start_server "$work/server.log" --metrics-listen 127.0.0.1:0 --queue-depth 32 --drain-timeout 10s
+metrics=$(sed -n 's/.*metrics=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
 scrape() { python3 -c "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('http://$metrics/metrics').read().decode())"; }
 kib() { awk -v key="$1:" '$1 == key {print $2}' "/proc/$server_pid/status"; }
 

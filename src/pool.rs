@@ -412,17 +412,23 @@ mod tests {
     async fn submit_waits_for_room_instead_of_failing() {
         let pool = WorkerPool::new(1, 0);
         let (release, running) = occupy(&pool);
-        let waiting = tokio::spawn({
-            let pool = pool.clone();
-            async move { pool.submit(|_| 3).await.await }
-        });
-        tokio::task::yield_now().await;
-        assert!(!waiting.is_finished());
+        // While the only slot is taken, submitting does not complete: it
+        // has not handed over a job (a submit that did not wait would be
+        // ready at once, with its job queued past the pool's bound).
+        let mut submitting = Box::pin(pool.submit(|_| 3));
+        let mut context = Context::from_waker(std::task::Waker::noop());
+        assert!(submitting.as_mut().poll(&mut context).is_pending());
+        assert_eq!(
+            pool.stats().in_flight,
+            1,
+            "only the running job is admitted"
+        );
         release.send(()).unwrap();
         tokio::task::spawn_blocking(move || running.wait())
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(waiting.await.unwrap(), Ok(3));
+        let job = submitting.await;
+        assert_eq!(job.await, Ok(3));
     }
 }

@@ -190,11 +190,12 @@ async fn puzzles_built_against_naive_backtracking_need_few_guesses() {
     }
 }
 
-/// A million invalid items through one stream: one answer each, in order,
-/// and the stream ends cleanly.
+/// Two hundred thousand invalid items through one stream, hundreds of
+/// times its window and buffers: one answer each, in order, and the stream
+/// ends cleanly.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stream_of_a_million_invalid_items_gets_a_million_answers() {
-    const ITEMS: usize = 1_000_000;
+async fn a_long_stream_of_invalid_items_gets_every_answer_in_order() {
+    const ITEMS: usize = 200_000;
     let server = TestServer::default().await;
     let (requests, mut answers) = server.open_stream().await;
     let feeder = tokio::spawn(async move {

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{CLASSIC, TestServer};
+use common::{CLASSIC, TestServer, eventually};
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
@@ -135,16 +135,12 @@ async fn a_stream_whose_client_stops_reading_is_closed_at_the_drain_timeout() {
             }
         }
     });
-    // Wait until the server has stopped solving: its answers are stuck.
-    let mut solved = 0;
-    loop {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let now = server.pool.stats().completed;
-        if now > 0 && now == solved {
-            break;
-        }
-        solved = now;
-    }
+    // Once the stream is under way its answers back up, since nobody reads
+    // them, and it can end only when the drain timeout closes it.
+    eventually("the stream is under way", || {
+        server.pool.stats().completed > 0
+    })
+    .await;
     let started = Instant::now();
     server.shut_down().await.unwrap();
     let waited = started.elapsed();

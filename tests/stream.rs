@@ -4,7 +4,7 @@
 mod common;
 
 use std::num::NonZeroUsize;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, unique_puzzles};
 use sudoku_grpc::domain::parse_board;
@@ -192,11 +192,20 @@ async fn a_client_that_drops_mid_stream_leaves_the_server_healthy_and_idle() {
     assert_eq!(response.outcome(), Outcome::Solved);
 }
 
+/// A sample of the metrics text (0 when absent).
+fn sample(metrics: &str, name: &str) -> f64 {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
 #[tokio::test]
 async fn a_client_that_stops_reading_makes_the_server_stop_taking_work() {
     let window = 8;
     let settings = Settings {
         stream_window: NonZeroUsize::new(window).unwrap(),
+        metrics_listen: Some(([127, 0, 0, 1], 0).into()),
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 64).await;
@@ -220,20 +229,37 @@ async fn a_client_that_stops_reading_makes_the_server_stop_taking_work() {
         .unwrap()
         .into_inner();
 
-    // Not reading: the server answers what the transport buffers hold, then stalls.
-    let mut last = u64::MAX;
-    loop {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let stats = server.pool.stats();
-        assert!(stats.in_flight <= window, "{stats:?}");
-        if stats.completed == last {
-            break;
+    // Not reading: the server answers what the transport can hold, then its
+    // window fills with answers nobody takes, and it stops reading. Each
+    // puzzle in the window is charged its id (up to 5 bytes here), its 81
+    // bytes and 512 for its answer.
+    let full_window = (window * 593) as f64;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let metrics = loop {
+        let metrics = server.scrape().await;
+        if sample(&metrics, "sudoku_inflight_bytes") >= full_window {
+            break metrics;
         }
-        last = stats.completed;
-    }
+        assert!(
+            Instant::now() < deadline,
+            "the window never filled: {metrics}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let held = sample(&metrics, "sudoku_inflight_bytes");
     assert!(
-        last < total as u64 / 4,
-        "the server solved {last} puzzles nobody read"
+        held <= full_window + 598.0,
+        "{held} bytes held, over the window of {window} puzzles and one more"
+    );
+    // What was answered is the window and what the transport holds: a 64
+    // KiB client window and the server's send buffers of ~115-byte answers.
+    let answered = sample(
+        &metrics,
+        r#"sudoku_puzzles_total{outcome="solved",rpc="SolveStream"}"#,
+    );
+    assert!(
+        answered < 2_000.0,
+        "the server solved {answered} puzzles nobody read"
     );
 
     // Reading again drains everything, in order.
