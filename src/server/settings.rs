@@ -71,7 +71,7 @@ pub struct Settings {
     pub stream_window: NonZeroUsize,
 
     /// Bytes the puzzles of one stream in flight may hold at once (each is
-    /// charged its id, its text and 1 KiB for its answer); past this the
+    /// charged its id, its text and 512 bytes for its answer); past this the
     /// server stops reading that stream.
     #[arg(long, env = "SUDOKU_STREAM_WINDOW_BYTES", value_parser = parse_bytes,
           default_value_t = Limits::DEFAULT.stream_window_bytes)]
