@@ -94,7 +94,7 @@ fn benches(criterion: &mut Criterion) {
 }
 
 /// Single puzzles made to be slow for some kind of solver (the same ones
-/// tests/hostile.rs checks for their guess counts): each is one benchmark.
+/// tests/suite/hostile.rs checks for their guess counts): each is one benchmark.
 const ADVERSARIAL: [(&str, &str); 4] = [
     // Against naive backtracking: the solution starts 987654321.
     (

@@ -177,11 +177,17 @@ pub async fn serve(
     result
 }
 
+/// The most header bytes a call may send (HTTP/2's SETTINGS_MAX_HEADER_LIST_SIZE):
+/// gRPC's own headers take a few hundred bytes, and a call keeps its headers
+/// for as long as it runs, so they count in [`memory::CALL_BYTES`].
+pub const MAX_HEADER_LIST_BYTES: u32 = 8 * 1024;
+
 /// The HTTP/2 transport with the connection-level settings: calls per
-/// connection, receive windows, keepalive pings.
+/// connection, header size, receive windows, keepalive pings.
 fn http2_server(settings: &Settings) -> Server {
     Server::builder()
         .max_concurrent_streams(Some(settings.max_concurrent_streams))
+        .http2_max_header_list_size(MAX_HEADER_LIST_BYTES)
         .initial_connection_window_size(settings.connection_window_bytes)
         .initial_stream_window_size(settings.connection_window_bytes)
         .http2_keepalive_interval(nonzero(settings.keepalive_interval))

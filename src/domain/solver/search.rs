@@ -10,7 +10,7 @@
 //! misses, which would otherwise make the search fail on it under every
 //! branch elsewhere on the board. Sparse boards built that way took
 //! millions of guesses and up to a minute before the check (the fuzz target
-//! `solve_board` found them; tests/fuzz_regressions.rs keeps them).
+//! `solve_board` found them; tests/suite/fuzz_regressions.rs keeps them).
 
 use super::engine::State;
 use crate::domain::Board;

@@ -1,12 +1,10 @@
 //! The Prometheus endpoint: after a known mix of calls, the counters,
 //! the solve-time histogram and the pool gauges say exactly what happened.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{CLASSIC, TestServer, occupy_worker};
+use crate::common::{CLASSIC, TestServer, occupy_worker};
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
 use tonic::Code;
@@ -271,11 +269,11 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
     let mut slow_client = server.client().await;
     let reset = tokio::spawn(async move {
         let request = sudoku_grpc::pb::SolveRequest {
-            puzzle: common::SLOW.to_string(),
+            puzzle: crate::common::SLOW.to_string(),
         };
         let _ = slow_client.solve(request).await;
     });
-    common::eventually("the slow puzzle is being solved", || {
+    crate::common::eventually("the slow puzzle is being solved", || {
         server.pool.stats().running == 1
     })
     .await;

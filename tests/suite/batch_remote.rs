@@ -4,13 +4,11 @@
 //! stdin, a server killed and restarted mid-batch, giving up, and no
 //! progress bar when stderr is not a terminal.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use common::process::{ServerProcess, TempFile, run_sudoku, temp_file, text};
-use common::{CLASSIC, CrashableServer, read_puzzles};
+use crate::common::process::{ServerProcess, TempFile, run_sudoku, temp_file, text};
+use crate::common::{CLASSIC, CrashableServer, read_puzzles};
 
 /// The shipped unique puzzles, `copies` times over, in a temporary file.
 fn unique_file(name: &str, copies: usize) -> TempFile {

@@ -2,10 +2,8 @@
 //! answers for clients that accept them; the command line's `--compress`
 //! gives the same answers as plain calls.
 
-mod common;
-
-use common::process::{ServerProcess, run_sudoku, temp_file, text};
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, read_puzzles};
+use crate::common::process::{ServerProcess, run_sudoku, temp_file, text};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, read_puzzles};
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
 use tonic::codec::CompressionEncoding;

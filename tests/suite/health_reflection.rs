@@ -1,9 +1,7 @@
 //! The standard health service and server reflection (v1 and v1alpha).
 //! Graceful shutdown is in `shutdown.rs`.
 
-mod common;
-
-use common::TestServer;
+use crate::common::TestServer;
 use prost::Message;
 use prost_types::FileDescriptorProto;
 use tonic::Code;

@@ -5,20 +5,18 @@
 //! under the bound it prints at startup, and once the flood stops it must
 //! be serving.
 //!
-//! `cargo test --test flood` runs it at a size CI can afford. Two ignored
+//! `cargo test` runs it at a size CI can afford. Two ignored
 //! tests run it for the record, best against a release build
 //! (`scripts/flood.sh` does that): `at_the_default_settings`, the
 //! documented figure, and `what_each_unit_costs`, which measures the
 //! per-unit costs the bound is built from.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::CLASSIC;
-use common::flood::Flood;
-use common::process::ServerProcess;
-use common::tls::{Authority, TlsFiles};
+use crate::common::CLASSIC;
+use crate::common::flood::Flood;
+use crate::common::process::ServerProcess;
+use crate::common::tls::{Authority, TlsFiles};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use tonic::transport::Channel;

@@ -2,12 +2,10 @@
 //! line per puzzle in input order, text or JSON, a summary on stderr, and
 //! the documented exit codes.
 
-mod common;
-
 use std::process::{Command, Stdio};
 
-use common::process::{run_sudoku, temp_file, text};
-use common::{CLASSIC, CLASSIC_SOLUTION, read_puzzles};
+use crate::common::process::{run_sudoku, temp_file, text};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, read_puzzles};
 
 /// One puzzle of each kind, with a comment and a blank line among them.
 fn mixed_file() -> (String, [String; 4]) {

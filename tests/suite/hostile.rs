@@ -1,9 +1,7 @@
 //! Hostile and odd input: every request gets a clear answer, nothing panics
 //! or hangs, and the connection stays usable after a refused message.
 
-mod common;
-
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
 use sudoku_grpc::pb::{Outcome, SolveResponse, SolveStreamRequest};
 use tonic::Code;
 use tonic::transport::Channel;

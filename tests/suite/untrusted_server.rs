@@ -3,12 +3,10 @@
 //! prints nothing it has not checked, keeps its output one valid line per
 //! puzzle, and exits 3 with a message saying what the server sent.
 
-mod common;
-
 use std::net::SocketAddr;
 
-use common::process::{run_sudoku, temp_file, text};
-use common::{CLASSIC, CLASSIC_SOLUTION};
+use crate::common::process::{run_sudoku, temp_file, text};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION};
 use sudoku_grpc::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
 use sudoku_grpc::pb::{
     Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse,

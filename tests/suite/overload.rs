@@ -4,12 +4,10 @@
 //! starve a small one; a client that vanishes mid-batch leaves the server
 //! idle.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::process::{ServerProcess, temp_file};
-use common::{TestServer, eventually, occupy_worker, unique_puzzles};
+use crate::common::process::{ServerProcess, temp_file};
+use crate::common::{TestServer, eventually, occupy_worker, unique_puzzles};
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use tokio::task::JoinSet;
 use tonic::Code;
@@ -181,7 +179,7 @@ async fn one_connection_gets_no_more_calls_than_its_cap() {
         .unwrap();
 
     let request = || sudoku_grpc::pb::SolveRequest {
-        puzzle: common::CLASSIC.to_string(),
+        puzzle: crate::common::CLASSIC.to_string(),
     };
     let waited = tokio::time::timeout(Duration::from_millis(300), client.solve(request())).await;
     assert!(

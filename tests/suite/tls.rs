@@ -4,13 +4,11 @@
 //! are refused. The `sudoku` command line's TLS flags are checked against
 //! the same servers.
 
-mod common;
-
 use std::time::Duration;
 
-use common::process::{ServerProcess, run_sudoku, text};
-use common::tls::{Authority, Pem, TlsFiles, file};
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
+use crate::common::process::{ServerProcess, run_sudoku, text};
+use crate::common::tls::{Authority, Pem, TlsFiles, file};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::server::Settings;

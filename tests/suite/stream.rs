@@ -1,12 +1,10 @@
 //! SolveStream over a real connection: order, ids, bad items, volume,
 //! empty streams, vanishing clients and backpressure.
 
-mod common;
-
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, unique_puzzles};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, unique_puzzles};
 use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest, SolveStreamResponse};

@@ -2,12 +2,10 @@
 //! are accepted (a client sees UNAVAILABLE); a connection that opens no
 //! call within `--first-call-timeout` is closed; one that has called stays.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{CLASSIC, TestServer};
+use crate::common::{CLASSIC, TestServer};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::server::Settings;

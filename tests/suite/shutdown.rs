@@ -3,11 +3,9 @@
 //! UNAVAILABLE, so what its client got is a gap-free prefix of what it
 //! sent; a call that cannot finish is closed at the drain timeout.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{CLASSIC, TestServer, eventually};
+use crate::common::{CLASSIC, TestServer, eventually};
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use sudoku_grpc::server::Settings;

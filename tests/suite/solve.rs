@@ -1,11 +1,9 @@
 //! Unary Solve over a real connection: every outcome, every error kind,
 //! deadlines and load shedding.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, occupy_worker};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, occupy_worker};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;

@@ -2,13 +2,11 @@
 //! same outcome on every puzzle, and every solution keeps the givens and
 //! obeys the rules.
 
-mod common;
-
 use sudoku_grpc::domain::solver::{reference, solve};
 use sudoku_grpc::domain::{Board, Outcome, PuzzleError, parse_board, parse_puzzle};
 
 fn boards(name: &str) -> Vec<Board> {
-    common::read_puzzles(name)
+    crate::common::read_puzzles(name)
         .iter()
         .map(|line| parse_board(line).unwrap())
         .collect()
@@ -60,7 +58,7 @@ fn unsolvable_puzzles_agree_with_the_reference() {
 
 #[test]
 fn conflicting_givens_are_rejected_naming_the_repeat() {
-    let lines = common::read_puzzles("conflicting.txt");
+    let lines = crate::common::read_puzzles("conflicting.txt");
     assert!(lines.len() >= 300);
     for line in lines {
         let Err(PuzzleError::ConflictingGivens(conflict)) = parse_puzzle(&line) else {

@@ -1,12 +1,10 @@
 //! The two binaries as a user runs them: `sudoku-server` on port 0, the
 //! `sudoku` command line against it, and SIGTERM.
 
-mod common;
-
 use std::process::{Command, Output};
 
-use common::process::ServerProcess;
-use common::{CLASSIC, CLASSIC_SOLUTION};
+use crate::common::process::ServerProcess;
+use crate::common::{CLASSIC, CLASSIC_SOLUTION};
 
 fn sudoku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sudoku"))
@@ -234,7 +232,7 @@ fn health_checks_each_of_several_servers_and_exits_with_the_worst() {
 #[test]
 fn a_benchmark_whose_calls_fail_exits_3_and_says_how_many_by_code() {
     let server = ServerProcess::start(&["--workers", "1"]);
-    let file = common::process::temp_file("bad-bench.txt", "not a puzzle\n");
+    let file = crate::common::process::temp_file("bad-bench.txt", "not a puzzle\n");
     let output = sudoku(&[
         "bench",
         file.to_str().unwrap(),

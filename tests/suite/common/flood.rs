@@ -120,7 +120,8 @@ impl Flood {
     }
 
     /// Opens `connections` connections with `calls` unary Solve calls each
-    /// whose request message never comes.
+    /// whose request message never comes, each with 7.5 KiB of headers (the
+    /// server takes up to 8 KiB).
     pub async fn pending_calls(&mut self, address: &str, connections: usize, calls: usize) {
         for _ in 0..connections {
             let Some(channel) = connection(address).await else {
@@ -135,10 +136,15 @@ impl Flood {
                     let path =
                         http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
                     let codec = tonic_prost::ProstCodec::<SolveRequest, SolveResponse>::default();
-                    let never = tokio_stream::pending::<SolveRequest>();
+                    let mut request = tonic::Request::new(tokio_stream::pending::<SolveRequest>());
+                    let padding = "p"
+                        .repeat(7 * 1024 + 512)
+                        .parse()
+                        .expect("an ASCII header value");
+                    request.metadata_mut().insert("x-padding", padding);
                     let answer = match grpc.ready().await {
                         Ok(()) => grpc
-                            .client_streaming(tonic::Request::new(never), path, codec)
+                            .client_streaming(request, path, codec)
                             .await
                             .map(|_| ()),
                         Err(_) => Err(tonic::Status::unavailable("not ready")),

@@ -2,11 +2,9 @@
 //! connection: per-item caps, the byte budget, the call cap, the solve
 //! budget per puzzle, and stream deadlines.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker};
 use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest, SolveStreamResponse};
 use sudoku_grpc::server::Settings;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};

@@ -1,9 +1,7 @@
 //! `sudoku bench`'s load generator against an in-process server: every call
 //! and every streamed puzzle is counted, and the echo baseline runs too.
 
-mod common;
-
-use common::{TestServer, read_puzzles};
+use crate::common::{TestServer, read_puzzles};
 use sudoku_grpc::cli::bench::loadgen::{BenchOptions, run};
 use sudoku_grpc::cli::bench::{failed_calls, table};
 
