@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::common::{CLASSIC, TestServer};
+use crate::common::{CLASSIC, TestServer, sample};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::server::Settings;
@@ -23,14 +23,6 @@ fn settings(max_connections: u32) -> Settings {
         metrics_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
         ..Settings::default()
     }
-}
-
-/// The value of a sample in the metrics text (0 when absent).
-fn sample(metrics: &str, name: &str) -> f64 {
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
 }
 
 async fn solve(channel: &Channel) -> Result<String, tonic::Status> {

@@ -18,44 +18,19 @@ fn item(id: &str, puzzle: &str) -> SolveStreamRequest {
     }
 }
 
-/// Sends `requests` on one stream and collects every answer, or the status
-/// the stream ended with after them.
-async fn stream(
-    server: &TestServer,
-    requests: Vec<SolveStreamRequest>,
-) -> (Vec<SolveStreamResponse>, Option<tonic::Status>) {
-    let mut responses = server
-        .client()
-        .await
-        .solve_stream(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
-    let mut answers = Vec::new();
-    loop {
-        match responses.message().await {
-            Ok(Some(answer)) => answers.push(answer),
-            Ok(None) => return (answers, None),
-            Err(status) => return (answers, Some(status)),
-        }
-    }
-}
-
 #[tokio::test]
 async fn items_over_their_caps_are_refused_one_by_one_and_the_stream_goes_on() {
     let server = TestServer::default().await;
     let long_id = "i".repeat(257);
     let long_puzzle = format!("{CLASSIC}{}", " ".repeat(2048 - 80));
-    let (answers, end) = stream(
-        &server,
-        vec![
+    let (answers, end) = server
+        .stream(vec![
             item("1", CLASSIC),
             item(&long_id, CLASSIC),
             item("3", &long_puzzle),
             item(&"i".repeat(256), CLASSIC),
-        ],
-    )
-    .await;
+        ])
+        .await;
     assert!(end.is_none(), "{end:?}");
     let ids: Vec<&str> = answers.iter().map(|answer| answer.id.as_str()).collect();
     assert_eq!(
@@ -273,11 +248,13 @@ async fn a_puzzle_over_the_solve_budget_is_given_up_and_the_worker_freed_at_once
     );
 
     // In a stream the puzzle gets OUTCOME_GAVE_UP, and the stream goes on.
-    let (answers, end) = stream(
-        &server,
-        vec![item("1", CLASSIC), item("2", SLOW), item("3", CLASSIC)],
-    )
-    .await;
+    let (answers, end) = server
+        .stream(vec![
+            item("1", CLASSIC),
+            item("2", SLOW),
+            item("3", CLASSIC),
+        ])
+        .await;
     assert!(end.is_none(), "{end:?}");
     let outcomes: Vec<Outcome> = answers.iter().map(|answer| answer.outcome()).collect();
     assert_eq!(

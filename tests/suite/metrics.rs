@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::common::{CLASSIC, TestServer, occupy_worker};
+use crate::common::{CLASSIC, TestServer, occupy_worker, sample};
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
 use tonic::Code;
@@ -14,14 +14,6 @@ fn with_metrics() -> Settings {
         metrics_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
         ..Settings::default()
     }
-}
-
-/// The value of the sample named exactly `name` (labels included), or 0
-/// when the series does not exist yet.
-fn sample(text: &str, name: &str) -> f64 {
-    text.lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
 }
 
 /// Scrapes until `ready` holds for the text (the stream's end is counted

@@ -4,7 +4,7 @@
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, unique_puzzles};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, sample, unique_puzzles};
 use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest, SolveStreamResponse};
@@ -19,22 +19,14 @@ fn item(id: impl ToString, puzzle: &str) -> SolveStreamRequest {
     }
 }
 
-/// Sends all `requests` and collects every response.
+/// Sends all `requests` and collects every response; the stream must end
+/// cleanly.
 async fn solve_all(
     server: &TestServer,
     requests: Vec<SolveStreamRequest>,
 ) -> Vec<SolveStreamResponse> {
-    let mut responses = server
-        .client()
-        .await
-        .solve_stream(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
-    let mut answers = Vec::new();
-    while let Some(response) = responses.message().await.unwrap() {
-        answers.push(response);
-    }
+    let (answers, end) = server.stream(requests).await;
+    assert!(end.is_none(), "the stream failed: {end:?}");
     answers
 }
 
@@ -188,14 +180,6 @@ async fn a_client_that_drops_mid_stream_leaves_the_server_healthy_and_idle() {
     assert!(health, "the server is still SERVING");
     let response = server.solve(CLASSIC).await.unwrap();
     assert_eq!(response.outcome(), Outcome::Solved);
-}
-
-/// A sample of the metrics text (0 when absent).
-fn sample(metrics: &str, name: &str) -> f64 {
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
 }
 
 #[tokio::test]

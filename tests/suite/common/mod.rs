@@ -128,6 +128,29 @@ impl TestServer {
         (requests, responses)
     }
 
+    /// Sends `requests` on one stream and collects every answer, and the
+    /// status the stream ended with after them if it failed.
+    pub async fn stream(
+        &self,
+        requests: Vec<SolveStreamRequest>,
+    ) -> (Vec<SolveStreamResponse>, Option<Status>) {
+        let mut responses = self
+            .client()
+            .await
+            .solve_stream(tokio_stream::iter(requests))
+            .await
+            .unwrap()
+            .into_inner();
+        let mut answers = Vec::new();
+        loop {
+            match responses.message().await {
+                Ok(Some(answer)) => answers.push(answer),
+                Ok(None) => return (answers, None),
+                Err(status) => return (answers, Some(status)),
+            }
+        }
+    }
+
     /// The metrics endpoint's text, fetched with a plain HTTP/1.0 GET.
     pub async fn scrape(&self) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -228,6 +251,15 @@ pub fn occupy_worker(pool: &WorkerPool) -> (sync_channel::Sender<()>, JobHandle<
         .expect("room for the blocking job");
     started.recv().unwrap();
     (release, handle)
+}
+
+/// The value of the sample named exactly `name` (labels included) in a
+/// metrics text, or 0 when the series does not exist yet.
+pub fn sample(metrics: &str, name: &str) -> f64 {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// Polls `condition` until it holds, failing after ten seconds.
