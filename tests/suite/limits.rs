@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker};
-use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest, SolveStreamResponse};
+use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};
 use tonic::Code;
