@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use tonic::Status;
 
 use super::error::{ServiceError, rpc_status};
-use super::limits::{Limits, check_item, check_puzzle};
+use super::limits::{Limits, admit_item, check_puzzle};
 use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle};
 use crate::pb;
 use crate::pool::CancelCheck;
@@ -91,14 +91,11 @@ impl From<Solved> for pb::SolveResponse {
 /// server.
 pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStreamResponse {
     let max_time = Limits::default().max_solve_time;
-    match check_item(&request.id, &request.puzzle) {
-        Err(error @ ServiceError::IdTooLong { .. }) => stream_response(String::new(), Err(error)),
-        Err(error) => stream_response(request.id, Err(error)),
-        Ok(()) => {
-            let answer = solve_job(&request.puzzle, max_time, &CancelCheck(&|| false));
-            stream_response(request.id, answer.map_err(ServiceError::from))
-        }
-    }
+    let (id, item, _) = admit_item(request.id, request.puzzle);
+    let answer = item.and_then(|puzzle| {
+        solve_job(&puzzle, max_time, &CancelCheck(&|| false)).map_err(ServiceError::from)
+    });
+    stream_response(id, answer)
 }
 
 /// Answers one unary request on the calling thread, as the Solve handler's

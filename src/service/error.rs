@@ -25,15 +25,6 @@ pub enum ServiceError {
     /// The worker pool's queue is full.
     #[error("server overloaded: {0}; retry with backoff")]
     Overloaded(#[from] QueueFull),
-    /// The server's budget of request bytes in flight is spent.
-    #[error(
-        "server overloaded: requests already hold its budget of {budget} bytes \
-         (--max-inflight-bytes); retry with backoff"
-    )]
-    OverBudget {
-        /// The budget, in bytes.
-        budget: usize,
-    },
     /// The solver ran out of its time budget for the puzzle.
     #[error(transparent)]
     GaveUp(#[from] GaveUp),
@@ -82,6 +73,12 @@ impl ServiceError {
 }
 
 impl ServiceError {
+    /// True for a refusal because the server was full, which a client
+    /// should retry with backoff: counted and logged as a shed.
+    pub fn is_shed(&self) -> bool {
+        matches!(self, ServiceError::Overloaded(_))
+    }
+
     /// What becomes of a puzzle that met this error instead of an answer,
     /// as a stream item (or a metric) records it: invalid puzzles are
     /// [`Outcome::Invalid`], everything else that can befall one puzzle is
@@ -90,14 +87,13 @@ impl ServiceError {
         match self {
             ServiceError::InvalidPuzzle(_)
             | ServiceError::IdTooLong { .. }
-            | ServiceError::MalformedRequest(_) => Outcome::Invalid,
+            | ServiceError::MalformedRequest(_)
+            | ServiceError::MessageTooLarge(_) => Outcome::Invalid,
             ServiceError::GaveUp(_) => Outcome::GaveUp,
             ServiceError::Overloaded(_)
-            | ServiceError::OverBudget { .. }
             | ServiceError::DeadlineExceeded
             | ServiceError::Cancelled
-            | ServiceError::Internal(_)
-            | ServiceError::MessageTooLarge(_) => Outcome::Failed,
+            | ServiceError::Internal(_) => Outcome::Failed,
         }
     }
 }
@@ -131,9 +127,7 @@ impl From<ServiceError> for Status {
                 message,
                 gave_up_details(&gave_up),
             ),
-            ServiceError::Overloaded(_) | ServiceError::OverBudget { .. } => {
-                Status::resource_exhausted(message)
-            }
+            ServiceError::Overloaded(_) => Status::resource_exhausted(message),
             ServiceError::DeadlineExceeded => Status::deadline_exceeded(message),
             ServiceError::Cancelled => Status::cancelled(message),
             ServiceError::Internal(_) => Status::internal(message),

@@ -1,23 +1,34 @@
 //! What one item may carry, and the budgets in bytes and puzzles that
-//! everything admitted is counted against.
+//! everything a stream takes in is counted against.
 //!
-//! Memory is bounded by bytes, not only by counts. Every puzzle a call
+//! Memory is bounded by bytes, not only by counts. Every puzzle a stream
 //! hands to the solver is *charged*: its text, its id, and a fixed
 //! allowance ([`ITEM_OVERHEAD_BYTES`]) for everything else it will hold
-//! (its job's share, its answer with an error message). The charge is held
-//! until the answer has been handed to the transport, against two limits:
+//! (its job's share, its answer with an error message). Before a stream
+//! reads a request it reserves the most an item can be charged
+//! ([`MAX_ITEM_CHARGE`]), so that nothing it has decoded is ever held
+//! outside the count; once the item is read, the reservation shrinks to its
+//! charge. The charge is held until the answer has been handed to the
+//! transport, against two limits:
 //!
-//! * the server's [`ByteBudget`] (`--max-inflight-bytes`), shared by every
-//!   call: a unary call that does not fit is shed with RESOURCE_EXHAUSTED,
-//!   a stream waits (and stops reading) until it fits;
 //! * the stream's own [`StreamWindow`] (`--stream-window` puzzles and
-//!   `--stream-window-bytes`), so that one stream cannot take the whole
-//!   budget. Room comes back when the transport takes an answer, not when
-//!   the answer is made, so the window also covers answers waiting for a
-//!   slow client; the default of 256 puzzles keeps as many in the pool as
-//!   a window of 128 did when it counted only those (measured: kaggle x200
-//!   through one server in 559 ms with 256, 589 ms with 128, 554 ms before
-//!   the byte accounting, noise about 20-35 ms).
+//!   `--stream-window-bytes`, reservation included), so that one stream
+//!   cannot take the whole budget. Room comes back when the transport takes
+//!   an answer, not when the answer is made, so the window also covers
+//!   answers waiting for a slow client; the default of 256 puzzles keeps as
+//!   many in the pool as a window of 128 did when it counted only those
+//!   (measured: kaggle x200 through one server in 559 ms with 256, 589 ms
+//!   with 128, 554 ms before the byte accounting, noise about 20-35 ms);
+//! * the server's [`ByteBudget`] (`--max-inflight-bytes`), shared by every
+//!   stream: a stream waits, and stops reading, until its next item fits.
+//!   With the defaults the windows of all the streams allowed open fit the
+//!   budget (128 x 256 KiB = 32 MiB), so no stream waits for another; a
+//!   smaller budget overcommits them, and then a client that stops reading
+//!   keeps its window, and makes others wait, until it goes away.
+//!
+//! Unary calls are not charged: each holds one request, and their number
+//! and size are capped by `--max-calls` and `--max-message-bytes` (and the
+//! pool's queue), so streams cannot crowd them out.
 //!
 //! Items over the per-item caps ([`MAX_ID_BYTES`], and
 //! [`MAX_PUZZLE_BYTES`](crate::domain::MAX_PUZZLE_BYTES) for puzzle text)
@@ -72,7 +83,7 @@ impl Limits {
     pub const DEFAULT: Limits = Limits {
         stream_window: 256,
         stream_window_bytes: 256 * 1024,
-        max_open_streams: 256,
+        max_open_streams: 128,
         max_message_bytes: 16 * 1024,
         max_inflight_bytes: 32 * 1024 * 1024,
         max_solve_time: Duration::from_secs(1),
@@ -88,6 +99,26 @@ impl Default for Limits {
 /// What an item with this id and puzzle text is charged.
 pub fn item_charge(id_bytes: usize, puzzle_bytes: usize) -> usize {
     id_bytes + puzzle_bytes + ITEM_OVERHEAD_BYTES
+}
+
+/// A stream request checked against the item caps: the id to echo, the
+/// puzzle to solve or why it was refused, and what it is charged (at most
+/// [`MAX_ITEM_CHARGE`]). A refused item's text is dropped here, and an id
+/// over its cap is not echoed.
+pub fn admit_item(id: String, puzzle: String) -> (String, Result<String, ServiceError>, usize) {
+    match check_item(&id, &puzzle) {
+        Ok(()) => {
+            let charge = item_charge(id.len(), puzzle.len());
+            (id, Ok(puzzle), charge)
+        }
+        Err(error @ ServiceError::IdTooLong { .. }) => {
+            (String::new(), Err(error), ITEM_OVERHEAD_BYTES)
+        }
+        Err(error) => {
+            let charge = item_charge(id.len(), 0);
+            (id, Err(error), charge)
+        }
+    }
 }
 
 /// Checks an item against the per-item caps.
@@ -109,7 +140,7 @@ pub fn check_puzzle(puzzle: &str) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// The server's budget of request bytes in flight.
+/// The server's budget of the bytes streams hold in flight.
 #[derive(Debug, Clone)]
 pub struct ByteBudget {
     bytes: Arc<Semaphore>,
@@ -118,7 +149,7 @@ pub struct ByteBudget {
 
 /// Bytes charged to the [`ByteBudget`], given back when dropped.
 #[derive(Debug)]
-pub struct Charge(#[allow(dead_code)] OwnedSemaphorePermit);
+pub struct Charge(OwnedSemaphorePermit);
 
 impl ByteBudget {
     /// A budget of `total` bytes (at most `u32::MAX`).
@@ -140,31 +171,41 @@ impl ByteBudget {
         self.total - self.bytes.available_permits()
     }
 
-    /// Charges `bytes` if they fit now.
-    pub fn try_charge(&self, bytes: usize) -> Result<Charge, ServiceError> {
-        self.bytes
-            .clone()
-            .try_acquire_many_owned(self.permits(bytes))
-            .map(Charge)
-            .map_err(|_| ServiceError::OverBudget { budget: self.total })
-    }
-
-    /// Charges `bytes`, waiting until they fit.
-    pub async fn charge(&self, bytes: usize) -> Charge {
+    /// Reserves what one item may be charged, waiting until it fits.
+    pub async fn reserve_item(self) -> Charge {
         let permit = self
             .bytes
-            .clone()
-            .acquire_many_owned(self.permits(bytes))
+            .acquire_many_owned(MAX_ITEM_CHARGE as u32)
             .await
             .expect("the budget's semaphore is never closed");
         Charge(permit)
     }
 
-    /// Permits for a charge: at most the whole budget, so that a charge
-    /// larger than the budget (which settings validation rules out) waits
-    /// for an empty server instead of forever.
-    fn permits(&self, bytes: usize) -> u32 {
-        bytes.min(self.total) as u32
+    /// Reserves what one item may be charged, if it fits now.
+    pub fn try_reserve_item(&self) -> Option<Charge> {
+        self.bytes
+            .clone()
+            .try_acquire_many_owned(MAX_ITEM_CHARGE as u32)
+            .ok()
+            .map(Charge)
+    }
+}
+
+impl Charge {
+    /// Adds another charge to this one.
+    pub fn merge(&mut self, other: Charge) {
+        self.0.merge(other.0);
+    }
+
+    /// Gives back everything beyond `bytes`.
+    pub fn shrink_to(&mut self, bytes: usize) {
+        let surplus = self.0.num_permits().saturating_sub(bytes);
+        drop(self.0.split(surplus));
+    }
+
+    /// The bytes charged.
+    pub fn bytes(&self) -> usize {
+        self.0.num_permits()
     }
 }
 
@@ -194,10 +235,10 @@ impl StreamWindow {
         })
     }
 
-    /// True while the stream may take in one more item.
+    /// True while the stream may take in one more item, whatever it is
+    /// charged.
     pub fn has_room(&self) -> bool {
-        self.puzzles.load(Ordering::Acquire) < self.max_puzzles
-            && self.bytes.load(Ordering::Acquire) < self.max_bytes
+        self.fits(1, MAX_ITEM_CHARGE)
     }
 
     /// True if `puzzles` more puzzles charged `bytes` fit besides what is
@@ -235,10 +276,10 @@ pub struct Admission {
 }
 
 impl Admission {
-    /// Takes room for `puzzles` puzzles charged `charge`'s bytes in
-    /// `window`. The caller checks [`StreamWindow::has_room`] first; a group
-    /// may overrun the window by its last item.
-    pub fn new(window: &Arc<StreamWindow>, puzzles: usize, bytes: usize, charge: Charge) -> Self {
+    /// Takes room for `puzzles` puzzles in `window`, with `charge`'s
+    /// bytes. The caller checks that they fit first.
+    pub fn new(window: &Arc<StreamWindow>, puzzles: usize, charge: Charge) -> Self {
+        let bytes = charge.bytes();
         window.puzzles.fetch_add(puzzles, Ordering::AcqRel);
         window.bytes.fetch_add(bytes, Ordering::AcqRel);
         Admission {
@@ -281,37 +322,58 @@ mod tests {
     }
 
     #[test]
-    fn the_budget_charges_until_full_and_takes_back_on_drop() {
-        let budget = ByteBudget::new(3000);
-        let first = budget.try_charge(2000).unwrap();
-        assert_eq!(budget.in_use(), 2000);
-        let refused = budget.try_charge(1001).unwrap_err();
-        assert!(matches!(refused, ServiceError::OverBudget { budget: 3000 }));
+    fn an_admitted_item_is_charged_at_most_the_largest_charge() {
+        let cases = [
+            ("i".repeat(MAX_ID_BYTES), "1".repeat(MAX_PUZZLE_BYTES)),
+            ("i".repeat(MAX_ID_BYTES), "1".repeat(MAX_PUZZLE_BYTES + 1)),
+            ("i".repeat(MAX_ID_BYTES + 1), "1".repeat(20_000)),
+            (String::new(), String::new()),
+        ];
+        for (id, puzzle) in cases {
+            let (echoed, item, charge) = admit_item(id.clone(), puzzle.clone());
+            assert!(charge <= MAX_ITEM_CHARGE, "{charge}");
+            match item {
+                Ok(text) => assert_eq!((echoed, text), (id, puzzle)),
+                Err(_) => assert!(echoed.len() <= MAX_ID_BYTES),
+            }
+        }
+        assert_eq!(admit_item("i".repeat(300), String::new()).0, "");
+    }
+
+    #[tokio::test]
+    async fn reservations_wait_for_room_and_shrink_to_what_is_charged() {
+        let budget = ByteBudget::new(2 * MAX_ITEM_CHARGE);
+        let mut first = budget.clone().reserve_item().await;
+        let second = budget.try_reserve_item().expect("room for a second");
+        assert!(budget.try_reserve_item().is_none(), "the budget is full");
+        first.merge(second);
+        assert_eq!(first.bytes(), 2 * MAX_ITEM_CHARGE);
+        first.shrink_to(700);
+        assert_eq!(budget.in_use(), 700);
+        assert!(
+            budget.try_reserve_item().is_some(),
+            "what was given back is free"
+        );
         drop(first);
         assert_eq!(budget.in_use(), 0);
-        let whole = budget.try_charge(10_000).unwrap();
-        assert_eq!(
-            budget.in_use(),
-            3000,
-            "a charge over the budget takes all of it"
-        );
-        drop(whole);
     }
 
     #[tokio::test]
     async fn a_window_fills_and_an_admission_gives_its_room_back() {
         let budget = ByteBudget::new(1 << 20);
-        let window = StreamWindow::new(2, 10_000);
-        assert!(window.has_room() && window.fits(2, 10_000) && !window.fits(3, 1));
-        let first = Admission::new(&window, 1, 4000, budget.charge(4000).await);
-        assert!(window.has_room() && !window.fits(1, 6001));
-        let second = Admission::new(&window, 1, 100, budget.charge(100).await);
+        let window = StreamWindow::new(2, 2 * MAX_ITEM_CHARGE + 100);
+        assert!(window.has_room() && window.fits(2, 2 * MAX_ITEM_CHARGE) && !window.fits(3, 1));
+        let mut charge = budget.clone().reserve_item().await;
+        charge.shrink_to(4000.min(MAX_ITEM_CHARGE));
+        let first = Admission::new(&window, 1, charge);
+        assert!(window.has_room());
+        let second = Admission::new(&window, 1, budget.clone().reserve_item().await);
         assert!(!window.has_room(), "two puzzles fill a window of two");
-        assert_eq!((window.puzzles(), window.bytes()), (2, 4100));
+        assert_eq!(window.puzzles(), 2);
         drop(first);
         window.freed().await;
         assert!(window.has_room());
-        assert_eq!(budget.in_use(), 100);
+        assert_eq!(budget.in_use(), MAX_ITEM_CHARGE);
         drop(second);
         assert_eq!(
             (window.puzzles(), window.bytes(), budget.in_use()),

@@ -59,9 +59,12 @@ impl Rpc {
 struct PuzzleLabel(usize);
 
 impl PuzzleLabel {
-    /// Refused because the server was full (or the message too large).
+    /// Refused because the server was full (unary calls only: a stream
+    /// waits instead).
     const SHED: PuzzleLabel = PuzzleLabel(Outcome::ALL.len());
-    /// Dropped because the client went away or the deadline passed.
+    /// Dropped because the client went away or the deadline passed, where
+    /// it is counted at all: a unary call dropped before its answer is
+    /// counted in `sudoku_calls_total` only.
     const CANCELLED: PuzzleLabel = PuzzleLabel(Outcome::ALL.len() + 1);
     /// How many labels there are.
     const COUNT: usize = Outcome::ALL.len() + 2;
@@ -138,7 +141,7 @@ impl Metrics {
                 Opts::new(
                     "sudoku_calls_total",
                     "Finished calls by RPC and gRPC status code (CANCELLED: the client \
-                     went away or the deadline passed first).",
+                     went away; DEADLINE_EXCEEDED: its deadline passed first).",
                 ),
                 &["rpc", "code"],
             ),

@@ -35,6 +35,10 @@ use convert::{Solved, solve_job};
 /// metrics count every one.
 static SHED_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
 
+/// At most one log line a second about calls that failed for their
+/// client's reasons (invalid requests, deadlines, resets).
+static CLIENT_FAILURE_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
+
 /// The service: the worker pool, its limits and byte budget, its metrics,
 /// and the signal that the server is draining.
 #[derive(Clone)]
@@ -68,7 +72,8 @@ impl SudokuService {
         }
     }
 
-    /// The server's budget of request bytes in flight, shared by every call.
+    /// The server's budget of the bytes streams hold in flight, shared by
+    /// every stream.
     pub fn budget(&self) -> &ByteBudget {
         &self.budget
     }
@@ -87,15 +92,11 @@ impl SudokuService {
             .send_compressed(CompressionEncoding::Zstd)
     }
 
-    /// Solves one puzzle on the pool: checked against its cap, charged to
-    /// the byte budget, shed if the budget or the queue is full. Dropping
-    /// this future (the deadline passed, or the client went away) drops the
-    /// job handle, which cancels the job.
+    /// Solves one puzzle on the pool: checked against its cap, shed if the
+    /// queue is full. Dropping this future (the deadline passed, or the
+    /// client went away) drops the job handle, which cancels the job.
     async fn solve_one(&self, puzzle: String) -> Result<Solved, ServiceError> {
         limits::check_puzzle(&puzzle)?;
-        let _charge = self
-            .budget
-            .try_charge(limits::item_charge(0, puzzle.len()))?;
         let max_time = self.limits.max_solve_time;
         let answer = self
             .pool
@@ -137,10 +138,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
                 Ok(Response::new(solved.into()))
             }
             Err(error) => {
-                let shed = matches!(
-                    error,
-                    ServiceError::Overloaded(_) | ServiceError::OverBudget { .. }
-                );
+                let shed = error.is_shed();
                 let status = Status::from(error);
                 call.code = Some(status.code());
                 log_failed_call("Solve", &status, shed);
@@ -161,7 +159,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             let shed = status.code() == Code::ResourceExhausted;
             log_failed_call("SolveStream", status, shed);
         })?;
-        let (responses, transport) = crate::grouped_channel::channel(stream::RESPONSE_BUFFER);
+        let (responses, transport) = stream::response_channel(slot);
         let driver = stream::Driver {
             pool: self.pool.clone(),
             limits: self.limits,
@@ -171,10 +169,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             deadline: deadline::deadline_of(request.metadata().as_ref(), arrival),
         };
         let requests = request.into_inner();
-        tokio::spawn(async move {
-            let _slot = slot;
-            driver.run(requests, responses).await;
-        });
+        tokio::spawn(driver.run(requests, responses));
         Ok(Response::new(transport))
     }
 }
@@ -210,7 +205,7 @@ impl Drop for CallRecord<'_> {
 /// A log line per failed call, louder for the failures that are ours.
 /// Calls `shed` for overload come in floods: at most one line a second
 /// says so, with how many were left out (the metrics count them all).
-fn log_failed_call(rpc: &str, status: &Status, shed: bool) {
+pub(crate) fn log_failed_call(rpc: &str, status: &Status, shed: bool) {
     let (code, detail) = (status.code(), status.message());
     if shed {
         if let Some(suppressed) = SHED_LOG.check() {
@@ -221,6 +216,12 @@ fn log_failed_call(rpc: &str, status: &Status, shed: bool) {
     match code {
         Code::Internal => tracing::error!(rpc, ?code, detail, "call failed"),
         Code::ResourceExhausted => tracing::warn!(rpc, ?code, detail, "call failed"),
-        _ => tracing::info!(rpc, ?code, detail, "call failed"),
+        // What a client got wrong, or did (went away, ran out of time): at
+        // most a line a second, like sheds, since any client can make many.
+        _ => {
+            if let Some(suppressed) = CLIENT_FAILURE_LOG.check() {
+                tracing::info!(rpc, ?code, detail, suppressed, "call failed");
+            }
+        }
     }
 }

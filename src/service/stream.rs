@@ -1,15 +1,15 @@
 //! Drives one SolveStream call: reads requests, hands puzzles to the pool,
 //! and writes answers back in request order.
 //!
-//! What a stream holds is bounded in puzzles and in bytes. It reads only
-//! while its window ([`StreamWindow`]) has room, and every group of
-//! requests it reads is charged to the server's [`ByteBudget`] before it
-//! goes to the pool; when either is full the driver stops reading, so
-//! HTTP/2 flow control pushes back on the client instead of the server
+//! What a stream holds is bounded in puzzles and in bytes. Before it reads
+//! a request it reserves the most the request can be charged from the
+//! server's [`ByteBudget`], and it reads only while its [`StreamWindow`]
+//! has room for that much; when either is full the driver stops reading,
+//! so HTTP/2 flow control pushes back on the client instead of the server
 //! buffering. Room is given back only when the transport has taken a
-//! group's answers, so a client that stops reading answers stops the
-//! server too. Answers leave strictly in request order: the driver only
-//! ever waits for the oldest pending job.
+//! group's answers, so a client that stops reading answers stops the server
+//! too. Answers leave strictly in request order: the driver only ever waits
+//! for the oldest pending job.
 //!
 //! Requests that have already arrived when one is read go to the pool with
 //! it, up to [`MAX_BATCH`] puzzles in one job: handing a job to a worker
@@ -17,20 +17,28 @@
 //! puzzles would otherwise spend most of its time in hand-offs. A stream
 //! that trickles gets one job per puzzle, with no waiting to fill a batch.
 //!
+//! Everything the driver waits for (room in the budget, in the pool, in the
+//! response channel, the oldest job's answers, the next request) is one
+//! branch of one `select!`, so the call's deadline, its client going away
+//! and the server draining are seen whatever it is waiting for.
+//!
 //! The stream ends early, after the answers it owes, when the request side
 //! fails (an oversized or undecodable message, a reset), when the server
 //! starts draining (UNAVAILABLE), or when the call's `grpc-timeout` passes
 //! (DEADLINE_EXCEEDED: the answers already computed are sent, the rest of
-//! the work is dropped). If the client goes away, the driver ends and drops
-//! its pending jobs, which cancels them (see [`crate::pool`]).
+//! the work is stopped). Its final status goes through [`ResponseSender::end`],
+//! which never waits for the client. If the client goes away, the driver
+//! ends and drops its pending jobs, which cancels them (see
+//! [`crate::pool`]).
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use tokio::sync::watch;
+use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio::time::Instant;
 use tokio_stream::Stream;
 use tonic::{Code, Status, Streaming};
@@ -38,34 +46,23 @@ use tonic::{Code, Status, Streaming};
 use super::convert::{Solved, solve_job, stream_response};
 use super::error::ServiceError;
 use super::limits::{
-    Admission, ByteBudget, ITEM_OVERHEAD_BYTES, Limits, StreamWindow, check_item, item_charge,
+    Admission, ByteBudget, Charge, Limits, MAX_ITEM_CHARGE, StreamWindow, admit_item,
 };
 use super::metrics::{Metrics, Rpc};
-use crate::grouped_channel::{GroupSender, GroupStream};
+use crate::grouped_channel::{self, GroupSender, GroupStream};
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
-use crate::pool::{JobHandle, WorkerPool};
+use crate::pool::{JobError, JobHandle, WorkerPool};
 
 /// Groups of responses (one per job) buffered between the driver and the
 /// transport. Small on purpose: backpressure should reach the request side
 /// quickly.
 pub const RESPONSE_BUFFER: usize = 4;
 
-/// One response, or the status that ends the stream.
-pub type ResponseItem = Result<SolveStreamResponse, Status>;
-
-/// Where the driver puts responses, a job's worth at a time, with the
-/// admission that keeps them counted until the transport takes them.
-pub type ResponseSender = GroupSender<ResponseItem, Option<Admission>>;
-
-/// What the transport reads from, one response at a time.
-pub type ResponseStream = GroupStream<ResponseItem, Option<Admission>>;
-
 /// The most puzzles of one stream solved as one pool job.
 pub const MAX_BATCH: usize = 64;
 
-/// How long the driver tries to hand over its final status, and then reads
-/// what its client still sends, before it gives up on a client that reads
-/// nothing.
+/// How long a stream that ended early keeps reading what its client still
+/// sends, at most.
 const LINGER: Duration = Duration::from_secs(5);
 
 /// How long a job stopped at the deadline may take to hand back what it
@@ -73,13 +70,83 @@ const LINGER: Duration = Duration::from_secs(5);
 /// only a job still queued behind other work, which is then dropped.
 const STOP_GRACE: Duration = Duration::from_millis(20);
 
+/// One response, or the status that ends the stream.
+pub type ResponseItem = Result<SolveStreamResponse, Status>;
+
+/// A job's responses, with the admission that keeps them counted until the
+/// transport has taken them all.
+type Group = (Vec<ResponseItem>, Option<Admission>);
+
+/// The driver's end of the responses.
+pub struct ResponseSender {
+    groups: GroupSender<ResponseItem, Option<Admission>>,
+    end: Arc<Mutex<Option<Status>>>,
+}
+
+/// What the transport reads, one response at a time: the groups the driver
+/// sent, then the status the stream ended with, if it failed. It holds the
+/// stream's slot under `--max-open-streams` until the transport is done
+/// with it, answers still buffered included.
+pub struct ResponseStream {
+    groups: GroupStream<ResponseItem, Option<Admission>>,
+    end: Arc<Mutex<Option<Status>>>,
+    _slot: OwnedSemaphorePermit,
+}
+
+/// A stream's response channel, holding `slot` until the transport drops it.
+pub fn response_channel(slot: OwnedSemaphorePermit) -> (ResponseSender, ResponseStream) {
+    let (groups, stream) = grouped_channel::channel(RESPONSE_BUFFER);
+    let end = Arc::new(Mutex::new(None));
+    let sender = ResponseSender {
+        groups,
+        end: end.clone(),
+    };
+    let stream = ResponseStream {
+        groups: stream,
+        end,
+        _slot: slot,
+    };
+    (sender, stream)
+}
+
+impl ResponseSender {
+    /// Ends the stream with `status`, after every group already sent,
+    /// without waiting for the client to take them.
+    fn end(self, status: Status) {
+        *self
+            .end
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(status);
+    }
+}
+
+impl Stream for ResponseStream {
+    type Item = ResponseItem;
+
+    fn poll_next(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<ResponseItem>> {
+        match Pin::new(&mut self.groups).poll_next(context) {
+            Poll::Ready(None) => {
+                let mut end = self
+                    .end
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                Poll::Ready(end.take().map(Err))
+            }
+            other => other,
+        }
+    }
+}
+
 /// What a stream's driver needs from the service.
 pub struct Driver {
     /// Where puzzles are solved.
     pub pool: WorkerPool,
-    /// The stream window, item caps and solve budget.
+    /// The stream window and the solve budget.
     pub limits: Limits,
-    /// The server's request bytes in flight.
+    /// The bytes all streams hold in flight.
     pub budget: ByteBudget,
     /// Where answers and the call's end are counted.
     pub metrics: Arc<Metrics>,
@@ -89,8 +156,8 @@ pub struct Driver {
     pub deadline: Option<Instant>,
 }
 
-/// Requests read together and checked against the item caps: their ids,
-/// their puzzles (or why each was refused), and what they are charged.
+/// Requests read together: their ids, their puzzles (or why each was
+/// refused), and what they are charged.
 struct Batch {
     ids: Vec<String>,
     items: Vec<Result<String, ServiceError>>,
@@ -105,12 +172,21 @@ struct Pending {
     admission: Admission,
 }
 
+type Boxed<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
 /// The state of one call as the driver goes.
 struct Call {
     window: Arc<StreamWindow>,
     pending: VecDeque<Pending>,
-    /// Read but not yet charged to the budget, which is full.
-    waiting: Option<Batch>,
+    /// Waiting for budget for the next request, kept from turn to turn so
+    /// that the stream keeps its place in the budget's queue.
+    reserving: Option<Boxed<Charge>>,
+    /// Budget for the next request, ready.
+    reserved: Option<Charge>,
+    /// A batch waiting for room in the pool.
+    submitting: Option<Boxed<Pending>>,
+    /// The oldest job's answers, waiting for room in the response channel.
+    ready: Option<Group>,
     /// False once the driver has stopped reading.
     reading: bool,
     /// The status the stream will end with, once its answers are out.
@@ -119,19 +195,27 @@ struct Call {
 
 impl Call {
     fn is_done(&self) -> bool {
-        !self.reading && self.pending.is_empty() && self.waiting.is_none()
+        !self.reading
+            && self.pending.is_empty()
+            && self.submitting.is_none()
+            && self.ready.is_none()
     }
 
-    /// Stops reading; the stream will end with `status` after its answers.
-    /// Requests read but not yet admitted are dropped: they come after
-    /// every request that will be answered, so the answers stay a gap-free
-    /// prefix.
+    /// Stops reading and drops any budget reserved for the next request.
+    /// Once its answers are out the stream ends with the first failure
+    /// recorded, or with `status` (OK when `None`).
     fn stop_reading(&mut self, status: Option<Status>) {
         self.reading = false;
-        self.waiting = None;
+        self.reserving = None;
+        self.reserved = None;
         if self.failure.is_none() {
             self.failure = status;
         }
+    }
+
+    /// Whether the driver may read the next request, once it has budget.
+    fn may_read(&self) -> bool {
+        self.reading && self.submitting.is_none() && self.window.has_room()
     }
 }
 
@@ -154,23 +238,36 @@ impl Driver {
         let mut call = Call {
             window: StreamWindow::new(self.limits.stream_window, self.limits.stream_window_bytes),
             pending: VecDeque::new(),
-            waiting: None,
+            reserving: None,
+            reserved: None,
+            submitting: None,
+            ready: None,
             reading: true,
             failure: None,
         };
-        let deadline = self.deadline;
+        let mut expired = false;
         while !call.is_done() {
-            let room = call.reading && call.waiting.is_none() && call.window.has_room();
-            let waiting_charge = call.waiting.as_ref().map_or(0, |batch| batch.charge);
+            if call.may_read() && call.reserved.is_none() && call.reserving.is_none() {
+                call.reserving = Some(Box::pin(self.budget.clone().reserve_item()));
+            }
             tokio::select! {
                 biased;
-                () = responses.closed() => return Code::Cancelled,
-                () = until(deadline) => return self.expire(&mut call, &responses).await,
-                answers = oldest_answers(&mut call.pending), if !call.pending.is_empty() => {
+                () = responses.groups.closed() => return Code::Cancelled,
+                () = until(self.deadline) => {
+                    expired = true;
+                    break;
+                }
+                permit = responses.groups.reserve(), if call.ready.is_some() => match permit {
+                    Ok(permit) => permit.send(call.ready.take().expect("only polled when ready")),
+                    Err(_) => return Code::Cancelled,
+                },
+                answers = oldest_answers(&mut call.pending), if call.ready.is_none() && !call.pending.is_empty() => {
                     let pending = call.pending.pop_front().expect("the answers came from it");
-                    if responses.send(self.answer_group(pending, answers)).await.is_err() {
-                        return Code::Cancelled;
-                    }
+                    call.ready = Some(self.answer_group(pending, answers));
+                }
+                pending = poll_some(&mut call.submitting), if call.submitting.is_some() => {
+                    call.submitting = None;
+                    call.pending.push_back(pending);
                 }
                 () = until_draining(&mut self.draining), if call.reading => {
                     call.stop_reading(Some(Status::unavailable(
@@ -178,44 +275,60 @@ impl Driver {
                          was answered, send the rest to another server",
                     )));
                 }
-                charge = self.budget.charge(waiting_charge), if call.waiting.is_some() => {
-                    let batch = call.waiting.take().expect("only polled while waiting");
-                    let admission = Admission::new(&call.window, batch.ids.len(), batch.charge, charge);
-                    self.submit(&mut call, batch, admission).await;
+                charge = poll_some(&mut call.reserving), if call.reserving.is_some() => {
+                    call.reserving = None;
+                    call.reserved = Some(charge);
                 }
-                () = call.window.freed(), if call.reading && call.waiting.is_none() && !room => {}
-                request = requests.message(), if room => match request {
-                    Ok(Some(first)) => self.take_batch(&mut call, first, &mut requests).await,
+                () = call.window.freed(), if call.reading && !call.window.has_room() => {}
+                request = requests.message(), if call.may_read() && call.reserved.is_some() => match request {
+                    Ok(Some(first)) => self.take_batch(&mut call, first, &mut requests),
                     Ok(None) => call.stop_reading(None),
                     Err(status) => call.stop_reading(Some(status)),
                 },
             }
         }
+        if expired {
+            return self.expire(&mut call, responses).await;
+        }
         match call.failure {
             None => Code::Ok,
-            Some(status) => end_with(inbound_status(status), requests, &responses).await,
+            Some(status) => end_with(inbound_status(status), requests, responses).await,
         }
     }
 
     /// Reads what has already arrived after `first` into one batch, while
-    /// the window has room (the last request taken may overrun it), and
-    /// charges it to the budget; if the budget is full, the batch waits.
-    async fn take_batch(
+    /// the window and the budget have room for one more item at its
+    /// largest, shrinks the batch's reservation to what its items are
+    /// charged, and sends it on its way to the pool.
+    fn take_batch(
         &self,
         call: &mut Call,
         first: SolveStreamRequest,
         requests: &mut Streaming<SolveStreamRequest>,
     ) {
+        let mut charge = call
+            .reserved
+            .take()
+            .expect("only read with budget reserved");
         let mut batch = Batch {
             ids: Vec::new(),
             items: Vec::new(),
             charge: 0,
         };
         batch.push(first);
-        while batch.ids.len() < MAX_BATCH && call.window.fits(batch.ids.len() + 1, batch.charge + 1)
+        while batch.ids.len() < MAX_BATCH
+            && call
+                .window
+                .fits(batch.ids.len() + 1, batch.charge + MAX_ITEM_CHARGE)
         {
+            let Some(more) = self.budget.try_reserve_item() else {
+                break;
+            };
             match arrived(requests) {
-                Some(Ok(request)) => batch.push(request),
+                Some(Ok(request)) => {
+                    charge.merge(more);
+                    batch.push(request);
+                }
                 Some(Err(end)) => {
                     call.stop_reading(end);
                     break;
@@ -223,45 +336,46 @@ impl Driver {
                 None => break,
             }
         }
-        match self.budget.try_charge(batch.charge) {
-            Ok(charge) => {
-                let admission = Admission::new(&call.window, batch.ids.len(), batch.charge, charge);
-                self.submit(call, batch, admission).await;
-            }
-            Err(_) => call.waiting = Some(batch),
-        }
+        charge.shrink_to(batch.charge);
+        let admission = Admission::new(&call.window, batch.ids.len(), charge);
+        call.submitting = Some(Box::pin(self.submit(batch, admission)));
     }
 
-    /// Hands an admitted batch to the pool (waiting for room there).
-    async fn submit(&self, call: &mut Call, batch: Batch, admission: Admission) {
+    /// A batch's way into the pool (waiting for room there). Each puzzle is
+    /// solved within the solve budget; once the job is stopped or
+    /// cancelled, the puzzles left are not started.
+    fn submit(
+        &self,
+        batch: Batch,
+        admission: Admission,
+    ) -> impl Future<Output = Pending> + Send + use<> {
+        let pool = self.pool.clone();
         let max_time = self.limits.max_solve_time;
-        let items = batch.items;
-        let answers = self
-            .pool
-            .submit(move |cancel| {
-                items
-                    .iter()
-                    .map(|item| match item {
-                        Ok(puzzle) => solve_job(puzzle, max_time, cancel).map_err(Into::into),
-                        Err(refused) => Err(refused.clone()),
-                    })
-                    .collect()
-            })
-            .await;
-        call.pending.push_back(Pending {
-            ids: batch.ids,
-            answers,
-            admission,
-        });
+        let Batch { ids, items, .. } = batch;
+        async move {
+            let answers = pool
+                .submit(move |cancel| {
+                    items
+                        .iter()
+                        .map(|item| match item {
+                            Err(refused) => Err(refused.clone()),
+                            Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
+                            Ok(puzzle) => solve_job(puzzle, max_time, cancel).map_err(Into::into),
+                        })
+                        .collect()
+                })
+                .await;
+            Pending {
+                ids,
+                answers,
+                admission,
+            }
+        }
     }
 
     /// A job's responses, counted in the metrics, with the admission that
     /// holds their room until the transport has taken them.
-    fn answer_group(
-        &self,
-        pending: Pending,
-        answers: Vec<Result<Solved, ServiceError>>,
-    ) -> (Vec<ResponseItem>, Option<Admission>) {
+    fn answer_group(&self, pending: Pending, answers: Vec<Result<Solved, ServiceError>>) -> Group {
         let mut tally = self.metrics.tally(Rpc::SolveStream);
         let group = pending
             .ids
@@ -275,22 +389,22 @@ impl Driver {
         (group, Some(pending.admission))
     }
 
-    /// The deadline passed: sends the answers already computed, drops the
-    /// rest of the work, and ends the stream with DEADLINE_EXCEEDED. The
-    /// oldest unfinished job is stopped rather than dropped, and given
-    /// [`STOP_GRACE`] to hand back the puzzles it had finished; everything
-    /// after the first puzzle left unanswered is dropped, which cancels it.
-    async fn expire(&self, call: &mut Call, responses: &ResponseSender) -> Code {
+    /// The deadline passed: stops every job, sends the answers already
+    /// computed (those the client has room for), and ends the stream with
+    /// DEADLINE_EXCEEDED. Each stopped job gets [`STOP_GRACE`] to hand back
+    /// the puzzles it had finished; everything after the first puzzle left
+    /// unanswered is dropped.
+    async fn expire(&self, call: &mut Call, responses: ResponseSender) -> Code {
+        call.submitting = None;
+        call.stop_reading(None);
+        for pending in &call.pending {
+            pending.answers.stop();
+        }
+        let mut groups: Vec<Group> = call.ready.take().into_iter().collect();
         while let Some(mut oldest) = call.pending.pop_front() {
-            let result = match oldest.answers.try_take() {
-                Some(result) => result,
-                None => {
-                    oldest.answers.stop();
-                    match tokio::time::timeout(STOP_GRACE, &mut oldest.answers).await {
-                        Ok(result) => result,
-                        Err(_) => break,
-                    }
-                }
+            let result = match tokio::time::timeout(STOP_GRACE, &mut oldest.answers).await {
+                Ok(result) => result,
+                Err(_) => break,
             };
             let mut answers = job_answers(result, oldest.ids.len());
             let computed = answers
@@ -300,51 +414,37 @@ impl Driver {
             let complete = computed == answers.len();
             answers.truncate(computed);
             oldest.ids.truncate(computed);
-            let group = self.answer_group(oldest, answers);
-            if !send_within_linger(responses, group).await {
-                return Code::Cancelled;
-            }
+            groups.push(self.answer_group(oldest, answers));
             if !complete {
                 break;
             }
         }
         call.pending.clear();
-        call.waiting = None;
+        for group in groups {
+            if responses.groups.try_send(group).is_err() {
+                break;
+            }
+        }
         let status = Status::from(ServiceError::DeadlineExceeded);
         log_stream_end(&status);
-        send_within_linger(responses, (vec![Err(status)], None)).await;
+        responses.end(status);
         Code::DeadlineExceeded
     }
 }
 
 impl Batch {
-    /// Adds a request, refusing it on its own if it is over a cap: a
-    /// refused item's text is dropped at once and it is charged only the
-    /// allowance (and its id, if that is echoed).
+    /// Adds a request, checked against the item caps.
     fn push(&mut self, request: SolveStreamRequest) {
-        let SolveStreamRequest { id, puzzle } = request;
-        let (id, item, charge) = match check_item(&id, &puzzle) {
-            Ok(()) => {
-                let charge = item_charge(id.len(), puzzle.len());
-                (id, Ok(puzzle), charge)
-            }
-            Err(error @ ServiceError::IdTooLong { .. }) => {
-                (String::new(), Err(error), ITEM_OVERHEAD_BYTES)
-            }
-            Err(error) => {
-                let charge = item_charge(id.len(), 0);
-                (id, Err(error), charge)
-            }
-        };
+        let (id, item, charge) = admit_item(request.id, request.puzzle);
         self.ids.push(id);
         self.items.push(item);
         self.charge += charge;
     }
 }
 
-/// Sends the final status and, if the client takes it, reads and drops
-/// what the client still sends until it ends its side, for at most
-/// [`LINGER`] each. Returns the code the call ended with.
+/// Ends the stream with `status` after its answers and, until its client
+/// ends its side, reads and drops what the client still sends, for at most
+/// [`LINGER`]. Returns the code the call ended with.
 ///
 /// A stream that ends while its client is still sending leaves that data
 /// unread; if the server then closes the connection (as it does when
@@ -354,27 +454,14 @@ impl Batch {
 async fn end_with(
     status: Status,
     mut requests: Streaming<SolveStreamRequest>,
-    responses: &ResponseSender,
+    responses: ResponseSender,
 ) -> Code {
     let code = status.code();
     log_stream_end(&status);
-    if send_within_linger(responses, (vec![Err(status)], None)).await {
-        let discard = async { while let Ok(Some(_)) = requests.message().await {} };
-        let _ = tokio::time::timeout(LINGER, discard).await;
-    }
+    responses.end(status);
+    let discard = async { while let Ok(Some(_)) = requests.message().await {} };
+    let _ = tokio::time::timeout(LINGER, discard).await;
     code
-}
-
-/// Hands a group to the transport unless the client has not taken anything
-/// for [`LINGER`]; false if it did not go.
-async fn send_within_linger(
-    responses: &ResponseSender,
-    group: (Vec<ResponseItem>, Option<Admission>),
-) -> bool {
-    matches!(
-        tokio::time::timeout(LINGER, responses.send(group)).await,
-        Ok(Ok(()))
-    )
 }
 
 /// The status a stream that failed on its request side ends with: this
@@ -392,12 +479,7 @@ fn inbound_status(status: Status) -> Status {
 }
 
 fn log_stream_end(status: &Status) {
-    tracing::info!(
-        rpc = "SolveStream",
-        code = ?status.code(),
-        detail = status.message(),
-        "call failed"
-    );
+    super::log_failed_call("SolveStream", status, false);
 }
 
 /// Completes at `deadline`, or never without one.
@@ -416,6 +498,11 @@ async fn until_draining(draining: &mut watch::Receiver<bool>) {
     }
 }
 
+/// Polls the future in `slot`, which is only polled while it holds one.
+async fn poll_some<T>(slot: &mut Option<Boxed<T>>) -> T {
+    slot.as_mut().expect("only polled when set").await
+}
+
 /// Waits for the answers of the oldest pending job.
 async fn oldest_answers(pending: &mut VecDeque<Pending>) -> Vec<Result<Solved, ServiceError>> {
     let oldest = pending
@@ -428,7 +515,7 @@ async fn oldest_answers(pending: &mut VecDeque<Pending>) -> Vec<Result<Solved, S
 /// A job's answers, one per request: a job that failed as a whole fails
 /// each of its `count` requests alike.
 fn job_answers(
-    result: Result<Vec<Result<Solved, ServiceError>>, crate::pool::JobError>,
+    result: Result<Vec<Result<Solved, ServiceError>>, JobError>,
     count: usize,
 ) -> Vec<Result<Solved, ServiceError>> {
     match result {

@@ -4,9 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker};
+use crate::common::{
+    CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker, sample,
+};
 use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::limits::MAX_ITEM_CHARGE;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};
 use tonic::Code;
 use tonic_types::{RpcStatusExt, StatusExt};
@@ -64,81 +67,59 @@ async fn items_over_their_caps_are_refused_one_by_one_and_the_stream_goes_on() {
     assert_eq!(answers[3].solution, CLASSIC_SOLUTION);
 }
 
-/// The smallest budget the settings allow: one stream window of the
-/// smallest size, and one item more.
+/// Windows of two items at their largest, and a budget of one window and
+/// one item more: the smallest budget the settings allow for them.
 fn small_budget() -> Settings {
     Settings {
-        stream_window_bytes: 2816,
-        max_inflight_bytes: 2 * 2816,
+        stream_window_bytes: 2 * MAX_ITEM_CHARGE,
+        max_inflight_bytes: 3 * MAX_ITEM_CHARGE,
         metrics_listen: Some(([127, 0, 0, 1], 0).into()),
         ..Settings::default()
     }
 }
 
-#[tokio::test]
-async fn unary_calls_over_the_byte_budget_are_shed_and_the_budget_comes_back() {
-    let server = TestServer::start(small_budget(), 1, 64).await;
-    let (release, blocker) = occupy_worker(&server.pool);
-    // Each call is charged its 81 bytes and 512 for its answer: nine of
-    // them fill the 5,632 bytes while they wait for the worker.
-    let mut waiting = Vec::new();
-    for _ in 0..9 {
-        let mut client = server.client().await;
-        waiting.push(tokio::spawn(async move {
-            let request = SolveRequest {
-                puzzle: CLASSIC.to_string(),
-            };
-            client
-                .solve(request)
-                .await
-                .map(|response| response.into_inner())
-        }));
-    }
-    eventually("nine calls are queued", || {
-        server.pool.stats().in_flight == 10
-    })
-    .await;
-    let shed = server.solve(CLASSIC).await.unwrap_err();
-    assert_eq!(shed.code(), Code::ResourceExhausted, "{shed:?}");
-    assert_eq!(
-        shed.message(),
-        "server overloaded: requests already hold its budget of 5632 bytes \
-         (--max-inflight-bytes); retry with backoff"
-    );
-    let metrics = server.scrape().await;
-    assert!(metrics.contains("sudoku_inflight_bytes 5337"), "{metrics}");
-    drop(release);
-    tokio::task::spawn_blocking(move || blocker.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    for call in waiting {
-        assert_eq!(call.await.unwrap().unwrap().solution, CLASSIC_SOLUTION);
-    }
-    assert_eq!(
-        server.solve(CLASSIC).await.unwrap().solution,
-        CLASSIC_SOLUTION
-    );
-    assert!(server.scrape().await.contains("sudoku_inflight_bytes 0"));
-}
-
 /// The bytes charged to the budget now, from the metrics.
 async fn charged(server: &TestServer) -> usize {
-    let metrics = server.scrape().await;
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix("sudoku_inflight_bytes ")?.parse().ok())
-        .unwrap_or_else(|| panic!("no sudoku_inflight_bytes in {metrics}"))
+    sample(&server.scrape().await, "sudoku_inflight_bytes") as usize
+}
+
+#[tokio::test]
+async fn unary_calls_are_not_charged_to_the_stream_budget() {
+    let server = TestServer::start(small_budget(), 1, 64).await;
+    let (release, blocker) = occupy_worker(&server.pool);
+    let mut client = server.client().await;
+    let call = tokio::spawn(async move {
+        let request = SolveRequest {
+            puzzle: CLASSIC.to_string(),
+        };
+        client
+            .solve(request)
+            .await
+            .map(|response| response.into_inner())
+    });
+    eventually("the call is queued", || server.pool.stats().in_flight == 2).await;
+    assert_eq!(
+        charged(&server).await,
+        0,
+        "a waiting unary call is not charged"
+    );
+    drop(release);
+    blocker.await.unwrap();
+    assert_eq!(call.await.unwrap().unwrap().solution, CLASSIC_SOLUTION);
 }
 
 #[tokio::test]
 async fn a_stream_waits_for_the_byte_budget_instead_of_failing() {
-    let server = TestServer::start(small_budget(), 1, 64).await;
+    let settings = small_budget();
+    let budget = settings.max_inflight_bytes;
+    let server = TestServer::start(settings, 1, 64).await;
     let (release, blocker) = occupy_worker(&server.pool);
-    // Each stream's window takes five puzzles (593 bytes each, the last
-    // overrunning the 2,816-byte window), so two windows overrun the
-    // 5,632-byte budget: while the worker is busy, streams beyond the
-    // first wait for the budget instead of being admitted or failing.
+    // A stream reads while its window has room for an item at its largest
+    // (2,816 bytes) besides what it holds, so each of these takes in five
+    // puzzles of 595 bytes: three streams want 8,925 bytes, more than the
+    // budget of 8,448. While the worker is busy nothing is given back, so
+    // the budget fills up (the waiting stream holds what is left of it
+    // towards its next reservation) and a stream waits.
     let mut streams = Vec::new();
     for name in ["a", "b", "c"] {
         let requests: Vec<_> = (0..20)
@@ -148,18 +129,13 @@ async fn a_stream_waits_for_the_byte_budget_instead_of_failing() {
         let call = client.solve_stream(tokio_stream::iter(requests)).await;
         streams.push(call.unwrap().into_inner());
     }
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while charged(&server).await < 2965 {
-        assert!(Instant::now() < deadline, "no stream was admitted");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while charged(&server).await != budget {
+        assert!(Instant::now() < deadline, "the budget never filled up");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let charged = charged(&server).await;
-    assert!(charged <= 5632, "{charged} bytes charged, over the budget");
     drop(release);
-    tokio::task::spawn_blocking(move || blocker.wait())
-        .await
-        .unwrap()
-        .unwrap();
+    blocker.await.unwrap();
     for (name, mut answers) in ["a", "b", "c"].into_iter().zip(streams) {
         for i in 0..20 {
             let answer = answers.message().await.unwrap().expect("an answer");
@@ -168,6 +144,7 @@ async fn a_stream_waits_for_the_byte_budget_instead_of_failing() {
         }
         assert!(answers.message().await.unwrap().is_none());
     }
+    assert_eq!(charged(&server).await, 0, "everything is given back");
 }
 
 #[tokio::test]
