@@ -2,10 +2,12 @@
 //! layer, so that each call costs one boxed future.
 //!
 //! * **Admission.** At most `--max-calls` sudoku calls are in flight on the
-//!   whole server (health checks and reflection have [`OTHER_CALLS`] of
-//!   their own, so that a flood of calls cannot make a pod look dead);
-//!   past that a call is answered RESOURCE_EXHAUSTED at once. The slot is
-//!   held until the response body is done, which for a stream is its end.
+//!   whole server; health checks have [`HEALTH_CHECK_CALLS`] slots of their
+//!   own, so that a flood of calls cannot make a pod look dead, and every
+//!   other call (health watches, reflection) shares [`OTHER_CALLS`], so
+//!   that long watches cannot starve the probes either. Past its cap a call
+//!   is answered RESOURCE_EXHAUSTED at once. The slot is held until the
+//!   response body is done, which for a stream is its end.
 //! * **The connection's first call.** A call marks its connection as used,
 //!   which stops the connection's first-call clock
 //!   ([`super::connections`]).
@@ -39,12 +41,25 @@ use crate::log_limit::LogLimit;
 use crate::service::deadline::deadline_of;
 use crate::service::{Metrics, Rpc, ServiceError, is_client_reset};
 
-/// Calls to the health and reflection services that may be in flight
-/// besides `--max-calls`.
-pub const OTHER_CALLS: usize = 64;
+/// Health checks (`grpc.health.v1.Health/Check`) that may be in flight
+/// besides `--max-calls`: a probe is one short call.
+pub const HEALTH_CHECK_CALLS: usize = 16;
+
+/// Other calls besides the sudoku RPCs and health checks (health watches,
+/// reflection, unknown methods) that may be in flight at once.
+pub const OTHER_CALLS: usize = 48;
+
+/// Every call that may be in flight besides `--max-calls`.
+pub const SIDE_CALLS: usize = HEALTH_CHECK_CALLS + OTHER_CALLS;
+
+/// The path of the health check, which has slots of its own.
+const HEALTH_CHECK_PATH: &str = "/grpc.health.v1.Health/Check";
 
 /// At most one log line a second about calls refused at the cap.
 static REFUSED_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
+
+/// At most one log line a second about requests tonic refused.
+static INBOUND_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
 
 /// The policy's shared state: the call slots and where refusals are
 /// counted.
@@ -55,6 +70,7 @@ pub struct CallPolicyLayer {
 
 struct Policy {
     sudoku_calls: Arc<Semaphore>,
+    health_checks: Arc<Semaphore>,
     other_calls: Arc<Semaphore>,
     max_calls: usize,
     metrics: Arc<Metrics>,
@@ -67,6 +83,7 @@ impl CallPolicyLayer {
         CallPolicyLayer {
             policy: Arc::new(Policy {
                 sudoku_calls: Arc::new(Semaphore::new(max_calls)),
+                health_checks: Arc::new(Semaphore::new(HEALTH_CHECK_CALLS)),
                 other_calls: Arc::new(Semaphore::new(OTHER_CALLS)),
                 max_calls,
                 metrics,
@@ -111,8 +128,9 @@ where
         if let Some(connection) = request.extensions().get::<ConnectionInfo>() {
             connection.mark_called();
         }
-        let rpc = Rpc::from_path(request.uri().path());
-        let slot = match self.policy.admit(rpc) {
+        let path = request.uri().path();
+        let rpc = Rpc::from_path(path);
+        let slot = match self.policy.admit(rpc, path == HEALTH_CHECK_PATH) {
             Ok(slot) => slot,
             Err(status) => return Box::pin(std::future::ready(Ok(status.into_http()))),
         };
@@ -150,21 +168,30 @@ where
 }
 
 impl Policy {
-    /// A slot for a call to `rpc` (`None`: health or reflection), or the
-    /// status that refuses it.
-    fn admit(&self, rpc: Option<Rpc>) -> Result<OwnedSemaphorePermit, tonic::Status> {
-        let slots = match rpc {
-            Some(_) => &self.sudoku_calls,
-            None => &self.other_calls,
+    /// A slot for a call to `rpc` (`None`: health or reflection, a health
+    /// check if `health_check`), or the status that refuses it.
+    fn admit(
+        &self,
+        rpc: Option<Rpc>,
+        health_check: bool,
+    ) -> Result<OwnedSemaphorePermit, tonic::Status> {
+        let (slots, cap) = match rpc {
+            Some(_) => (
+                &self.sudoku_calls,
+                format!("{} calls are in flight (--max-calls)", self.max_calls),
+            ),
+            None if health_check => (
+                &self.health_checks,
+                format!("{HEALTH_CHECK_CALLS} health checks are in flight"),
+            ),
+            None => (
+                &self.other_calls,
+                format!("{OTHER_CALLS} health watches and reflection calls are in flight"),
+            ),
         };
         slots.clone().try_acquire_owned().map_err(|_| {
             let status = tonic::Status::resource_exhausted(format!(
-                "server overloaded: {} calls are in flight (--max-calls); retry with backoff",
-                if rpc.is_some() {
-                    self.max_calls
-                } else {
-                    OTHER_CALLS
-                }
+                "server overloaded: {cap}; retry with backoff"
             ));
             if let Some(rpc) = rpc {
                 self.metrics.call_shed(rpc, status.code());
@@ -200,11 +227,14 @@ impl Policy {
             }
             None => return response,
         };
-        tracing::info!(
-            code = ?rewritten.code(),
-            detail = rewritten.message(),
-            "request refused before its handler"
-        );
+        if let Some(suppressed) = INBOUND_LOG.check() {
+            tracing::info!(
+                code = ?rewritten.code(),
+                detail = rewritten.message(),
+                suppressed,
+                "request refused before its handler"
+            );
+        }
         self.refused(rpc, rewritten)
     }
 }

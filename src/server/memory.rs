@@ -25,7 +25,7 @@
 use std::fmt;
 
 use super::Settings;
-use super::calls::OTHER_CALLS;
+use super::calls::SIDE_CALLS;
 
 /// The process at rest: code, the async runtime, the worker threads'
 /// stacks as touched, the allocator's arenas.
@@ -78,7 +78,7 @@ impl MemoryBound {
         };
         let connections = settings.max_connections as usize;
         let per_connection = CONNECTION_BYTES + tls + settings.connection_window_bytes as usize;
-        let calls = (settings.max_calls as usize + OTHER_CALLS)
+        let calls = (settings.max_calls as usize + SIDE_CALLS)
             .min(connections.saturating_mul(settings.max_concurrent_streams as usize));
         MemoryBound {
             base: BASE_BYTES,
@@ -136,7 +136,7 @@ mod tests {
         };
         let bound = MemoryBound::of(&settings);
         assert_eq!(bound.connections, 10 * (CONNECTION_BYTES + 65536));
-        assert_eq!(bound.calls, (100 + OTHER_CALLS) * (CALL_BYTES + 4096));
+        assert_eq!(bound.calls, (100 + SIDE_CALLS) * (CALL_BYTES + 4096));
         assert_eq!(bound.streams, 5 * STREAM_BYTES);
         assert_eq!(bound.requests, 1 << 20);
         let tls = Settings {

@@ -33,7 +33,7 @@ use tonic::transport::Server;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
-pub use calls::OTHER_CALLS;
+pub use calls::{HEALTH_CHECK_CALLS, OTHER_CALLS, SIDE_CALLS};
 pub use memory::MemoryBound;
 pub use metrics_endpoint::serve_metrics;
 pub use process::{init_logging, shutdown_signal};

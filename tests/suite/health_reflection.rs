@@ -4,6 +4,7 @@
 use crate::common::TestServer;
 use prost::Message;
 use prost_types::FileDescriptorProto;
+use sudoku_grpc::server::OTHER_CALLS;
 use tonic::Code;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -38,6 +39,33 @@ async fn health_reports_serving_for_the_server_and_the_service() {
             .code(),
         Code::NotFound
     );
+}
+
+#[tokio::test]
+async fn health_watches_cannot_take_the_slots_of_health_checks() {
+    let server = TestServer::default().await;
+    let mut client = HealthClient::new(server.channel().await);
+    let watch = || HealthCheckRequest {
+        service: String::new(),
+    };
+    let mut watches = Vec::new();
+    for _ in 0..OTHER_CALLS {
+        watches.push(client.watch(watch()).await.unwrap().into_inner());
+    }
+    let refused = client.watch(watch()).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "server overloaded: 48 health watches and reflection calls are in flight; \
+         retry with backoff"
+    );
+    assert_eq!(
+        health_of(&server, "").await.unwrap(),
+        ServingStatus::Serving,
+        "checks have slots of their own"
+    );
+    let first = watches[0].message().await.unwrap().unwrap();
+    assert_eq!(first.status(), ServingStatus::Serving);
 }
 
 /// Sends one v1 reflection request and returns the response.
