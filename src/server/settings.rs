@@ -205,6 +205,16 @@ pub enum LogFormat {
     Json,
 }
 
+/// The longest any duration flag may be: a day is far past any use, and
+/// keeps the timers' arithmetic far from overflow.
+pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The most solver threads: far more than cores any machine has.
+pub const MAX_WORKERS: usize = 1024;
+
+/// The most jobs that may wait for a solver thread.
+pub const MAX_QUEUE_DEPTH: usize = 1 << 20;
+
 /// Settings that cannot work together, found at startup.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -255,13 +265,49 @@ impl Settings {
                 u32::MAX
             ));
         }
-        for (flag, duration) in [
-            ("--max-solve-time", self.max_solve_time),
-            ("--first-call-timeout", self.first_call_timeout),
-        ] {
-            if duration.is_zero() {
-                return fail(format!("{flag} must be more than 0"));
+        self.validate_durations()?;
+        self.validate_pool()
+    }
+
+    /// Durations: none over [`MAX_DURATION`], and the ones that cannot be
+    /// zero are not.
+    fn validate_durations(&self) -> Result<(), SettingsError> {
+        let durations = [
+            ("--max-solve-time", self.max_solve_time, false),
+            ("--first-call-timeout", self.first_call_timeout, false),
+            ("--keepalive-timeout", self.keepalive_timeout, false),
+            ("--drain-timeout", self.drain_timeout, true),
+            ("--keepalive-interval", self.keepalive_interval, true),
+        ];
+        for (flag, duration, may_be_zero) in durations {
+            if duration.is_zero() && !may_be_zero {
+                return Err(SettingsError(format!("{flag} must be more than 0")));
             }
+            if duration > MAX_DURATION {
+                return Err(SettingsError(format!(
+                    "{flag} {} must be at most {}",
+                    format_duration(duration),
+                    format_duration(MAX_DURATION)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The worker pool: threads and queue within [`MAX_WORKERS`] and
+    /// [`MAX_QUEUE_DEPTH`].
+    fn validate_pool(&self) -> Result<(), SettingsError> {
+        if self.worker_count() > MAX_WORKERS {
+            return Err(SettingsError(format!(
+                "--workers {} must be at most {MAX_WORKERS}",
+                self.worker_count()
+            )));
+        }
+        if self.queue_depth > MAX_QUEUE_DEPTH {
+            return Err(SettingsError(format!(
+                "--queue-depth {} must be at most {MAX_QUEUE_DEPTH}",
+                self.queue_depth
+            )));
         }
         Ok(())
     }
@@ -444,6 +490,23 @@ mod tests {
             (
                 &["--first-call-timeout", "0"],
                 "--first-call-timeout must be more than 0",
+            ),
+            (
+                &["--max-solve-time", "1e9"],
+                "--max-solve-time 1000000000s must be at most 86400s",
+            ),
+            (&["--drain-timeout", "1500m"], "--drain-timeout"),
+            (
+                &["--keepalive-timeout", "0"],
+                "--keepalive-timeout must be more than 0",
+            ),
+            (
+                &["--workers", "5000"],
+                "--workers 5000 must be at most 1024",
+            ),
+            (
+                &["--queue-depth", "99999999"],
+                "--queue-depth 99999999 must be at most",
             ),
         ] {
             let error = parse(args).unwrap().validate().unwrap_err().to_string();
