@@ -7,7 +7,7 @@ use tonic::codec::CompressionEncoding;
 use tonic::transport::{Certificate, ClientTlsConfig, Identity};
 
 use super::Failure;
-use crate::client::{ConnectOptions, DEFAULT_SERVER};
+use crate::client::{ClientError, ConnectOptions, DEFAULT_SERVER};
 
 /// The servers to talk to.
 #[derive(Debug, Args)]
@@ -25,6 +25,17 @@ pub struct ServersArg {
         value_delimiter = ','
     )]
     pub list: Vec<String>,
+}
+
+impl ServersArg {
+    /// The servers given, refused when there are none (a library caller, or
+    /// an empty list from the environment).
+    pub fn servers(&self) -> Result<&[String], ClientError> {
+        if self.list.is_empty() {
+            return Err(ClientError::NoServers);
+        }
+        Ok(&self.list)
+    }
 }
 
 /// How to reach the servers: TLS and compression.
@@ -110,5 +121,20 @@ impl ConnectArgs {
             tls = tls.domain_name(domain.clone());
         }
         Ok(Some(tls))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_list_of_servers_is_refused_and_a_list_is_kept_in_order() {
+        let none = ServersArg { list: Vec::new() };
+        assert!(matches!(none.servers(), Err(ClientError::NoServers)));
+        let two = ServersArg {
+            list: vec!["a:1".to_string(), "b:2".to_string()],
+        };
+        assert_eq!(two.servers().unwrap(), ["a:1", "b:2"]);
     }
 }

@@ -25,10 +25,11 @@ pub struct HealthArgs {
 /// cannot be reached (each is still checked, and the reason printed).
 pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
     let connect = args.connect.options()?;
-    let several = args.servers.list.len() > 1;
+    let servers = args.servers.servers()?;
+    let several = servers.len() > 1;
     with_runtime(async {
         let mut worst = ExitCode::Success;
-        for server in &args.servers.list {
+        for server in servers {
             let (code, status) = match check(server, &connect, &args.service).await {
                 Ok(true) => (ExitCode::Success, "SERVING".to_string()),
                 Ok(false) => (ExitCode::NotUnique, "NOT_SERVING".to_string()),

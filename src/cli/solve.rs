@@ -111,8 +111,9 @@ fn solve_one(args: &SolveArgs) -> Result<ExitCode, Failure> {
         solve_here(puzzle)
     } else {
         let connect = args.connect.options()?;
+        let server = &args.servers.servers()?[0];
         with_runtime(async {
-            let channel = client::connect(&args.servers.list[0], &connect).await?;
+            let channel = client::connect(server, &connect).await?;
             Ok(client::solve(channel, &connect, puzzle).await?)
         })?
     };

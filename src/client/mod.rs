@@ -33,6 +33,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Why the client got no answer.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
+    /// The list of servers to use is empty.
+    #[error("no server given: pass --server URL or set SUDOKU_SERVER")]
+    NoServers,
     /// The server address is not a URL the client can use.
     #[error("invalid server address {address:?}: {reason}")]
     InvalidAddress {

@@ -19,24 +19,29 @@ const TIMER_TICK: Duration = Duration::from_millis(1);
 /// if it carries a valid `grpc-timeout`.
 pub fn deadline_of(headers: &HeaderMap, arrival: Instant) -> Option<Instant> {
     let timeout = parse_grpc_timeout(headers.get("grpc-timeout")?.to_str().ok()?)?;
-    Some(arrival + timeout.saturating_sub(TIMER_TICK))
+    // A deadline past what the clock can hold is no deadline.
+    arrival.checked_add(timeout.saturating_sub(TIMER_TICK))
 }
 
 /// Parses a `grpc-timeout` value: up to eight digits and a unit (`H`, `M`,
 /// `S`, `m`, `u` or `n`), per the gRPC over HTTP/2 spec.
 pub fn parse_grpc_timeout(value: &str) -> Option<Duration> {
-    let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
-    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    // Bytes, not chars: the unit is one ASCII byte, and anything else (a
+    // multi-byte character included) is refused, never split.
+    let (&unit, digits) = value.as_bytes().split_last()?;
+    if digits.is_empty() || digits.len() > 8 || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let amount: u64 = digits.parse().ok()?;
+    let amount = digits
+        .iter()
+        .fold(0u64, |amount, digit| amount * 10 + u64::from(digit - b'0'));
     Some(match unit {
-        "H" => Duration::from_secs(amount * 3600),
-        "M" => Duration::from_secs(amount * 60),
-        "S" => Duration::from_secs(amount),
-        "m" => Duration::from_millis(amount),
-        "u" => Duration::from_micros(amount),
-        "n" => Duration::from_nanos(amount),
+        b'H' => Duration::from_secs(amount * 3600),
+        b'M' => Duration::from_secs(amount * 60),
+        b'S' => Duration::from_secs(amount),
+        b'm' => Duration::from_millis(amount),
+        b'u' => Duration::from_micros(amount),
+        b'n' => Duration::from_nanos(amount),
         _ => return None,
     })
 }
@@ -56,11 +61,26 @@ mod tests {
             Some(Duration::from_micros(99999))
         );
         assert_eq!(parse_grpc_timeout("1n"), Some(Duration::from_nanos(1)));
+        assert_eq!(
+            parse_grpc_timeout("99999999H"),
+            Some(Duration::from_secs(99_999_999 * 3600))
+        );
     }
 
     #[test]
     fn rejects_malformed_values() {
-        for value in ["", "S", "10", "10x", "123456789S", "-1S", "1.5S"] {
+        for value in [
+            "",
+            "S",
+            "10",
+            "10x",
+            "123456789S",
+            "-1S",
+            "1.5S",
+            "1é",
+            "é",
+            "1\u{2028}",
+        ] {
             assert_eq!(parse_grpc_timeout(value), None, "{value:?}");
         }
     }

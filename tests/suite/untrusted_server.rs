@@ -232,3 +232,30 @@ async fn error_messages_from_a_server_are_escaped_in_text_and_json() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn a_benchmark_counts_stream_answers_it_cannot_trust_as_failures() {
+    let address = start_bad_server().await;
+    let file = temp_file("bench-unknown.txt", &format!("{UNKNOWN}\n{CLASSIC}\n"));
+    let output = sudoku(
+        address,
+        &[
+            "bench",
+            file.to_str().unwrap(),
+            "--requests",
+            "0",
+            "--stream-puzzles",
+            "10",
+            "--streams",
+            "1",
+            "--no-echo",
+        ],
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        "sudoku: 5 of 10 stream answers were failures (failed, gave up, or an unknown \
+         outcome)\n"
+    );
+}

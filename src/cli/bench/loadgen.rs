@@ -30,7 +30,7 @@ use tonic::transport::Channel;
 use super::echo::start_echo_server;
 use crate::client::{ClientError, ConnectOptions, endpoint};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
-use crate::pb::{SolveRequest, SolveStreamRequest};
+use crate::pb::{Outcome, SolveRequest, SolveStreamRequest};
 
 /// Requests queued per stream between the sender and the transport.
 const STREAM_REQUEST_BUFFER: usize = 1024;
@@ -75,6 +75,9 @@ pub struct UnaryFigures {
 pub struct StreamFigures {
     /// Puzzles answered.
     pub answered: u64,
+    /// Of those, the answers that are failures: OUTCOME_FAILED,
+    /// OUTCOME_GAVE_UP, or an outcome this client does not know.
+    pub failed: u64,
     /// Answers per second.
     pub rate: f64,
 }
@@ -163,6 +166,7 @@ fn client_to(
         .map(|server| endpoint(server, connect))
         .collect::<Result<Vec<_>, _>>()?;
     let channel = match endpoints.as_slice() {
+        [] => return Err(ClientError::NoServers),
         [single] => single.connect_lazy(),
         _ => Channel::balance_list(endpoints.into_iter()),
     };
@@ -256,25 +260,29 @@ async fn stream_test(
         let puzzles = puzzles.clone();
         tasks.spawn(async move { one_stream(channel, puzzles, stream, streams, share).await });
     }
-    let mut answered = 0;
+    let (mut answered, mut failed) = (0, 0);
     while let Some(result) = tasks.join_next().await {
-        answered += result.expect("a stream task does not panic")?;
+        let (stream_answered, stream_failed) = result.expect("a stream task does not panic")?;
+        answered += stream_answered;
+        failed += stream_failed;
     }
     let elapsed = started.elapsed().as_secs_f64();
     Ok(StreamFigures {
         answered,
+        failed,
         rate: answered as f64 / elapsed,
     })
 }
 
-/// Sends `count` puzzles over one call and reads every answer.
+/// Sends `count` puzzles over one call and reads every answer: how many
+/// came back, and how many of those were failures.
 async fn one_stream(
     mut channel: SudokuServiceClient<Channel>,
     puzzles: Arc<Vec<String>>,
     first: usize,
     step: usize,
     count: usize,
-) -> Result<u64, BenchError> {
+) -> Result<(u64, u64), BenchError> {
     let (sender, receiver) = mpsc::channel(STREAM_REQUEST_BUFFER);
     let feeder = tokio::spawn(async move {
         for n in 0..count {
@@ -293,10 +301,20 @@ async fn one_stream(
         .await
         .map_err(BenchError::Stream)?
         .into_inner();
-    let mut answered = 0;
-    while let Some(_response) = responses.message().await.map_err(BenchError::Stream)? {
+    let (mut answered, mut failed) = (0, 0);
+    while let Some(response) = responses.message().await.map_err(BenchError::Stream)? {
         answered += 1;
+        failed += u64::from(is_failure(response.outcome));
     }
     feeder.abort();
-    Ok(answered)
+    Ok((answered, failed))
+}
+
+/// True for an answer that is not a verdict on the puzzle: the server
+/// failed or gave up on it, or sent an outcome this client does not know.
+fn is_failure(outcome: i32) -> bool {
+    !matches!(
+        Outcome::try_from(outcome),
+        Ok(Outcome::Solved | Outcome::MultipleSolutions | Outcome::NoSolution | Outcome::Invalid)
+    )
 }

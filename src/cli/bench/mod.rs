@@ -73,18 +73,29 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-/// What failed, by code, when any unary call did.
+/// What failed: unary calls by code, and stream answers that were
+/// failures; `None` when nothing did.
 pub fn failed_calls(report: &BenchReport) -> Option<String> {
-    let unary = report.unary.as_ref()?;
-    if unary.errors.is_empty() {
-        return None;
+    let mut failures = Vec::new();
+    if let Some(unary) = report
+        .unary
+        .as_ref()
+        .filter(|unary| !unary.errors.is_empty())
+    {
+        let total: u64 = unary.errors.iter().map(|(_, count)| count).sum();
+        failures.push(format!(
+            "{total} of {} unary calls failed: {}",
+            total + unary.ok,
+            error_counts(unary)
+        ));
     }
-    let total: u64 = unary.errors.iter().map(|(_, count)| count).sum();
-    Some(format!(
-        "{total} of {} unary calls failed: {}",
-        total + unary.ok,
-        error_counts(unary)
-    ))
+    if let Some(stream) = report.stream.filter(|stream| stream.failed > 0) {
+        failures.push(format!(
+            "{} of {} stream answers were failures (failed, gave up, or an unknown outcome)",
+            stream.failed, stream.answered
+        ));
+    }
+    (!failures.is_empty()).then(|| failures.join("; "))
 }
 
 /// The report as a table, for people.
@@ -103,10 +114,12 @@ pub fn table(report: &BenchReport, options: &BenchOptions) -> String {
     }
     let stream_row = |name: &str, figures: &StreamFigures| {
         format!(
-            "{:<38} {:>10} {:>10.0}/s\n",
+            "{:<38} {:>10} {:>10.0}/s {:>39}  {}\n",
             format!("{name}, {} streams", options.streams),
             figures.answered,
-            figures.rate
+            figures.rate,
+            "",
+            figures.failed
         )
     };
     if let Some(stream) = &report.stream {

@@ -192,6 +192,9 @@ fn server_clients(
     servers: &[String],
     connect: &ConnectOptions,
 ) -> Result<Arc<[SudokuServiceClient<Channel>]>, ClientError> {
+    if servers.is_empty() {
+        return Err(ClientError::NoServers);
+    }
     servers
         .iter()
         .map(|server| {
@@ -225,4 +228,15 @@ fn read_chunks(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_list_of_servers_is_refused() {
+        let refused = server_clients(&[], &ConnectOptions::default()).unwrap_err();
+        assert!(matches!(refused, ClientError::NoServers), "{refused}");
+    }
 }
