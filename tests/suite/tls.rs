@@ -224,6 +224,19 @@ async fn the_command_line_speaks_tls_and_mutual_tls() {
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stdout));
 }
 
+/// The count of lines left out that a log line reports, if any.
+fn suppressed(line: &str) -> usize {
+    line.split("suppressed=")
+        .nth(1)
+        .and_then(|rest| {
+            rest.split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
 /// Refused handshakes are logged with the reason, at most once a second,
 /// and a client that opens TCP but never starts TLS is closed at the
 /// first-call timeout.
@@ -234,7 +247,7 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
     let stranger = Authority::new("another CA");
     let files = TlsFiles::new(&ca, Some(&clients));
     let mut flags = files.flags();
-    flags.extend(["--first-call-timeout".to_string(), "300ms".to_string()]);
+    flags.extend(["--first-call-timeout".to_string(), "1s".to_string()]);
     let server = tokio::task::spawn_blocking(move || {
         let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
         ServerProcess::start(&flags)
@@ -275,11 +288,20 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
         "the reason: {line}"
     );
 
-    // A second refusal within the second is counted, not logged.
-    assert!(connect(None).await);
+    // Refusals in quick succession are counted, not each logged: at most
+    // one line a second.
+    let started = std::time::Instant::now();
+    for _ in 0..5 {
+        assert!(connect(None).await);
+    }
+    let seconds = started.elapsed().as_secs() as usize;
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let refusals = server.log().matches("TLS handshake refused").count();
-    assert_eq!(refusals, 1, "{}", server.log());
+    assert!(
+        refusals <= 2 + seconds,
+        "{refusals} lines for 6 refusals: {}",
+        server.log()
+    );
 
     // A client that never starts its handshake is closed and logged, with
     // the refusal left out before it.
@@ -292,15 +314,15 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
         "{}",
         server.log()
     );
+    // Every refusal is either logged or counted in the next line logged (a
+    // client may try more than once: at least seven).
     let log = server.log();
-    let line = log
+    let accounted: usize = log
         .lines()
-        .find(|line| line.contains("did not finish"))
-        .unwrap();
-    assert!(
-        line.contains("suppressed=") && !line.contains("suppressed=0"),
-        "the refusals left out are counted: {line}"
-    );
+        .filter(|line| line.contains("TLS handshake refused") || line.contains("did not finish"))
+        .map(|line| 1 + suppressed(line))
+        .sum();
+    assert!(accounted >= 7, "six refusals and one silent client: {log}");
 
     // The one with a certificate from the right CA is served.
     assert!(!connect(Some(clients.issue(&["client.example"]))).await);
