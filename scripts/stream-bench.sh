@@ -54,7 +54,7 @@ for _ in $(seq 200); do cat "$easy"; done >"$work/easy.txt"
 easy_count=$(puzzle_count "$work/easy.txt")
 remote_easy=$(seconds "$sudoku" solve --server "$server" --quiet "$work/easy.txt")
 echo_rate=$("$sudoku" bench --server "$server" --requests 0 --stream-puzzles "$easy_count" \
-    "$easy" | awk '/bare echo/ {sub("/s", "", $(NF)); print $(NF)}')
+    "$easy" | awk '/bare echo/ {for (i = 1; i <= NF; i++) if ($i ~ /\/s$/) {sub("/s", "", $i); print $i}}')
 printf 'easy   %d puzzles: --server %.0f/s, bare echo %.0f/s, ratio %.2f (target >= 0.5)\n' \
     "$easy_count" "$(rate "$easy_count" "$remote_easy")" "$echo_rate" \
     "$(echo "$easy_count / $remote_easy / $echo_rate" | bc -l)"

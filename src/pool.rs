@@ -191,12 +191,22 @@ impl WorkerPool {
         T: Send + 'static,
         F: FnOnce(&CancelCheck) -> T + Send + 'static,
     {
+        self.try_submit_or_return(task).map_err(|_| QueueFull {
+            workers: self.shared.workers,
+            queue_depth: self.shared.queue_depth,
+        })
+    }
+
+    /// Queues `task` if there is room now; a full queue hands it back, so
+    /// that the caller can wait with [`WorkerPool::submit`] instead.
+    pub fn try_submit_or_return<T, F>(&self, task: F) -> Result<JobHandle<T>, F>
+    where
+        T: Send + 'static,
+        F: FnOnce(&CancelCheck) -> T + Send + 'static,
+    {
         match self.shared.slots.clone().try_acquire_owned() {
             Ok(slot) => Ok(self.enqueue(slot, task)),
-            Err(TryAcquireError::NoPermits | TryAcquireError::Closed) => Err(QueueFull {
-                workers: self.shared.workers,
-                queue_depth: self.shared.queue_depth,
-            }),
+            Err(TryAcquireError::NoPermits | TryAcquireError::Closed) => Err(task),
         }
     }
 

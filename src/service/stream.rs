@@ -51,7 +51,7 @@ use super::limits::{
 use super::metrics::{Metrics, Rpc};
 use crate::grouped_channel::{self, GroupSender, GroupStream};
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
-use crate::pool::{JobError, JobHandle, WorkerPool};
+use crate::pool::{CancelCheck, JobError, JobHandle, WorkerPool};
 
 /// Groups of responses (one per job) buffered between the driver and the
 /// transport. Small on purpose: backpressure should reach the request side
@@ -194,6 +194,20 @@ struct Call {
 }
 
 impl Call {
+    /// A call that has read nothing yet, with this window.
+    fn new(window: Arc<StreamWindow>) -> Call {
+        Call {
+            window,
+            pending: VecDeque::new(),
+            reserving: None,
+            reserved: None,
+            submitting: None,
+            ready: None,
+            reading: true,
+            failure: None,
+        }
+    }
+
     fn is_done(&self) -> bool {
         !self.reading
             && self.pending.is_empty()
@@ -235,21 +249,11 @@ impl Driver {
         mut requests: Streaming<SolveStreamRequest>,
         responses: ResponseSender,
     ) -> Code {
-        let mut call = Call {
-            window: StreamWindow::new(self.limits.stream_window, self.limits.stream_window_bytes),
-            pending: VecDeque::new(),
-            reserving: None,
-            reserved: None,
-            submitting: None,
-            ready: None,
-            reading: true,
-            failure: None,
-        };
+        let window = StreamWindow::new(self.limits.stream_window, self.limits.stream_window_bytes);
+        let mut call = Call::new(window);
         let mut expired = false;
         while !call.is_done() {
-            if call.may_read() && call.reserved.is_none() && call.reserving.is_none() {
-                call.reserving = Some(Box::pin(self.budget.clone().reserve_item()));
-            }
+            self.reserve_for_next_read(&mut call);
             tokio::select! {
                 biased;
                 () = responses.groups.closed() => return Code::Cancelled,
@@ -296,6 +300,19 @@ impl Driver {
         }
     }
 
+    /// Reserves budget for the next request, if the stream may read one and
+    /// has none reserved: at once when it fits, else as a future that waits
+    /// (boxed only then, since most reservations fit at once).
+    fn reserve_for_next_read(&self, call: &mut Call) {
+        if !call.may_read() || call.reserved.is_some() || call.reserving.is_some() {
+            return;
+        }
+        match self.budget.try_reserve_item() {
+            Some(charge) => call.reserved = Some(charge),
+            None => call.reserving = Some(Box::pin(self.budget.clone().reserve_item())),
+        }
+    }
+
     /// Reads what has already arrived after `first` into one batch, while
     /// the window and the budget have room for one more item at its
     /// largest, shrinks the batch's reservation to what its items are
@@ -321,14 +338,16 @@ impl Driver {
                 .window
                 .fits(batch.ids.len() + 1, batch.charge + MAX_ITEM_CHARGE)
         {
-            let Some(more) = self.budget.try_reserve_item() else {
-                break;
-            };
+            // What is reserved must cover one more item at its largest; a
+            // reservation usually covers several items as they are charged.
+            if charge.bytes() < batch.charge + MAX_ITEM_CHARGE {
+                let Some(more) = self.budget.try_reserve_item() else {
+                    break;
+                };
+                charge.merge(more);
+            }
             match arrived(requests) {
-                Some(Ok(request)) => {
-                    charge.merge(more);
-                    batch.push(request);
-                }
+                Some(Ok(request)) => batch.push(request),
                 Some(Err(end)) => {
                     call.stop_reading(end);
                     break;
@@ -338,37 +357,30 @@ impl Driver {
         }
         charge.shrink_to(batch.charge);
         let admission = Admission::new(&call.window, batch.ids.len(), charge);
-        call.submitting = Some(Box::pin(self.submit(batch, admission)));
+        self.submit(call, batch, admission);
     }
 
-    /// A batch's way into the pool (waiting for room there). Each puzzle is
-    /// solved within the solve budget; once the job is stopped or
-    /// cancelled, the puzzles left are not started.
-    fn submit(
-        &self,
-        batch: Batch,
-        admission: Admission,
-    ) -> impl Future<Output = Pending> + Send + use<> {
-        let pool = self.pool.clone();
-        let max_time = self.limits.max_solve_time;
+    /// Hands a batch to the pool: at once if the pool has room, else as a
+    /// future that waits for room, kept in `call.submitting`.
+    fn submit(&self, call: &mut Call, batch: Batch, admission: Admission) {
         let Batch { ids, items, .. } = batch;
-        async move {
-            let answers = pool
-                .submit(move |cancel| {
-                    items
-                        .iter()
-                        .map(|item| match item {
-                            Err(refused) => Err(refused.clone()),
-                            Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
-                            Ok(puzzle) => solve_job(puzzle, max_time, cancel).map_err(Into::into),
-                        })
-                        .collect()
-                })
-                .await;
-            Pending {
+        let job = solve_batch(items, self.limits.max_solve_time);
+        match self.pool.try_submit_or_return(job) {
+            Ok(answers) => call.pending.push_back(Pending {
                 ids,
                 answers,
                 admission,
+            }),
+            Err(job) => {
+                let pool = self.pool.clone();
+                call.submitting = Some(Box::pin(async move {
+                    let answers = pool.submit(job).await;
+                    Pending {
+                        ids,
+                        answers,
+                        admission,
+                    }
+                }));
             }
         }
     }
@@ -439,6 +451,24 @@ impl Batch {
         self.ids.push(id);
         self.items.push(item);
         self.charge += charge;
+    }
+}
+
+/// The pool job that solves a batch's puzzles, each within `max_time`;
+/// once the job is stopped or cancelled, the puzzles left are not started.
+fn solve_batch(
+    items: Vec<Result<String, ServiceError>>,
+    max_time: Duration,
+) -> impl FnOnce(&CancelCheck) -> Vec<Result<Solved, ServiceError>> + Send + 'static {
+    move |cancel| {
+        items
+            .iter()
+            .map(|item| match item {
+                Err(refused) => Err(refused.clone()),
+                Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
+                Ok(puzzle) => solve_job(puzzle, max_time, cancel).map_err(Into::into),
+            })
+            .collect()
     }
 }
 

@@ -4,7 +4,9 @@
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, sample, unique_puzzles};
+use crate::common::{
+    CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, occupy_worker, sample, unique_puzzles,
+};
 use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest, SolveStreamResponse};
@@ -259,4 +261,31 @@ async fn a_client_that_stops_reading_makes_the_server_stop_taking_work() {
         received += 1;
     }
     assert_eq!(received, total);
+}
+
+#[tokio::test]
+async fn a_stream_waits_for_room_in_the_pool_instead_of_failing() {
+    // One worker and no queue: while the worker is busy, the stream's jobs
+    // wait for room instead of being shed.
+    let server = TestServer::start(Settings::default(), 1, 0).await;
+    let (release, blocker) = occupy_worker(&server.pool);
+    let (requests, mut answers) = server.open_stream().await;
+    for i in 0..10 {
+        requests.send(item(i, CLASSIC)).await.unwrap();
+    }
+    let early = tokio::time::timeout(Duration::from_millis(200), answers.message()).await;
+    assert!(
+        early.is_err(),
+        "an answer came while the worker was busy: {early:?}"
+    );
+    drop(release);
+    blocker.await.unwrap();
+    drop(requests);
+    let mut received = 0;
+    while let Some(answer) = answers.message().await.unwrap() {
+        assert_eq!(answer.id, received.to_string());
+        assert_eq!(answer.outcome(), Outcome::Solved);
+        received += 1;
+    }
+    assert_eq!(received, 10);
 }
