@@ -60,9 +60,7 @@ pub struct SolveArgs {
 
 /// Runs `sudoku solve`.
 pub fn run(args: SolveArgs) -> Result<ExitCode, Failure> {
-    let is_puzzle =
-        args.input != "-" && looks_like_puzzle(&args.input) && !Path::new(&args.input).is_file();
-    if is_puzzle {
+    if is_puzzle_argument(&args.input) {
         return solve_one(&args);
     }
     if args.grid {
@@ -103,6 +101,24 @@ pub fn run(args: SolveArgs) -> Result<ExitCode, Failure> {
     };
     finish_run(display, result)
 }
+
+/// Whether the argument is a puzzle rather than a file: it is not `-` or
+/// an existing file, and either holds nothing but puzzle characters, or
+/// holds so many cells (digits and `.`) that it can only be a puzzle with a
+/// mistake in it, which the parser then names with its place.
+fn is_puzzle_argument(input: &str) -> bool {
+    let cells = input
+        .bytes()
+        .filter(|byte| byte.is_ascii_digit() || *byte == b'.')
+        .count();
+    input != "-"
+        && !Path::new(input).is_file()
+        && (looks_like_puzzle(input) || cells >= MIN_CELLS_OF_A_MISTYPED_PUZZLE)
+}
+
+/// Cells (digits and `.`) enough to take an argument for a puzzle even
+/// with other characters in it: nine short of a board.
+const MIN_CELLS_OF_A_MISTYPED_PUZZLE: usize = 72;
 
 /// Solves the one puzzle given on the command line and prints its answer.
 fn solve_one(args: &SolveArgs) -> Result<ExitCode, Failure> {

@@ -52,6 +52,35 @@ fn the_client_solves_reports_and_exits_by_outcome() {
     );
 }
 
+/// LeetCode 37's example board, as its JSON `char[9][9]`: the classic puzzle.
+const LEETCODE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
+
+#[test]
+fn the_leetcode_board_is_a_puzzle_as_an_argument_and_as_a_file_line() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let file = crate::common::process::temp_file("leetcode.txt", &format!("{LEETCODE}\n"));
+    let file = file.to_str().unwrap();
+    let expected = format!("solved {CLASSIC_SOLUTION}\n");
+    for args in [
+        &["solve", LEETCODE, "--local"][..],
+        &["solve", LEETCODE, "--server", &server.address],
+        &["solve", file, "--local", "-q"],
+        &["solve", file, "--server", &server.address, "-q"],
+    ] {
+        let output = sudoku(args);
+        assert_eq!(stdout(&output), expected, "{args:?}");
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+    }
+    let broken = LEETCODE.replacen("\"7\"", "\"x\"", 1);
+    let refused = sudoku(&["solve", &broken, "--local"]);
+    assert!(
+        stdout(&refused).starts_with("invalid ") && stdout(&refused).contains("'x'"),
+        "{}",
+        stdout(&refused)
+    );
+    assert_eq!(refused.status.code(), Some(2));
+}
+
 #[test]
 fn the_client_exits_3_when_no_server_answers() {
     // A port nobody listens on: one below the kernel's ephemeral range, so
