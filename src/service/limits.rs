@@ -70,7 +70,7 @@ pub struct Limits {
     pub max_open_streams: usize,
     /// Largest request or response message, in bytes.
     pub max_message_bytes: usize,
-    /// Request bytes the whole server may have in flight.
+    /// Bytes all streams together may be charged at once.
     pub max_inflight_bytes: usize,
     /// The longest one puzzle may be solved before the solver gives up.
     pub max_solve_time: Duration,
@@ -152,9 +152,10 @@ pub struct ByteBudget {
 pub struct Charge(OwnedSemaphorePermit);
 
 impl ByteBudget {
-    /// A budget of `total` bytes (at most `u32::MAX`).
+    /// A budget of `total` bytes, from one item at its largest to
+    /// `u32::MAX` (a smaller budget could never admit an item).
     pub fn new(total: usize) -> ByteBudget {
-        let total = total.min(u32::MAX as usize);
+        let total = total.clamp(MAX_ITEM_CHARGE, u32::MAX as usize);
         ByteBudget {
             bytes: Arc::new(Semaphore::new(total)),
             total,
@@ -183,9 +184,15 @@ impl ByteBudget {
 
     /// Reserves what one item may be charged, if it fits now.
     pub fn try_reserve_item(&self) -> Option<Charge> {
+        self.try_reserve(MAX_ITEM_CHARGE)
+    }
+
+    /// Reserves `bytes` (at most [`MAX_ITEM_CHARGE`]), if they fit now.
+    pub fn try_reserve(&self, bytes: usize) -> Option<Charge> {
+        let bytes = bytes.min(MAX_ITEM_CHARGE) as u32;
         self.bytes
             .clone()
-            .try_acquire_many_owned(MAX_ITEM_CHARGE as u32)
+            .try_acquire_many_owned(bytes)
             .ok()
             .map(Charge)
     }
@@ -224,14 +231,16 @@ pub struct StreamWindow {
 }
 
 impl StreamWindow {
-    /// An empty window of `max_puzzles` puzzles and `max_bytes` bytes.
+    /// An empty window of `max_puzzles` puzzles (at least one) and
+    /// `max_bytes` bytes (at least one item at its largest).
     pub fn new(max_puzzles: usize, max_bytes: usize) -> Arc<StreamWindow> {
         Arc::new(StreamWindow {
             puzzles: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
             freed: Notify::new(),
             max_puzzles: max_puzzles.max(1),
-            max_bytes: max_bytes.max(1),
+            // Room for one item at its largest, or the stream never reads.
+            max_bytes: max_bytes.max(MAX_ITEM_CHARGE),
         })
     }
 
@@ -356,6 +365,28 @@ mod tests {
         );
         drop(first);
         assert_eq!(budget.in_use(), 0);
+    }
+
+    #[test]
+    fn windows_and_budgets_too_small_for_one_item_still_admit_one() {
+        assert!(StreamWindow::new(0, 1).has_room());
+        let budget = ByteBudget::new(0);
+        assert_eq!(budget.total(), MAX_ITEM_CHARGE);
+        assert!(budget.try_reserve_item().is_some());
+    }
+
+    #[test]
+    fn a_reservation_tops_up_by_what_is_missing() {
+        let budget = ByteBudget::new(2 * MAX_ITEM_CHARGE);
+        let mut charge = budget.try_reserve_item().unwrap();
+        charge.merge(budget.try_reserve(600).unwrap());
+        assert_eq!(budget.in_use(), MAX_ITEM_CHARGE + 600);
+        // A top-up is capped at one item: here that no longer fits, less does.
+        assert!(budget.try_reserve(10 * MAX_ITEM_CHARGE).is_none());
+        assert_eq!(
+            budget.try_reserve(2000).map(|more| more.bytes()),
+            Some(2000)
+        );
     }
 
     #[tokio::test]

@@ -85,9 +85,7 @@ impl PuzzleLabel {
     fn of(answer: &Result<Solved, ServiceError>) -> PuzzleLabel {
         match answer {
             Ok(solved) => PuzzleLabel(solved.outcome().index()),
-            Err(ServiceError::Overloaded(_) | ServiceError::MessageTooLarge(_)) => {
-                PuzzleLabel::SHED
-            }
+            Err(error) if error.is_shed() => PuzzleLabel::SHED,
             Err(ServiceError::Cancelled | ServiceError::DeadlineExceeded) => PuzzleLabel::CANCELLED,
             Err(error) => PuzzleLabel(error.outcome().index()),
         }
@@ -192,9 +190,9 @@ impl Metrics {
     }
 
     /// Marks a stream open until the returned guard is dropped.
-    pub fn stream_opened(&self) -> StreamGuard<'_> {
+    pub fn stream_opened(self: &Arc<Self>) -> StreamGuard {
         self.streams_open.inc();
-        StreamGuard(self)
+        StreamGuard(self.clone())
     }
 
     /// Counts a call refused before its handler because the server was
@@ -412,9 +410,9 @@ impl Drop for PuzzleTally<'_> {
 }
 
 /// Keeps `sudoku_streams_open` counting a stream until dropped.
-pub struct StreamGuard<'a>(&'a Metrics);
+pub struct StreamGuard(Arc<Metrics>);
 
-impl Drop for StreamGuard<'_> {
+impl Drop for StreamGuard {
     fn drop(&mut self) {
         self.0.streams_open.dec();
     }
@@ -512,7 +510,7 @@ mod tests {
 
     #[test]
     fn open_streams_are_counted_while_their_guard_lives() {
-        let metrics = Metrics::new();
+        let metrics = Arc::new(Metrics::new());
         let stats = PoolStats {
             workers: 1,
             queue_depth: 1,

@@ -159,7 +159,8 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             let shed = status.code() == Code::ResourceExhausted;
             log_failed_call("SolveStream", status, shed);
         })?;
-        let (responses, transport) = stream::response_channel(slot);
+        let slot = stream::StreamSlot::new(slot, &self.metrics);
+        let (responses, transport) = stream::response_channel(slot.clone());
         let driver = stream::Driver {
             pool: self.pool.clone(),
             limits: self.limits,
@@ -169,7 +170,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             deadline: deadline::deadline_of(request.metadata().as_ref(), arrival),
         };
         let requests = request.into_inner();
-        tokio::spawn(driver.run(requests, responses));
+        tokio::spawn(driver.run(requests, responses, slot));
         Ok(Response::new(transport))
     }
 }

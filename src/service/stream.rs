@@ -48,7 +48,7 @@ use super::error::ServiceError;
 use super::limits::{
     Admission, ByteBudget, Charge, Limits, MAX_ITEM_CHARGE, StreamWindow, admit_item,
 };
-use super::metrics::{Metrics, Rpc};
+use super::metrics::{Metrics, Rpc, StreamGuard};
 use crate::grouped_channel::{self, GroupSender, GroupStream};
 use crate::pb::{SolveStreamRequest, SolveStreamResponse};
 use crate::pool::{CancelCheck, JobError, JobHandle, WorkerPool};
@@ -84,17 +84,38 @@ pub struct ResponseSender {
 }
 
 /// What the transport reads, one response at a time: the groups the driver
-/// sent, then the status the stream ended with, if it failed. It holds the
-/// stream's slot under `--max-open-streams` until the transport is done
-/// with it, answers still buffered included.
+/// sent, then the status the stream ended with, if it failed. It shares the
+/// stream's [`StreamSlot`] with the driver, so the slot is held until the
+/// transport is done with the stream, answers still buffered included.
 pub struct ResponseStream {
     groups: GroupStream<ResponseItem, Option<Admission>>,
     end: Arc<Mutex<Option<Status>>>,
-    _slot: OwnedSemaphorePermit,
+    _slot: Arc<StreamSlot>,
+}
+
+/// A stream's slot under `--max-open-streams`, and its count in
+/// `sudoku_streams_open`: shared by the driver and the transport, and
+/// given back once both are done with the stream. The driver may outlive
+/// the responses (it reads what a client still sends for a while after the
+/// stream ended, see [`end_with`]), and the transport the driver (answers
+/// waiting for a slow client); either way the stream still counts.
+pub struct StreamSlot {
+    _permit: OwnedSemaphorePermit,
+    _open: StreamGuard,
+}
+
+impl StreamSlot {
+    /// Holds `permit` and counts the stream open in `metrics`.
+    pub fn new(permit: OwnedSemaphorePermit, metrics: &Arc<Metrics>) -> Arc<StreamSlot> {
+        Arc::new(StreamSlot {
+            _permit: permit,
+            _open: metrics.stream_opened(),
+        })
+    }
 }
 
 /// A stream's response channel, holding `slot` until the transport drops it.
-pub fn response_channel(slot: OwnedSemaphorePermit) -> (ResponseSender, ResponseStream) {
+pub fn response_channel(slot: Arc<StreamSlot>) -> (ResponseSender, ResponseStream) {
     let (groups, stream) = grouped_channel::channel(RESPONSE_BUFFER);
     let end = Arc::new(Mutex::new(None));
     let sender = ResponseSender {
@@ -235,12 +256,17 @@ impl Call {
 
 impl Driver {
     /// Runs the stream until the client has sent everything and all of it
-    /// is answered, or the stream ends early (see the module docs).
-    pub async fn run(mut self, requests: Streaming<SolveStreamRequest>, responses: ResponseSender) {
-        let metrics = self.metrics.clone();
-        let _open = metrics.stream_opened();
+    /// is answered, or the stream ends early (see the module docs), holding
+    /// its `slot` until then.
+    pub async fn run(
+        mut self,
+        requests: Streaming<SolveStreamRequest>,
+        responses: ResponseSender,
+        slot: Arc<StreamSlot>,
+    ) {
         let code = self.drive(requests, responses).await;
-        metrics.call_finished(Rpc::SolveStream, code);
+        self.metrics.call_finished(Rpc::SolveStream, code);
+        drop(slot);
     }
 
     /// [`Driver::run`]'s loop; returns the code the call ended with.
@@ -340,8 +366,9 @@ impl Driver {
         {
             // What is reserved must cover one more item at its largest; a
             // reservation usually covers several items as they are charged.
-            if charge.bytes() < batch.charge + MAX_ITEM_CHARGE {
-                let Some(more) = self.budget.try_reserve_item() else {
+            let needed = batch.charge + MAX_ITEM_CHARGE;
+            if charge.bytes() < needed {
+                let Some(more) = self.budget.try_reserve(needed - charge.bytes()) else {
                     break;
                 };
                 charge.merge(more);
