@@ -77,9 +77,9 @@ pub struct Settings {
           default_value_t = Limits::DEFAULT.stream_window_bytes)]
     pub stream_window_bytes: usize,
 
-    /// Bytes all calls together may hold in puzzles in flight, charged as
-    /// for a stream's window. A unary call that does not fit is refused with
-    /// RESOURCE_EXHAUSTED; a stream waits.
+    /// Bytes all streams together may hold in puzzles in flight, charged as
+    /// for a stream's window; a stream whose next item does not fit stops
+    /// reading until it does. Unary calls are not charged.
     #[arg(long, env = "SUDOKU_MAX_INFLIGHT_BYTES", value_parser = parse_bytes,
           default_value_t = Limits::DEFAULT.max_inflight_bytes)]
     pub max_inflight_bytes: usize,
@@ -221,9 +221,11 @@ pub const MAX_QUEUE_DEPTH: usize = 1 << 20;
 pub struct SettingsError(String);
 
 impl Settings {
-    /// Solver threads: the flag, or the number of available cores.
+    /// Solver threads: the flag, or the number of available cores (at most
+    /// [`MAX_WORKERS`]).
     pub fn worker_count(&self) -> usize {
-        self.workers.map_or_else(available_cores, NonZeroUsize::get)
+        self.workers
+            .map_or_else(|| available_cores().min(MAX_WORKERS), NonZeroUsize::get)
     }
 
     /// The limits the service applies to calls.
@@ -297,10 +299,9 @@ impl Settings {
     /// The worker pool: threads and queue within [`MAX_WORKERS`] and
     /// [`MAX_QUEUE_DEPTH`].
     fn validate_pool(&self) -> Result<(), SettingsError> {
-        if self.worker_count() > MAX_WORKERS {
+        if let Some(workers) = self.workers.filter(|workers| workers.get() > MAX_WORKERS) {
             return Err(SettingsError(format!(
-                "--workers {} must be at most {MAX_WORKERS}",
-                self.worker_count()
+                "--workers {workers} must be at most {MAX_WORKERS}"
             )));
         }
         if self.queue_depth > MAX_QUEUE_DEPTH {

@@ -323,6 +323,14 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
         .map(|line| 1 + suppressed(line))
         .sum();
     assert!(accounted >= 7, "six refusals and one silent client: {log}");
+    let lines = log
+        .lines()
+        .filter(|line| line.contains("TLS handshake refused"))
+        .count();
+    assert!(
+        accounted > lines,
+        "some refusals were counted, not logged: {log}"
+    );
 
     // The one with a certificate from the right CA is served.
     assert!(!connect(Some(clients.issue(&["client.example"]))).await);
