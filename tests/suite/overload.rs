@@ -196,3 +196,92 @@ async fn one_connection_gets_no_more_calls_than_its_cap() {
         .unwrap();
     assert_eq!(answer.into_inner().outcome(), Outcome::Solved);
 }
+
+/// The count of shed calls a log line says it stands for: itself and the
+/// ones left out before it.
+fn shed_calls_in(line: &str) -> usize {
+    let left_out = line
+        .split("suppressed=")
+        .nth(1)
+        .and_then(|rest| {
+            rest.split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0);
+    1 + left_out
+}
+
+#[tokio::test]
+async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
+    let server = tokio::task::spawn_blocking(|| {
+        ServerProcess::start(&["--workers", "1", "--queue-depth", "0"])
+    })
+    .await
+    .unwrap();
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.address))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut client = sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel);
+    // The one worker is held by a stream of slow boards (each up to the 1 s
+    // solve budget); dropping the stream at the end stops it.
+    let slow = (0..64).map(|i| SolveStreamRequest {
+        id: i.to_string(),
+        puzzle: crate::common::SLOW.to_string(),
+    });
+    let _held = client.solve_stream(tokio_stream::iter(slow)).await.unwrap();
+    let solve = |mut client: sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient<_>| async move {
+        let request = sudoku_grpc::pb::SolveRequest {
+            puzzle: crate::common::CLASSIC.to_string(),
+        };
+        client.solve(request).await.map(|_| ())
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while solve(client.clone()).await.is_ok() {
+        assert!(Instant::now() < deadline, "the worker never got busy");
+    }
+    let started = Instant::now();
+    let mut shed = 1;
+    for _ in 0..50 {
+        let status = solve(client.clone()).await.unwrap_err();
+        assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+        shed += 1;
+    }
+    // A second on, the next shed call is logged with the count of the rest.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert!(
+        solve(client.clone()).await.is_err(),
+        "the worker is still busy"
+    );
+    shed += 1;
+    let seconds = started.elapsed().as_secs() as usize;
+    // Every shed call is logged or counted in a later line; wait for the
+    // last line to come through the server's stderr.
+    let accounted = |log: &str| -> usize {
+        log.lines()
+            .filter(|line| line.contains("call shed"))
+            .map(shed_calls_in)
+            .sum()
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while accounted(&server.log()) < shed && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let log = server.log();
+    let lines = log
+        .lines()
+        .filter(|line| line.contains("call shed"))
+        .count();
+    assert!(
+        lines <= 2 + seconds,
+        "{lines} lines for {shed} shed calls: {log}"
+    );
+    let accounted = accounted(&log);
+    assert_eq!(
+        accounted, shed,
+        "every shed call is logged or counted: {log}"
+    );
+}
