@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::process::{ServerProcess, temp_file};
+use crate::common::process::{ServerProcess, suppressed, temp_file};
 use crate::common::{TestServer, eventually, occupy_worker, unique_puzzles};
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use tokio::task::JoinSet;
@@ -200,17 +200,7 @@ async fn one_connection_gets_no_more_calls_than_its_cap() {
 /// The count of shed calls a log line says it stands for: itself and the
 /// ones left out before it.
 fn shed_calls_in(line: &str) -> usize {
-    let left_out = line
-        .split("suppressed=")
-        .nth(1)
-        .and_then(|rest| {
-            rest.split(|c: char| !c.is_ascii_digit())
-                .next()?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0);
-    1 + left_out
+    1 + suppressed(line)
 }
 
 #[tokio::test]

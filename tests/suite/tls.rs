@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::common::process::{ServerProcess, run_sudoku, text};
+use crate::common::process::{ServerProcess, run_sudoku, suppressed, text};
 use crate::common::tls::{Authority, Pem, TlsFiles, file};
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
 use sudoku_grpc::pb::SolveRequest;
@@ -222,19 +222,6 @@ async fn the_command_line_speaks_tls_and_mutual_tls() {
     anonymous.extend(tls_flags);
     let output = run(anonymous).await.unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stdout));
-}
-
-/// The count of lines left out that a log line reports, if any.
-fn suppressed(line: &str) -> usize {
-    line.split("suppressed=")
-        .nth(1)
-        .and_then(|rest| {
-            rest.split(|c: char| !c.is_ascii_digit())
-                .next()?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0)
 }
 
 /// Refused handshakes are logged with the reason, at most once a second,

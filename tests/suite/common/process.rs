@@ -175,3 +175,17 @@ impl Drop for ServerProcess {
         let _ = self.child.wait();
     }
 }
+
+/// The count of lines left out that a rate-limited log line reports
+/// (`suppressed=N`), or 0.
+pub fn suppressed(line: &str) -> usize {
+    line.split("suppressed=")
+        .nth(1)
+        .and_then(|rest| {
+            rest.split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
