@@ -235,12 +235,7 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
     let files = TlsFiles::new(&ca, Some(&clients));
     let mut flags = files.flags();
     flags.extend(["--first-call-timeout".to_string(), "1s".to_string()]);
-    let server = tokio::task::spawn_blocking(move || {
-        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-        ServerProcess::start(&flags)
-    })
-    .await
-    .unwrap();
+    let server = start_server(flags).await;
     let address = server.address.clone();
     let connect = |identity: Option<Pem>| {
         let (ca, address) = (ca.pem.clone(), address.clone());
@@ -259,16 +254,7 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
         }
     };
     assert!(connect(Some(stranger.issue(&["client.example"]))).await);
-    assert!(
-        server.wait_for_log("TLS handshake refused"),
-        "{}",
-        server.log()
-    );
-    let log = server.log();
-    let line = log
-        .lines()
-        .find(|line| line.contains("TLS handshake refused"))
-        .unwrap();
+    let line = first_refusal(&server);
     assert!(line.contains("peer=127.0.0.1:"), "{line}");
     assert!(
         line.to_lowercase().contains("certificate"),
@@ -321,4 +307,115 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
 
     // The one with a certificate from the right CA is served.
     assert!(!connect(Some(clients.issue(&["client.example"]))).await);
+}
+
+/// Starts the server binary with `flags`, off the runtime.
+async fn start_server(flags: Vec<String>) -> ServerProcess {
+    tokio::task::spawn_blocking(move || {
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        ServerProcess::start(&flags)
+    })
+    .await
+    .unwrap()
+}
+
+/// The first "TLS handshake refused" line of the server's log, once it
+/// has one.
+fn first_refusal(server: &ServerProcess) -> String {
+    assert!(
+        server.wait_for_log("TLS handshake refused"),
+        "{}",
+        server.log()
+    );
+    let log = server.log();
+    let line = log
+        .lines()
+        .find(|line| line.contains("TLS handshake refused"));
+    line.unwrap().to_string()
+}
+
+/// A client certificate of X.509 version 1 (which rustls refuses to read)
+/// and the CA that signed it, made once with `openssl x509 -req` (which
+/// writes version 1 when given no extensions); valid until 2126.
+fn v1_client_files() -> (String, Pem) {
+    let read = |name: &str| {
+        let path = format!("{}/tests/data/tls-v1/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"))
+    };
+    let identity = Pem {
+        cert: read("client.pem"),
+        key: read("client-key.pem"),
+    };
+    (read("ca.pem"), identity)
+}
+
+#[tokio::test]
+async fn a_client_certificate_of_x509_version_1_is_refused_and_the_log_says_why() {
+    let ca = Authority::new("test CA");
+    let (v1_ca, v1_client) = v1_client_files();
+    let v1_ca = file("v1-ca", &v1_ca);
+    let files = TlsFiles::new(&ca, None);
+    let mut flags = files.flags();
+    flags.extend([
+        "--tls-client-ca".to_string(),
+        v1_ca.to_str().unwrap().to_string(),
+    ]);
+    let server = start_server(flags).await;
+    // tonic's client (rustls) will not even load a version 1 certificate:
+    // present it through a certificate resolver that does not look at it,
+    // as clients built on other TLS libraries do.
+    present_certificate(&server.address, &ca.pem, &v1_client).await;
+    let line = first_refusal(&server);
+    assert!(
+        line.contains("UnsupportedCertVersion"),
+        "the reason: {line}"
+    );
+}
+
+/// A TLS client that presents `identity` without checking it, as an
+/// OpenSSL-based client would, and reads until the server hangs up.
+async fn present_certificate(address: &str, ca: &str, identity: &Pem) {
+    use tokio_rustls::rustls::client::ResolvesClientCert;
+    use tokio_rustls::rustls::pki_types::pem::PemObject;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+    use tokio_rustls::rustls::sign::CertifiedKey;
+    use tokio_rustls::rustls::{ClientConfig, RootCertStore, SignatureScheme, crypto};
+
+    #[derive(Debug)]
+    struct Unchecked(std::sync::Arc<CertifiedKey>);
+    impl ResolvesClientCert for Unchecked {
+        fn resolve(
+            &self,
+            _: &[&[u8]],
+            _: &[SignatureScheme],
+        ) -> Option<std::sync::Arc<CertifiedKey>> {
+            Some(self.0.clone())
+        }
+        fn has_certs(&self) -> bool {
+            true
+        }
+    }
+
+    let provider = std::sync::Arc::new(crypto::ring::default_provider());
+    let chain = vec![CertificateDer::from_pem_slice(identity.cert.as_bytes()).unwrap()];
+    let key = PrivateKeyDer::from_pem_slice(identity.key.as_bytes()).unwrap();
+    let signing_key = provider.key_provider.load_private_key(key).unwrap();
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_slice(ca.as_bytes()).unwrap())
+        .unwrap();
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_client_cert_resolver(std::sync::Arc::new(Unchecked(std::sync::Arc::new(
+            CertifiedKey::new(chain, signing_key),
+        ))));
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let tcp = TcpStream::connect(address).await.unwrap();
+    let name = ServerName::try_from("localhost").unwrap();
+    if let Ok(mut tls) = connector.connect(name, tcp).await {
+        let mut byte = [0u8; 1];
+        let _ = tokio::time::timeout(Duration::from_secs(5), tls.read(&mut byte)).await;
+    }
 }
