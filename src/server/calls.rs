@@ -11,6 +11,10 @@
 //! * **The connection's first call.** A call marks its connection as used,
 //!   which stops the connection's first-call clock
 //!   ([`super::connections`]).
+//! * **A unary call's message.** A Solve call whose request message has not
+//!   arrived `--first-call-timeout` after its headers is answered
+//!   DEADLINE_EXCEEDED, so that headers alone cannot hold a slot; the
+//!   handler signals the message's arrival ([`RequestArrived`]).
 //! * **Deadlines.** A call whose `grpc-timeout` passes before its handler
 //!   answers gets DEADLINE_EXCEEDED (tonic's own timeout, due at the same
 //!   time, would say CANCELLED; this layer is polled first, so its answer
@@ -37,9 +41,10 @@ use tonic::codegen::Bytes;
 use tower::{Layer, Service};
 
 use super::connections::ConnectionInfo;
+use super::settings::format_duration;
 use crate::log_limit::LogLimit;
 use crate::service::deadline::deadline_of;
-use crate::service::{Metrics, Rpc, ServiceError, is_client_reset};
+use crate::service::{Metrics, RequestArrived, Rpc, ServiceError, is_client_reset};
 
 /// Health checks (`grpc.health.v1.Health/Check`) that may be in flight
 /// besides `--max-calls`: a probe is one short call.
@@ -69,6 +74,7 @@ pub struct CallPolicyLayer {
 }
 
 struct Policy {
+    request_timeout: Duration,
     sudoku_calls: Arc<Semaphore>,
     health_checks: Arc<Semaphore>,
     other_calls: Arc<Semaphore>,
@@ -77,11 +83,17 @@ struct Policy {
 }
 
 impl CallPolicyLayer {
-    /// A policy admitting `max_calls` sudoku calls at once, counting into
-    /// `metrics`.
-    pub fn new(max_calls: usize, metrics: Arc<Metrics>) -> CallPolicyLayer {
+    /// A policy admitting `max_calls` sudoku calls at once, giving a unary
+    /// call `request_timeout` for its request message to arrive, counting
+    /// into `metrics`.
+    pub fn new(
+        max_calls: usize,
+        request_timeout: Duration,
+        metrics: Arc<Metrics>,
+    ) -> CallPolicyLayer {
         CallPolicyLayer {
             policy: Arc::new(Policy {
+                request_timeout,
                 sudoku_calls: Arc::new(Semaphore::new(max_calls)),
                 health_checks: Arc::new(Semaphore::new(HEALTH_CHECK_CALLS)),
                 other_calls: Arc::new(Semaphore::new(OTHER_CALLS)),
@@ -124,7 +136,7 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: Request<B>) -> Self::Future {
         if let Some(connection) = request.extensions().get::<ConnectionInfo>() {
             connection.mark_called();
         }
@@ -144,8 +156,14 @@ where
                 .refused(rpc, ServiceError::DeadlineExceeded.into());
             return Box::pin(std::future::ready(Ok(response)));
         }
+        let arrived = (rpc == Some(Rpc::Solve)).then(|| {
+            let arrived = RequestArrived::default();
+            request.extensions_mut().insert(arrived.clone());
+            arrived
+        });
         let call = self.inner.call(request);
         let policy = self.policy.clone();
+        let call = unless_request_late(call, arrived, policy.request_timeout);
         Box::pin(async move {
             // Counts a unary call abandoned before its handler answered (the
             // client reset it or went away): its future is dropped here.
@@ -157,13 +175,51 @@ where
                 None => call.await?,
                 Some(deadline) => match tokio::time::timeout_at(deadline, call).await {
                     Ok(response) => response?,
-                    Err(_) => policy.refused(rpc, ServiceError::DeadlineExceeded.into()),
+                    Err(_) => Ok(policy.refused(rpc, ServiceError::DeadlineExceeded.into())),
                 },
             };
+            let response = response.unwrap_or_else(|RequestLate| {
+                let status = tonic::Status::deadline_exceeded(format!(
+                    "the request message did not arrive within {} of the call's headers \
+                     (--first-call-timeout)",
+                    format_duration(policy.request_timeout)
+                ));
+                policy.refused(rpc, status)
+            });
             abandoned.answered();
             let response = policy.rewrite_refusal(rpc, response);
             Ok(response.map(|body| Body::new(HoldSlot { body, _slot: slot })))
         })
+    }
+}
+
+/// A unary call's request message did not arrive in time.
+struct RequestLate;
+
+/// `call`, unless it is a unary call (`arrived` is set) whose request
+/// message has not arrived within `timeout`: a client that sends a call's
+/// headers and never its message would otherwise hold a call slot for as
+/// long as it keeps the connection.
+async fn unless_request_late<F, T, E>(
+    call: F,
+    arrived: Option<RequestArrived>,
+    timeout: Duration,
+) -> Result<Result<T, RequestLate>, E>
+where
+    F: Future<Output = Result<T, E>>,
+{
+    let Some(arrived) = arrived else {
+        return call.await.map(Ok);
+    };
+    let late = async {
+        if tokio::time::timeout(timeout, arrived.wait()).await.is_ok() {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        biased;
+        response = call => response.map(Ok),
+        () = late => Ok(Err(RequestLate)),
     }
 }
 

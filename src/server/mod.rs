@@ -165,7 +165,11 @@ pub async fn serve(
     };
     let incoming = connections::incoming(listeners.grpc, options, metrics.clone());
     let server = http2_server(settings)
-        .layer(CallPolicyLayer::new(settings.max_calls as usize, metrics))
+        .layer(CallPolicyLayer::new(
+            settings.max_calls as usize,
+            settings.first_call_timeout,
+            metrics,
+        ))
         .add_service(health_service)
         .add_service(reflection_builder().build_v1()?)
         .add_service(reflection_builder().build_v1alpha()?)

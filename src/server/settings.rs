@@ -134,7 +134,9 @@ pub struct Settings {
     pub max_connections: u32,
 
     /// A connection that has opened no call this long after it was accepted
-    /// (its TLS handshake included) is closed.
+    /// (its TLS handshake included) is closed, and a unary call whose
+    /// request message has not arrived this long after its headers is
+    /// answered DEADLINE_EXCEEDED.
     #[arg(long, env = "SUDOKU_FIRST_CALL_TIMEOUT", value_parser = parse_duration,
           default_value = format_duration(defaults::FIRST_CALL_TIMEOUT))]
     pub first_call_timeout: Duration,

@@ -129,6 +129,9 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
         let mut call = CallRecord::new(&self.metrics, Rpc::Solve);
         let answer = self.solve_one(request.into_inner().puzzle).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
@@ -172,6 +175,25 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         let requests = request.into_inner();
         tokio::spawn(driver.run(requests, responses, slot));
         Ok(Response::new(transport))
+    }
+}
+
+/// Put in a unary call's extensions by the server's call layer, which gives
+/// up on a call whose request message does not come in time; the handler
+/// signals it as soon as it runs, that is once the message has arrived.
+#[derive(Debug, Clone, Default)]
+pub struct RequestArrived(Arc<tokio::sync::Notify>);
+
+impl RequestArrived {
+    /// Marks the request as arrived.
+    pub fn signal(&self) {
+        // `notify_one` keeps the signal for a waiter that is not yet waiting.
+        self.0.notify_one();
+    }
+
+    /// Completes once the request has arrived.
+    pub async fn wait(&self) {
+        self.0.notified().await;
     }
 }
 

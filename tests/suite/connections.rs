@@ -3,11 +3,11 @@
 //! call within `--first-call-timeout` is closed; one that has called stays.
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::common::{CLASSIC, TestServer, sample};
-use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::pb::{SolveRequest, SolveResponse};
 use sudoku_grpc::server::Settings;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -132,4 +132,64 @@ async fn connections_over_the_cap_are_closed_at_once_and_clients_see_unavailable
         }
     }
     solve(&second).await.unwrap();
+}
+
+/// A unary Solve call that sends its headers and never its message.
+async fn call_without_message(channel: Channel) -> Result<(), tonic::Status> {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready()
+        .await
+        .map_err(|error| tonic::Status::unavailable(error.to_string()))?;
+    let path = http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
+    let codec = tonic_prost::ProstCodec::<SolveRequest, SolveResponse>::default();
+    let request = tonic::Request::new(tokio_stream::pending::<SolveRequest>());
+    grpc.client_streaming(request, path, codec)
+        .await
+        .map(|_| ())
+}
+
+#[tokio::test]
+async fn a_unary_call_whose_message_never_comes_gives_back_its_slot_at_the_timeout() {
+    let settings = Settings {
+        max_calls: 1,
+        ..settings(8)
+    };
+    let server = TestServer::start(settings, 1, 8).await;
+    let channel = Channel::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    // Once it reaches the server, the call holds the one call slot while it
+    // waits for its message. (A probe that takes the slot first gets the
+    // waiting call refused: then it starts again.)
+    let mut started = Instant::now();
+    let mut waiting = tokio::spawn(call_without_message(channel.clone()));
+    let deadline = Instant::now() + FIRST_CALL_TIMEOUT / 2;
+    loop {
+        match solve(&channel).await {
+            Err(refused) if refused.code() == Code::ResourceExhausted => break,
+            other => assert!(Instant::now() < deadline, "never held: {other:?}"),
+        }
+        if waiting.is_finished() {
+            started = Instant::now();
+            waiting = tokio::spawn(call_without_message(channel.clone()));
+        }
+    }
+    let status = tokio::time::timeout(FIRST_CALL_TIMEOUT * 5, waiting)
+        .await
+        .expect("the call is ended by the server")
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    assert_eq!(
+        status.message(),
+        "the request message did not arrive within 1s of the call's headers \
+         (--first-call-timeout)"
+    );
+    assert!(started.elapsed() >= FIRST_CALL_TIMEOUT);
+    solve(&channel).await.expect("the slot is free again");
+    let metrics = server.scrape().await;
+    let late = r#"sudoku_calls_total{code="DEADLINE_EXCEEDED",rpc="Solve"}"#;
+    assert_eq!(sample(&metrics, late), 1.0, "{metrics}");
 }
