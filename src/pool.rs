@@ -128,16 +128,6 @@ impl<T> JobHandle<T> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// The job's result if it has finished, without waiting; `None` while
-    /// it is queued or running.
-    pub fn try_take(&mut self) -> Option<Result<T, JobError>> {
-        match self.result.try_recv() {
-            Ok(result) => Some(result),
-            Err(oneshot::error::TryRecvError::Empty) => None,
-            Err(oneshot::error::TryRecvError::Closed) => Some(Err(JobError::Abandoned)),
-        }
-    }
-
     /// Blocks the current thread until the job finishes. Must not be called
     /// from async code.
     pub fn wait(self) -> Result<T, JobError> {

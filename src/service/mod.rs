@@ -132,18 +132,20 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         if let Some(arrived) = request.extensions().get::<RequestArrived>() {
             arrived.signal();
         }
-        let mut call = CallRecord::new(&self.metrics, Rpc::Solve);
+        // A call dropped while it waits here (the client went away, or the
+        // deadline passed) is counted by the server's call layer, which sees
+        // every call from before its handler runs.
         let answer = self.solve_one(request.into_inner().puzzle).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
         match answer {
             Ok(solved) => {
-                call.code = Some(Code::Ok);
+                self.metrics.call_finished(Rpc::Solve, Code::Ok);
                 Ok(Response::new(solved.into()))
             }
             Err(error) => {
                 let shed = error.is_shed();
                 let status = Status::from(error);
-                call.code = Some(status.code());
+                self.metrics.call_finished(Rpc::Solve, status.code());
                 log_failed_call("Solve", &status, shed);
                 Err(status)
             }
@@ -194,34 +196,6 @@ impl RequestArrived {
     /// Completes once the request has arrived.
     pub async fn wait(&self) {
         self.0.notified().await;
-    }
-}
-
-/// Counts a unary call in the metrics, with the code it ended with, once
-/// it has one. A call dropped before it has one (the client went away, or
-/// the deadline passed) is counted by the server's call layer, which sees
-/// every call from before its handler runs.
-struct CallRecord<'a> {
-    metrics: &'a Metrics,
-    rpc: Rpc,
-    code: Option<Code>,
-}
-
-impl<'a> CallRecord<'a> {
-    fn new(metrics: &'a Metrics, rpc: Rpc) -> Self {
-        CallRecord {
-            metrics,
-            rpc,
-            code: None,
-        }
-    }
-}
-
-impl Drop for CallRecord<'_> {
-    fn drop(&mut self) {
-        if let Some(code) = self.code {
-            self.metrics.call_finished(self.rpc, code);
-        }
     }
 }
 
