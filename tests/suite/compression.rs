@@ -8,6 +8,12 @@ use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
 use tonic::codec::CompressionEncoding;
 
+/// The `grpc-encoding` a response was sent with, if any.
+fn encoding_of(metadata: &tonic::metadata::MetadataMap) -> Option<String> {
+    let value = metadata.get("grpc-encoding")?;
+    Some(value.to_str().unwrap().to_string())
+}
+
 #[tokio::test]
 async fn compressed_unary_and_stream_calls_are_answered_compressed() {
     let server = TestServer::default().await;
@@ -25,11 +31,7 @@ async fn compressed_unary_and_stream_calls_are_answered_compressed() {
             })
             .await
             .unwrap();
-        let used = response.metadata().get("grpc-encoding").cloned();
-        assert_eq!(
-            used.as_ref().map(|value| value.to_str().unwrap()),
-            Some(name)
-        );
+        assert_eq!(encoding_of(response.metadata()).as_deref(), Some(name));
         assert_eq!(response.into_inner().solution, CLASSIC_SOLUTION);
 
         let requests: Vec<SolveStreamRequest> = (0..50)
@@ -42,11 +44,7 @@ async fn compressed_unary_and_stream_calls_are_answered_compressed() {
             .solve_stream(tokio_stream::iter(requests))
             .await
             .unwrap();
-        let used = response.metadata().get("grpc-encoding").cloned();
-        assert_eq!(
-            used.as_ref().map(|value| value.to_str().unwrap()),
-            Some(name)
-        );
+        assert_eq!(encoding_of(response.metadata()).as_deref(), Some(name));
         let mut answers = response.into_inner();
         let mut count = 0;
         while let Some(answer) = answers.message().await.unwrap() {
@@ -69,7 +67,7 @@ async fn an_uncompressed_client_gets_uncompressed_answers() {
         })
         .await
         .unwrap();
-    assert!(response.metadata().get("grpc-encoding").is_none());
+    assert_eq!(encoding_of(response.metadata()), None);
 }
 
 #[test]

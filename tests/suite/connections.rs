@@ -5,9 +5,11 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use crate::common::flood::HELLO;
+use crate::common::raw::solve_with_body;
 use crate::common::{CLASSIC, TestServer, sample};
+use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::pb::{SolveRequest, SolveResponse};
 use sudoku_grpc::server::Settings;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -54,14 +56,8 @@ async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
 async fn a_connection_that_opens_no_call_is_closed_and_one_that_calls_stays() {
     let server = TestServer::start(settings(8), 1, 8).await;
     let mut idle = TcpStream::connect(server.address).await.unwrap();
-    idle.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
-        .await
-        .unwrap();
-    let busy = Channel::from_shared(server.url())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    idle.write_all(HELLO).await.unwrap();
+    let busy = server.channel().await;
     solve(&busy).await.unwrap();
 
     assert!(
@@ -87,16 +83,8 @@ async fn a_connection_that_opens_no_call_is_closed_and_one_that_calls_stays() {
 #[tokio::test]
 async fn connections_over_the_cap_are_closed_at_once_and_clients_see_unavailable() {
     let server = TestServer::start(settings(2), 1, 8).await;
-    let first = Channel::from_shared(server.url())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let second = Channel::from_shared(server.url())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let first = server.channel().await;
+    let second = server.channel().await;
     solve(&first).await.unwrap();
     solve(&second).await.unwrap();
 
@@ -136,16 +124,8 @@ async fn connections_over_the_cap_are_closed_at_once_and_clients_see_unavailable
 
 /// A unary Solve call that sends its headers and never its message.
 async fn call_without_message(channel: Channel) -> Result<(), tonic::Status> {
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready()
-        .await
-        .map_err(|error| tonic::Status::unavailable(error.to_string()))?;
-    let path = http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
-    let codec = tonic_prost::ProstCodec::<SolveRequest, SolveResponse>::default();
-    let request = tonic::Request::new(tokio_stream::pending::<SolveRequest>());
-    grpc.client_streaming(request, path, codec)
-        .await
-        .map(|_| ())
+    let never = tonic::Request::new(tokio_stream::pending::<SolveRequest>());
+    solve_with_body(channel, never).await
 }
 
 #[tokio::test]
@@ -155,11 +135,7 @@ async fn a_unary_call_whose_message_never_comes_gives_back_its_slot_at_the_timeo
         ..settings(8)
     };
     let server = TestServer::start(settings, 1, 8).await;
-    let channel = Channel::from_shared(server.url())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let channel = server.channel().await;
     // Once it reaches the server, the call holds the one call slot while it
     // waits for its message. (A probe that takes the slot first gets the
     // waiting call refused: then it starts again.)

@@ -85,13 +85,7 @@ struct FloodReport {
 /// Starts a server with `flags`, floods it with `size`, reports, and
 /// checks it serves once the flood is gone.
 async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
-    let flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
-    let server = tokio::task::spawn_blocking(move || {
-        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-        ServerProcess::start(&flags)
-    })
-    .await
-    .unwrap();
+    let server = ServerProcess::start_async(flags).await;
     let bound = memory_bound(&server);
     let address = server.address.clone();
     let mut flood = Flood::default();
@@ -220,9 +214,7 @@ async fn what_each_unit_costs() {
         "--first-call-timeout",
         "600s",
     ];
-    let server = tokio::task::spawn_blocking(move || ServerProcess::start(&flags))
-        .await
-        .unwrap();
+    let server = ServerProcess::start_async(&flags).await;
     let address = server.address.clone();
     let mut flood = Flood::default();
     let rss = || server.memory_kib("VmRSS") as f64;
@@ -252,12 +244,7 @@ async fn what_each_unit_costs() {
     let files = TlsFiles::new(&ca, None);
     let mut tls_flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
     tls_flags.extend(files.flags());
-    let server = tokio::task::spawn_blocking(move || {
-        let flags: Vec<&str> = tls_flags.iter().map(String::as_str).collect();
-        ServerProcess::start(&flags)
-    })
-    .await
-    .unwrap();
+    let server = ServerProcess::start_async(&tls_flags).await;
     let before = server.memory_kib("VmRSS") as f64;
     let mut flood = Flood::default();
     flood

@@ -1,28 +1,10 @@
 //! Hostile and odd input: every request gets a clear answer, nothing panics
 //! or hangs, and the connection stays usable after a refused message.
 
+use crate::common::raw::solve_raw;
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
 use sudoku_grpc::pb::{Outcome, SolveResponse, SolveStreamRequest};
 use tonic::Code;
-use tonic::transport::Channel;
-
-/// A SolveRequest whose `puzzle` is raw bytes, so that a test can send
-/// what no well-behaved client would: bytes that are not UTF-8.
-#[derive(Clone, PartialEq, prost::Message)]
-struct RawSolveRequest {
-    #[prost(bytes = "vec", tag = "1")]
-    puzzle: Vec<u8>,
-}
-
-async fn solve_raw(channel: Channel, puzzle: Vec<u8>) -> Result<SolveResponse, tonic::Status> {
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready().await.unwrap();
-    let path = http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
-    let codec = tonic_prost::ProstCodec::<RawSolveRequest, SolveResponse>::default();
-    grpc.unary(tonic::Request::new(RawSolveRequest { puzzle }), path, codec)
-        .await
-        .map(tonic::Response::into_inner)
-}
 
 fn expect_invalid(result: Result<SolveResponse, tonic::Status>, needle: &str) -> String {
     let status = result.expect_err("the puzzle should be refused");

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::common::raw::{solve_raw, solve_with_body};
 use crate::common::{CLASSIC, TestServer, occupy_worker, sample};
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
@@ -197,17 +198,6 @@ async fn streams_over_the_cap_are_refused_and_counted() {
     );
 }
 
-/// A SolveRequest whose `puzzle` is raw bytes, to send what no
-/// well-behaved client would.
-#[derive(Clone, PartialEq, prost::Message)]
-struct RawSolveRequest {
-    #[prost(bytes = "vec", tag = "1")]
-    puzzle: Vec<u8>,
-}
-
-/// Calls that tonic refuses before a handler runs, and calls a client
-/// resets, are counted too: with this service's codes, and as CANCELLED
-/// rather than UNKNOWN.
 /// Makes three unary calls that tonic refuses before the handler: one too
 /// large, one not UTF-8, one that ends without its request.
 async fn send_unreadable_calls(channel: tonic::transport::Channel) {
@@ -220,28 +210,12 @@ async fn send_unreadable_calls(channel: tonic::transport::Channel) {
         client.solve(too_large).await.unwrap_err().code(),
         Code::ResourceExhausted
     );
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready().await.unwrap();
-    let path = http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
-    let codec =
-        tonic_prost::ProstCodec::<RawSolveRequest, sudoku_grpc::pb::SolveResponse>::default();
-    let not_utf8 = RawSolveRequest {
-        puzzle: vec![0xff, 0xfe],
-    };
-    let status = grpc
-        .unary(tonic::Request::new(not_utf8), path.clone(), codec)
+    let status = solve_raw(channel.clone(), vec![0xff, 0xfe])
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    grpc.ready().await.unwrap();
-    let codec = tonic_prost::ProstCodec::<
-        sudoku_grpc::pb::SolveRequest,
-        sudoku_grpc::pb::SolveResponse,
-    >::default();
-    let status = grpc
-        .client_streaming(tonic::Request::new(tokio_stream::empty()), path, codec)
-        .await
-        .unwrap_err();
+    let no_request = tonic::Request::new(tokio_stream::empty());
+    let status = solve_with_body(channel, no_request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
     assert_eq!(
         status.message(),

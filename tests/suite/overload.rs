@@ -205,11 +205,7 @@ fn shed_calls_in(line: &str) -> usize {
 
 #[tokio::test]
 async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
-    let server = tokio::task::spawn_blocking(|| {
-        ServerProcess::start(&["--workers", "1", "--queue-depth", "0"])
-    })
-    .await
-    .unwrap();
+    let server = ServerProcess::start_async(&["--workers", "1", "--queue-depth", "0"]).await;
     let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.address))
         .unwrap()
         .connect()

@@ -235,7 +235,7 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
     let files = TlsFiles::new(&ca, Some(&clients));
     let mut flags = files.flags();
     flags.extend(["--first-call-timeout".to_string(), "1s".to_string()]);
-    let server = start_server(flags).await;
+    let server = ServerProcess::start_async(&flags).await;
     let address = server.address.clone();
     let connect = |identity: Option<Pem>| {
         let (ca, address) = (ca.pem.clone(), address.clone());
@@ -309,16 +309,6 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
     assert!(!connect(Some(clients.issue(&["client.example"]))).await);
 }
 
-/// Starts the server binary with `flags`, off the runtime.
-async fn start_server(flags: Vec<String>) -> ServerProcess {
-    tokio::task::spawn_blocking(move || {
-        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-        ServerProcess::start(&flags)
-    })
-    .await
-    .unwrap()
-}
-
 /// The first "TLS handshake refused" line of the server's log, once it
 /// has one.
 fn first_refusal(server: &ServerProcess) -> String {
@@ -360,7 +350,7 @@ async fn a_client_certificate_of_x509_version_1_is_refused_and_the_log_says_why(
         "--tls-client-ca".to_string(),
         v1_ca.to_str().unwrap().to_string(),
     ]);
-    let server = start_server(flags).await;
+    let server = ServerProcess::start_async(&flags).await;
     // tonic's client (rustls) will not even load a version 1 certificate:
     // present it through a certificate resolver that does not look at it,
     // as clients built on other TLS libraries do.

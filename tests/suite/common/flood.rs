@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sudoku_grpc::domain::MAX_PUZZLE_BYTES;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::pb::{SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use sudoku_grpc::pb::{SolveRequest, SolveStreamRequest, SolveStreamResponse};
 use sudoku_grpc::service::limits::MAX_ID_BYTES;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -19,10 +19,11 @@ use tonic::Streaming;
 use tonic::transport::{Channel, Endpoint};
 
 use super::CLASSIC;
+use super::raw::solve_with_body;
 
 /// The HTTP/2 client preface and an empty SETTINGS frame: a connection
 /// that says hello and then nothing.
-const HELLO: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+pub const HELLO: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
 
 /// The largest item the server accepts: a 256-byte id and the classic
 /// puzzle padded with layout to 2 KiB, so it is solved too.
@@ -129,26 +130,17 @@ impl Flood {
                 continue;
             };
             for _ in 0..calls {
-                let mut grpc = tonic::client::Grpc::new(channel.clone());
+                let channel = channel.clone();
                 let (waiting, refused) = (self.calls_waiting.clone(), self.calls_refused.clone());
                 waiting.fetch_add(1, Ordering::SeqCst);
                 self.calls.spawn(async move {
-                    let path =
-                        http::uri::PathAndQuery::from_static("/sudoku.v1.SudokuService/Solve");
-                    let codec = tonic_prost::ProstCodec::<SolveRequest, SolveResponse>::default();
                     let mut request = tonic::Request::new(tokio_stream::pending::<SolveRequest>());
                     let padding = "p"
                         .repeat(7 * 1024 + 512)
                         .parse()
                         .expect("an ASCII header value");
                     request.metadata_mut().insert("x-padding", padding);
-                    let answer = match grpc.ready().await {
-                        Ok(()) => grpc
-                            .client_streaming(request, path, codec)
-                            .await
-                            .map(|_| ()),
-                        Err(_) => Err(tonic::Status::unavailable("not ready")),
-                    };
+                    let answer = solve_with_body(channel, request).await;
                     waiting.fetch_sub(1, Ordering::SeqCst);
                     if answer.is_err() {
                         refused.fetch_add(1, Ordering::SeqCst);

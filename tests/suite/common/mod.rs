@@ -3,6 +3,7 @@
 
 pub mod flood;
 pub mod process;
+pub mod raw;
 pub mod tls;
 
 use std::net::SocketAddr;

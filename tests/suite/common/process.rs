@@ -55,6 +55,18 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
+    /// [`ServerProcess::start`] from async code: waits for the server off
+    /// the runtime.
+    pub async fn start_async(extra: &[impl AsRef<str>]) -> ServerProcess {
+        let extra: Vec<String> = extra.iter().map(|flag| flag.as_ref().to_string()).collect();
+        tokio::task::spawn_blocking(move || {
+            let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+            ServerProcess::start(&extra)
+        })
+        .await
+        .unwrap()
+    }
+
     /// Starts a server on an ephemeral port of 127.0.0.1 with `extra`
     /// flags, and waits until it says where it listens.
     pub fn start(extra: &[&str]) -> ServerProcess {
