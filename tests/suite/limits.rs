@@ -5,21 +5,14 @@
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, occupy_worker, sample,
+    CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, item, occupy_worker, sample,
 };
-use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
+use sudoku_grpc::pb::{Outcome, SolveRequest};
 use sudoku_grpc::server::Settings;
 use sudoku_grpc::service::limits::MAX_ITEM_CHARGE;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};
 use tonic::Code;
 use tonic_types::{RpcStatusExt, StatusExt};
-
-fn item(id: &str, puzzle: &str) -> SolveStreamRequest {
-    SolveStreamRequest {
-        id: id.to_string(),
-        puzzle: puzzle.to_string(),
-    }
-}
 
 #[tokio::test]
 async fn items_over_their_caps_are_refused_one_by_one_and_the_stream_goes_on() {
@@ -31,7 +24,7 @@ async fn items_over_their_caps_are_refused_one_by_one_and_the_stream_goes_on() {
             item("1", CLASSIC),
             item(&long_id, CLASSIC),
             item("3", &long_puzzle),
-            item(&"i".repeat(256), CLASSIC),
+            item("i".repeat(256), CLASSIC),
         ])
         .await;
     assert!(end.is_none(), "{end:?}");
@@ -123,7 +116,7 @@ async fn a_stream_waits_for_the_byte_budget_instead_of_failing() {
     let mut streams = Vec::new();
     for name in ["a", "b", "c"] {
         let requests: Vec<_> = (0..20)
-            .map(|i| item(&format!("{name}{i}"), CLASSIC))
+            .map(|i| item(format!("{name}{i}"), CLASSIC))
             .collect();
         let mut client = server.client().await;
         let call = client.solve_stream(tokio_stream::iter(requests)).await;
@@ -265,7 +258,7 @@ async fn the_default_solve_budget_leaves_the_slow_board_its_answer() {
 async fn a_stream_deadline_ends_it_after_the_answers_already_computed() {
     let server = TestServer::start(Settings::default(), 1, 16).await;
     let mut requests = vec![item("0", CLASSIC), item("1", CLASSIC)];
-    requests.extend((2..40).map(|i| item(&i.to_string(), SLOW)));
+    requests.extend((2..40).map(|i| item(i.to_string(), SLOW)));
     let mut call = tonic::Request::new(tokio_stream::iter(requests));
     // The header by hand: tonic's client would enforce its own timeout and
     // hide what the server does.

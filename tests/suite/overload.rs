@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::process::{ServerProcess, suppressed, temp_file};
+use crate::common::process::{ServerProcess, accounted_in, temp_file};
 use crate::common::{TestServer, eventually, occupy_worker, unique_puzzles};
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
 use tokio::task::JoinSet;
@@ -197,12 +197,6 @@ async fn one_connection_gets_no_more_calls_than_its_cap() {
     assert_eq!(answer.into_inner().outcome(), Outcome::Solved);
 }
 
-/// The count of shed calls a log line says it stands for: itself and the
-/// ones left out before it.
-fn shed_calls_in(line: &str) -> usize {
-    1 + suppressed(line)
-}
-
 #[tokio::test]
 async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
     let server = ServerProcess::start_async(&["--workers", "1", "--queue-depth", "0"]).await;
@@ -246,12 +240,7 @@ async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
     let seconds = started.elapsed().as_secs() as usize;
     // Every shed call is logged or counted in a later line; wait for the
     // last line to come through the server's stderr.
-    let accounted = |log: &str| -> usize {
-        log.lines()
-            .filter(|line| line.contains("call shed"))
-            .map(shed_calls_in)
-            .sum()
-    };
+    let accounted = |log: &str| accounted_in(log, "call shed");
     let deadline = Instant::now() + Duration::from_secs(5);
     while accounted(&server.log()) < shed && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -5,7 +5,7 @@ use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, occupy_worker, sample, unique_puzzles,
+    CLASSIC, CLASSIC_SOLUTION, TestServer, eventually, item, occupy_worker, sample, unique_puzzles,
 };
 use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
@@ -13,13 +13,6 @@ use sudoku_grpc::pb::{Outcome, SolveStreamRequest, SolveStreamResponse};
 use sudoku_grpc::server::Settings;
 use tonic::Code;
 use tonic_types::RpcStatusExt;
-
-fn item(id: impl ToString, puzzle: &str) -> SolveStreamRequest {
-    SolveStreamRequest {
-        id: id.to_string(),
-        puzzle: puzzle.to_string(),
-    }
-}
 
 /// Sends all `requests` and collects every response; the stream must end
 /// cleanly.

@@ -34,6 +34,14 @@ pub const CLASSIC_SOLUTION: &str =
 pub const SLOW: &str =
     "....9....4.2....6.............8........6...4...54...28........2...2..784.........";
 
+/// A stream request: `id` and `puzzle`.
+pub fn item(id: impl ToString, puzzle: &str) -> SolveStreamRequest {
+    SolveStreamRequest {
+        id: id.to_string(),
+        puzzle: puzzle.to_string(),
+    }
+}
+
 /// A server running in this process, stopped when dropped.
 pub struct TestServer {
     pub address: SocketAddr,

@@ -188,6 +188,15 @@ impl Drop for ServerProcess {
     }
 }
 
+/// The events a rate-limited log accounts for with the lines containing
+/// `needle`: each line itself, and the ones it says were left out before it.
+pub fn accounted_in(log: &str, needle: &str) -> usize {
+    log.lines()
+        .filter(|line| line.contains(needle))
+        .map(|line| 1 + suppressed(line))
+        .sum()
+}
+
 /// The count of lines left out that a rate-limited log line reports
 /// (`suppressed=N`), or 0.
 pub fn suppressed(line: &str) -> usize {
