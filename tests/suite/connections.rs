@@ -137,19 +137,24 @@ async fn a_unary_call_whose_message_never_comes_gives_back_its_slot_at_the_timeo
     let server = TestServer::start(settings, 1, 8).await;
     let channel = server.channel().await;
     // Once it reaches the server, the call holds the one call slot while it
-    // waits for its message. (A probe that takes the slot first gets the
-    // waiting call refused: then it starts again.)
-    let mut started = Instant::now();
-    let mut waiting = tokio::spawn(call_without_message(channel.clone()));
-    let deadline = Instant::now() + FIRST_CALL_TIMEOUT / 2;
+    // waits for its message. The probe that shows it competes for the slot:
+    // the waiting call gets a head start, and if the probe wins anyway (the
+    // waiting call is refused, or it timed out meanwhile) it starts again.
+    let start_waiting = || async {
+        let started = Instant::now();
+        let waiting = tokio::spawn(call_without_message(channel.clone()));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        (started, waiting)
+    };
+    let (mut started, mut waiting) = start_waiting().await;
+    let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         match solve(&channel).await {
             Err(refused) if refused.code() == Code::ResourceExhausted => break,
             other => assert!(Instant::now() < deadline, "never held: {other:?}"),
         }
         if waiting.is_finished() {
-            started = Instant::now();
-            waiting = tokio::spawn(call_without_message(channel.clone()));
+            (started, waiting) = start_waiting().await;
         }
     }
     let status = tokio::time::timeout(FIRST_CALL_TIMEOUT * 5, waiting)
