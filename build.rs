@@ -3,7 +3,8 @@
 //!
 //! protox parses the protos in pure Rust, so building needs no system `protoc`.
 //! `google.rpc.Status` maps to tonic-types' generated type, so the error
-//! details helpers of tonic-types work on our messages directly.
+//! details helpers of tonic-types work on our messages directly. The two
+//! batch messages are written by hand in `src/pb/batch.rs`.
 
 use std::{env, fs, path::PathBuf};
 
@@ -26,6 +27,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     tonic_prost_build::configure()
         .extern_path(".google.rpc", "::tonic_types::pb")
+        // Written by hand, with decoders that bound their repeated fields
+        // (see src/pb/batch.rs).
+        .extern_path(
+            ".sudoku.v1.SolveBatchRequest",
+            "crate::pb::SolveBatchRequest",
+        )
+        .extern_path(
+            ".sudoku.v1.SolveBatchResponse",
+            "crate::pb::SolveBatchResponse",
+        )
         .compile_fds(compiler.file_descriptor_set())?;
     Ok(())
 }

@@ -23,7 +23,9 @@
 //!   a stream, used on both sides of SolveStream.
 //! * [`log_limit`]: log lines a flood cannot multiply, for the service and
 //!   the server.
-//! * [`pb`]: the code generated from `proto/sudoku.proto`.
+//! * [`pb`]: the code generated from `proto/sudoku.proto`, and the two
+//!   batch messages, whose decoders are written by hand to bound what a
+//!   message can make its reader hold.
 //!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
 
@@ -40,6 +42,9 @@ pub mod service;
 /// Code generated from `proto/sudoku.proto` (package `sudoku.v1`).
 pub mod pb {
     tonic::include_proto!("sudoku.v1");
+
+    mod batch;
+    pub use batch::{MAX_KEPT, SolveBatchRequest, SolveBatchResponse};
 
     /// The encoded descriptor set of `sudoku.v1` and its imports, for
     /// server reflection.

@@ -200,6 +200,39 @@ impl WorkerPool {
         }
     }
 
+    /// Queues all of `tasks` if there is room for every one, else none of
+    /// them, failing at once with [`QueueFull`]: for a request whose parts
+    /// are all solved or all shed.
+    pub fn try_submit_all<T, F>(&self, tasks: Vec<F>) -> Result<Vec<JobHandle<T>>, QueueFull>
+    where
+        T: Send + 'static,
+        F: FnOnce(&CancelCheck) -> T + Send + 'static,
+    {
+        let full = || QueueFull {
+            workers: self.shared.workers,
+            queue_depth: self.shared.queue_depth,
+        };
+        let count = u32::try_from(tasks.len()).map_err(|_| full())?;
+        let mut slots = self
+            .shared
+            .slots
+            .clone()
+            .try_acquire_many_owned(count)
+            .map_err(|_| full())?;
+        Ok(tasks
+            .into_iter()
+            .map(|task| {
+                let slot = slots.split(1).expect("one slot was taken per task");
+                self.enqueue(slot, task)
+            })
+            .collect())
+    }
+
+    /// The number of worker threads.
+    pub fn workers(&self) -> usize {
+        self.shared.workers
+    }
+
     /// Queues `task`, waiting (asynchronously) until there is room.
     pub async fn submit<T, F>(&self, task: F) -> JobHandle<T>
     where

@@ -17,7 +17,10 @@
 //!   no solution or stats; it is given exactly when `parse_puzzle` fails;
 //! * the unary answer agrees: the same outcome and solution, or a status
 //!   INVALID_ARGUMENT with the same message when the puzzle is invalid;
-//! * every response encodes and decodes back to itself.
+//! * every response encodes and decodes back to itself;
+//! * decoded as a `SolveBatchRequest` (whose decoder is written by hand),
+//!   at most `MAX_KEPT` puzzles are kept, the rest counted, and a batch
+//!   kept whole encodes and decodes back to itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -36,7 +39,20 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(request) = pb::SolveRequest::decode(data) {
         check_unary(request);
     }
+    if let Ok(batch) = pb::SolveBatchRequest::decode(data) {
+        check_batch(&batch);
+    }
 });
+
+fn check_batch(batch: &pb::SolveBatchRequest) {
+    assert!(batch.puzzles.len() <= pb::MAX_KEPT, "{} kept", batch.puzzles.len());
+    assert!(batch.puzzle_count() >= batch.puzzles.len());
+    if batch.puzzle_count() == batch.puzzles.len() {
+        let again = pb::SolveBatchRequest::decode(batch.encode_to_vec().as_slice())
+            .expect("what was decoded encodes");
+        assert_eq!(&again, batch);
+    }
+}
 
 /// What the domain says about a puzzle: its board and outcome, or the
 /// message of why it is invalid.

@@ -17,7 +17,10 @@ use super::progress::{ProgressKind, RunDisplay};
 use super::{Failure, with_runtime};
 use crate::client;
 use crate::domain::{Answer, looks_like_puzzle, solve_puzzle};
-use crate::file::{LineFormat, RemoteError, RemoteOptions, Run, solve_local, solve_remote};
+use crate::file::{
+    DEFAULT_BATCH, LineFormat, RemoteError, RemoteOptions, RemoteRpc, Run, solve_local,
+    solve_remote,
+};
 use crate::pool::available_cores;
 
 /// Flags of `sudoku solve`.
@@ -48,7 +51,17 @@ pub struct SolveArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub servers: ServersArg,
-    /// SolveStream calls open at once for a file [default: two per server].
+    /// Which RPC streams a file: `batch` (SolveBatchStream, many puzzles per
+    /// message, the fast path) or `stream` (SolveStream, one per message).
+    #[arg(long, value_enum, default_value_t = RpcArg::Batch, conflicts_with = "local")]
+    pub rpc: RpcArg,
+    /// Most puzzles per batch with `--rpc batch`; a batch never spans more
+    /// than one 64 KiB chunk of input (about 800 lines). It must be within
+    /// the server's --max-batch (1024 by default).
+    #[arg(long, default_value_t = DEFAULT_BATCH as u16, conflicts_with = "local",
+          value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub batch: u16,
+    /// Calls open at once for a file [default: two per server].
     #[arg(long, conflicts_with = "local", value_parser = clap::value_parser!(u16).range(1..))]
     pub streams: Option<u16>,
     /// Failed attempts in a row, per stream, before a file run gives up.
@@ -56,6 +69,15 @@ pub struct SolveArgs {
     pub retries: u32,
     #[command(flatten)]
     pub connect: ConnectArgs,
+}
+
+/// The RPC that streams a file through servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RpcArg {
+    /// SolveBatchStream: many puzzles per message.
+    Batch,
+    /// SolveStream: one puzzle per message.
+    Stream,
 }
 
 /// Runs `sudoku solve`.
@@ -175,8 +197,13 @@ fn progress_kind(args: &SolveArgs) -> ProgressKind {
 
 /// The streaming options the flags ask for.
 fn remote_options(args: &SolveArgs) -> Result<RemoteOptions, Failure> {
+    let rpc = match args.rpc {
+        RpcArg::Stream => RemoteRpc::Stream,
+        RpcArg::Batch => RemoteRpc::Batch(usize::from(args.batch)),
+    };
     Ok(RemoteOptions {
         servers: args.servers.list.clone(),
+        rpc,
         streams: args
             .streams
             .map_or(2 * args.servers.list.len(), usize::from),

@@ -53,13 +53,40 @@ pub fn stream_answer(
     puzzle: &[u8],
     response: &pb::SolveStreamResponse,
 ) -> Result<Answer, ProtocolError> {
-    let outcome = outcome_of(response.outcome)?;
-    let error = response
-        .error
-        .as_ref()
-        .map(|status| status.message.as_str());
-    let guesses = response.stats.as_ref().map(|stats| stats.guesses);
-    checked(puzzle, outcome, &response.solution, error, guesses)
+    answer_with_error(
+        puzzle,
+        response.outcome,
+        &response.solution,
+        response.error.as_ref(),
+        response.stats.as_ref(),
+    )
+}
+
+/// The answer one result of a batch gives to `puzzle`, checked as a
+/// stream answer is.
+pub fn batch_result(puzzle: &[u8], result: &pb::SolveResult) -> Result<Answer, ProtocolError> {
+    answer_with_error(
+        puzzle,
+        result.outcome,
+        &result.solution,
+        result.error.as_ref(),
+        result.stats.as_ref(),
+    )
+}
+
+/// The answer of a stream response or batch result, whose fields are
+/// alike.
+fn answer_with_error(
+    puzzle: &[u8],
+    outcome: i32,
+    solution: &str,
+    error: Option<&tonic_types::pb::Status>,
+    stats: Option<&pb::SolveStats>,
+) -> Result<Answer, ProtocolError> {
+    let outcome = outcome_of(outcome)?;
+    let error = error.map(|status| status.message.as_str());
+    let guesses = stats.map(|stats| stats.guesses);
+    checked(puzzle, outcome, solution, error, guesses)
 }
 
 /// The answer a unary Solve response gives to `puzzle`. A unary call

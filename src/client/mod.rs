@@ -27,6 +27,14 @@ pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
 /// rather than buffered.
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 
+/// The largest batch response a client accepts for a batch of `puzzles`:
+/// a result per puzzle, each well under the 1 KiB allowed here (this
+/// server keeps each within 512 bytes), and never less than
+/// [`MAX_RESPONSE_BYTES`].
+pub fn max_batch_response_bytes(puzzles: usize) -> usize {
+    MAX_RESPONSE_BYTES.max((puzzles + 1) * 1024)
+}
+
 /// How long to wait for a TCP connection before giving up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 

@@ -74,7 +74,19 @@ pub fn solve_puzzle(
     max_time: Option<Duration>,
     is_cancelled: impl Fn() -> bool,
 ) -> Result<SolveReport, SolvePuzzleError> {
-    solve_board(&parse_board(text)?, max_time, is_cancelled)
+    solve_puzzle_since(text, Instant::now(), max_time, is_cancelled)
+}
+
+/// [`solve_puzzle`], with its time budget counted from `started`: a
+/// caller that solves puzzles back to back reads the clock once per
+/// puzzle, not twice.
+pub fn solve_puzzle_since(
+    text: &str,
+    started: Instant,
+    max_time: Option<Duration>,
+    is_cancelled: impl Fn() -> bool,
+) -> Result<SolveReport, SolvePuzzleError> {
+    solve_board_since(&parse_board(text)?, started, max_time, is_cancelled)
 }
 
 /// Checks and solves a parsed board, certifying uniqueness; see
@@ -84,7 +96,16 @@ pub fn solve_board(
     max_time: Option<Duration>,
     is_cancelled: impl Fn() -> bool,
 ) -> Result<SolveReport, SolvePuzzleError> {
-    let started = Instant::now();
+    solve_board_since(board, Instant::now(), max_time, is_cancelled)
+}
+
+/// [`solve_board`], with its time budget counted from `started`.
+fn solve_board_since(
+    board: &Board,
+    started: Instant,
+    max_time: Option<Duration>,
+    is_cancelled: impl Fn() -> bool,
+) -> Result<SolveReport, SolvePuzzleError> {
     let deadline = max_time.and_then(|budget| started.checked_add(budget));
     let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
     // The solver notices conflicting givens as it places them; only then

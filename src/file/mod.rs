@@ -27,7 +27,7 @@ use crate::domain::{Answer, Tally};
 
 pub use local::solve_local;
 pub use read::{Chunk, ChunkReader, PuzzleLine, is_puzzle_line, read_puzzle_lines};
-pub use remote::{RemoteError, RemoteOptions, solve_remote};
+pub use remote::{DEFAULT_BATCH, RemoteError, RemoteOptions, RemoteRpc, solve_remote};
 
 /// How an answer becomes an output line.
 ///

@@ -2,7 +2,9 @@
 //! layer, so that each call costs one boxed future.
 //!
 //! * **Admission.** At most `--max-calls` sudoku calls are in flight on the
-//!   whole server; health checks have [`HEALTH_CHECK_CALLS`] slots of their
+//!   whole server, and besides them `--max-batch-calls` batch calls
+//!   (SolveBatch, SolveBatchStream), which may each hold a much larger
+//!   message; health checks have [`HEALTH_CHECK_CALLS`] slots of their
 //!   own, so that a flood of calls cannot make a pod look dead, and every
 //!   other call (health watches, reflection) shares [`OTHER_CALLS`], so
 //!   that long watches cannot starve the probes either. Past its cap a call
@@ -11,7 +13,7 @@
 //! * **The connection's first call.** A call marks its connection as used,
 //!   which stops the connection's first-call clock
 //!   ([`super::connections`]).
-//! * **A unary call's message.** A Solve call whose request message has not
+//! * **A unary call's message.** A Solve or SolveBatch call whose request message has not
 //!   arrived `--first-call-timeout` after its headers is answered
 //!   DEADLINE_EXCEEDED, so that headers alone cannot hold a slot; the
 //!   handler signals the message's arrival ([`RequestArrived`]).
@@ -44,7 +46,7 @@ use super::connections::ConnectionInfo;
 use super::settings::format_duration;
 use crate::log_limit::LogLimit;
 use crate::service::deadline::deadline_of;
-use crate::service::{Metrics, RequestArrived, Rpc, ServiceError, is_client_reset};
+use crate::service::{CallSlot, Metrics, RequestArrived, Rpc, ServiceError, is_client_reset};
 
 /// Health checks (`grpc.health.v1.Health/Check`) that may be in flight
 /// besides `--max-calls`: a probe is one short call.
@@ -76,18 +78,21 @@ pub struct CallPolicyLayer {
 struct Policy {
     request_timeout: Duration,
     sudoku_calls: Arc<Semaphore>,
+    batch_calls: Arc<Semaphore>,
     health_checks: Arc<Semaphore>,
     other_calls: Arc<Semaphore>,
     max_calls: usize,
+    max_batch_calls: usize,
     metrics: Arc<Metrics>,
 }
 
 impl CallPolicyLayer {
-    /// A policy admitting `max_calls` sudoku calls at once, giving a unary
-    /// call `request_timeout` for its request message to arrive, counting
-    /// into `metrics`.
+    /// A policy admitting `max_calls` sudoku calls and `max_batch_calls`
+    /// batch calls at once, giving a unary call `request_timeout` for its
+    /// request message to arrive, counting into `metrics`.
     pub fn new(
         max_calls: usize,
+        max_batch_calls: usize,
         request_timeout: Duration,
         metrics: Arc<Metrics>,
     ) -> CallPolicyLayer {
@@ -95,9 +100,11 @@ impl CallPolicyLayer {
             policy: Arc::new(Policy {
                 request_timeout,
                 sudoku_calls: Arc::new(Semaphore::new(max_calls)),
+                batch_calls: Arc::new(Semaphore::new(max_batch_calls)),
                 health_checks: Arc::new(Semaphore::new(HEALTH_CHECK_CALLS)),
                 other_calls: Arc::new(Semaphore::new(OTHER_CALLS)),
                 max_calls,
+                max_batch_calls,
                 metrics,
             }),
         }
@@ -143,9 +150,12 @@ where
         let path = request.uri().path();
         let rpc = Rpc::from_path(path);
         let slot = match self.policy.admit(rpc, path == HEALTH_CHECK_PATH) {
-            Ok(slot) => slot,
+            Ok(slot) => Arc::new(slot),
             Err(status) => return Box::pin(std::future::ready(Ok(status.into_http()))),
         };
+        if rpc == Some(Rpc::SolveBatchStream) {
+            request.extensions_mut().insert(CallSlot(slot.clone()));
+        }
         let now = Instant::now();
         let deadline = deadline_of(request.headers(), now);
         if deadline.is_some_and(|deadline| deadline <= now) {
@@ -156,7 +166,7 @@ where
                 .refused(rpc, ServiceError::DeadlineExceeded.into());
             return Box::pin(std::future::ready(Ok(response)));
         }
-        let arrived = (rpc == Some(Rpc::Solve)).then(|| {
+        let arrived = rpc.is_some_and(Rpc::is_unary).then(|| {
             let arrived = RequestArrived::default();
             request.extensions_mut().insert(arrived.clone());
             arrived
@@ -168,7 +178,7 @@ where
             // Counts a unary call abandoned before its handler answered (the
             // client reset it or went away): its future is dropped here.
             let abandoned = Abandoned {
-                rpc: rpc.filter(|rpc| *rpc == Rpc::Solve),
+                rpc: rpc.filter(|rpc| rpc.is_unary()),
                 metrics: Some(&policy.metrics),
             };
             let response = match deadline {
@@ -232,6 +242,13 @@ impl Policy {
         health_check: bool,
     ) -> Result<OwnedSemaphorePermit, tonic::Status> {
         let (slots, cap) = match rpc {
+            Some(rpc) if rpc.is_batch() => (
+                &self.batch_calls,
+                format!(
+                    "{} batch calls are in flight (--max-batch-calls)",
+                    self.max_batch_calls
+                ),
+            ),
             Some(_) => (
                 &self.sudoku_calls,
                 format!("{} calls are in flight (--max-calls)", self.max_calls),
@@ -276,7 +293,8 @@ impl Policy {
         let Some(status) = tonic::Status::from_header_map(response.headers()) else {
             return response;
         };
-        let rewritten = match ServiceError::from_inbound_status(&status) {
+        let limit = rpc.map_or("--max-message-bytes", Rpc::message_limit);
+        let rewritten = match ServiceError::from_inbound_status(&status, limit) {
             Some(error) => tonic::Status::from(error),
             None if rpc.is_some() && is_client_reset(&status) => {
                 tonic::Status::cancelled("the client reset the call")
@@ -320,7 +338,7 @@ impl Drop for Abandoned<'_> {
 /// A response body that holds its call's slot until it is dropped.
 struct HoldSlot {
     body: Body,
-    _slot: OwnedSemaphorePermit,
+    _slot: Arc<OwnedSemaphorePermit>,
 }
 
 impl HttpBody for HoldSlot {

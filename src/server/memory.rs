@@ -10,6 +10,8 @@
 //!            + max_connections  × (connection + connection_window_bytes)
 //!            + calls in flight  × (call, headers included, + max_message_bytes)
 //!            + max_open_streams × stream
+//!            + max_batch_calls  × (call + stream + 2 × largest batch request
+//!                                               + 2 × largest batch response)
 //!            + max_inflight_bytes
 //! ```
 //!
@@ -18,7 +20,9 @@
 //! that many), a call may hold a message it is reading, a connection a full
 //! receive window of data nobody has read yet, a stream the answers waiting
 //! for its client's window, and the puzzles in flight are charged to the
-//! byte budget. The per-unit costs below are measured figures with a
+//! byte budget. A batch call may hold a batch request message as it reads
+//! it and once decoded (a unary SolveBatch's puzzles are not charged to
+//! the budget), and its response as answers and encoded. The per-unit costs below are measured figures with a
 //! margin; the hostile-client test checks the total against the server's
 //! real peak memory.
 
@@ -64,6 +68,8 @@ pub struct MemoryBound {
     pub calls: usize,
     /// Open SolveStreams' transport buffers.
     pub streams: usize,
+    /// Batch calls in flight, with their requests and responses.
+    pub batch_calls: usize,
     /// Puzzles in flight: the byte budget.
     pub requests: usize,
 }
@@ -85,14 +91,24 @@ impl MemoryBound {
             connections: connections * per_connection,
             calls: calls * (CALL_BYTES + settings.max_message_bytes),
             streams: settings.max_open_streams as usize * STREAM_BYTES,
+            batch_calls: settings.max_batch_calls as usize * batch_call_bytes(settings),
             requests: settings.max_inflight_bytes,
         }
     }
 
     /// The whole bound.
     pub fn total(&self) -> usize {
-        self.base + self.connections + self.calls + self.streams + self.requests
+        self.base + self.connections + self.calls + self.streams + self.batch_calls + self.requests
     }
+}
+
+/// What one batch call may hold at most (see the module docs).
+fn batch_call_bytes(settings: &Settings) -> usize {
+    let limits = settings.limits();
+    CALL_BYTES
+        + STREAM_BYTES
+        + 2 * limits.max_batch_request_bytes()
+        + 2 * limits.max_batch_response_bytes()
 }
 
 impl fmt::Display for MemoryBound {
@@ -101,12 +117,13 @@ impl fmt::Display for MemoryBound {
         write!(
             f,
             "{:.0} MiB (base {:.0} + connections {:.1} + calls {:.1} + streams {:.1} \
-             + puzzles in flight {:.1})",
+             + batch calls {:.1} + puzzles in flight {:.1})",
             mib(self.total()),
             mib(self.base),
             mib(self.connections),
             mib(self.calls),
             mib(self.streams),
+            mib(self.batch_calls),
             mib(self.requests)
         )
     }
@@ -119,7 +136,7 @@ mod tests {
     #[test]
     fn the_defaults_fit_a_256_mib_pod_with_room_to_spare() {
         let bound = MemoryBound::of(&Settings::default());
-        assert!(bound.total() < 192 << 20, "{bound}");
+        assert!(bound.total() < 208 << 20, "{bound}");
     }
 
     #[test]
@@ -132,6 +149,8 @@ mod tests {
             max_message_bytes: 4096,
             max_open_streams: 5,
             max_inflight_bytes: 1 << 20,
+            max_batch: 100,
+            max_batch_calls: 3,
             ..Settings::default()
         };
         let bound = MemoryBound::of(&settings);
@@ -139,6 +158,12 @@ mod tests {
         assert_eq!(bound.calls, (100 + SIDE_CALLS) * (CALL_BYTES + 4096));
         assert_eq!(bound.streams, 5 * STREAM_BYTES);
         assert_eq!(bound.requests, 1 << 20);
+        let batch_request = 259 + 100 * 2051;
+        let batch_response = 256 + 101 * 512;
+        assert_eq!(
+            bound.batch_calls,
+            3 * (CALL_BYTES + STREAM_BYTES + 2 * batch_request + 2 * batch_response)
+        );
         let tls = Settings {
             tls_cert: Some("c.pem".into()),
             ..settings.clone()

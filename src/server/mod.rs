@@ -167,6 +167,7 @@ pub async fn serve(
     let server = http2_server(settings)
         .layer(CallPolicyLayer::new(
             settings.max_calls as usize,
+            settings.max_batch_calls as usize,
             settings.first_call_timeout,
             metrics,
         ))
@@ -285,6 +286,9 @@ fn log_startup(
         max_inflight_bytes = settings.max_inflight_bytes,
         max_open_streams = settings.max_open_streams,
         max_calls = settings.max_calls,
+        max_batch = settings.max_batch,
+        batch_window = settings.batch_window,
+        max_batch_calls = settings.max_batch_calls,
         max_connections = settings.max_connections,
         max_message_bytes = settings.max_message_bytes,
         max_solve_time = ?settings.max_solve_time,

@@ -27,6 +27,8 @@ pub mod defaults {
     pub const MAX_CONNECTIONS: usize = 512;
     /// `--max-calls`.
     pub const MAX_CALLS: usize = 1024;
+    /// `--max-batch-calls`.
+    pub const MAX_BATCH_CALLS: usize = 8;
     /// `--first-call-timeout`.
     pub const FIRST_CALL_TIMEOUT: Duration = Duration::from_secs(10);
     /// `--connection-window-bytes`.
@@ -118,6 +120,31 @@ pub struct Settings {
           value_parser = clap::value_parser!(u32).range(1..=1 << 20),
           default_value_t = defaults::MAX_CALLS as u32)]
     pub max_calls: u32,
+
+    /// Most puzzles in one SolveBatch or SolveBatchStream request; a larger
+    /// batch is refused as a whole (INVALID_ARGUMENT). The batch RPCs
+    /// accept request messages up to a full batch of the largest items
+    /// (this many puzzles of 2 KiB and a 256-byte id), and no larger.
+    #[arg(long, env = "SUDOKU_MAX_BATCH",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_BATCH_LIMIT as i64),
+          default_value_t = Limits::DEFAULT.max_batch as u32)]
+    pub max_batch: u32,
+
+    /// Batches of one SolveBatchStream in flight at once (fewer when they
+    /// hold the largest items: the stream's window also holds at most two
+    /// full batches of those); past this the server stops reading it.
+    #[arg(long, env = "SUDOKU_BATCH_WINDOW",
+          value_parser = clap::value_parser!(u32).range(1..=64),
+          default_value_t = Limits::DEFAULT.batch_window as u32)]
+    pub batch_window: u32,
+
+    /// Most SolveBatch and SolveBatchStream calls in flight at once, besides
+    /// --max-calls; more are refused at once with RESOURCE_EXHAUSTED. Each
+    /// may hold a request message of up to a full batch.
+    #[arg(long, env = "SUDOKU_MAX_BATCH_CALLS",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 16),
+          default_value_t = defaults::MAX_BATCH_CALLS as u32)]
+    pub max_batch_calls: u32,
 
     /// Most concurrent calls (HTTP/2 streams) one client connection may have.
     #[arg(long, env = "SUDOKU_MAX_CONCURRENT_STREAMS",
@@ -211,6 +238,10 @@ pub enum LogFormat {
 /// keeps the timers' arithmetic far from overflow.
 pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// The largest `--max-batch`: what a batch message decodes is bounded by
+/// it (see [`crate::pb::MAX_KEPT`]).
+pub const MAX_BATCH_LIMIT: usize = crate::pb::MAX_KEPT - 1;
+
 /// The most solver threads: far more than cores any machine has.
 pub const MAX_WORKERS: usize = 1024;
 
@@ -239,6 +270,8 @@ impl Settings {
             max_message_bytes: self.max_message_bytes,
             max_inflight_bytes: self.max_inflight_bytes,
             max_solve_time: self.max_solve_time,
+            max_batch: self.max_batch as usize,
+            batch_window: self.batch_window as usize,
         }
     }
 
@@ -267,6 +300,14 @@ impl Settings {
                  window and one more item) to {}",
                 self.max_inflight_bytes,
                 u32::MAX
+            ));
+        }
+        let batch_charge = self.limits().max_batch_charge();
+        if self.max_inflight_bytes < batch_charge {
+            return fail(format!(
+                "--max-inflight-bytes {} must be at least {batch_charge}, what a full batch \
+                 of the largest items is charged at --max-batch {}",
+                self.max_inflight_bytes, self.max_batch
             ));
         }
         self.validate_durations()?;
@@ -333,6 +374,9 @@ impl Default for Settings {
             drain_timeout: defaults::DRAIN_TIMEOUT,
             max_open_streams: limits.max_open_streams as u32,
             max_calls: defaults::MAX_CALLS as u32,
+            max_batch: limits.max_batch as u32,
+            batch_window: limits.batch_window as u32,
+            max_batch_calls: defaults::MAX_BATCH_CALLS as u32,
             max_concurrent_streams: defaults::MAX_CONCURRENT_STREAMS,
             max_connections: defaults::MAX_CONNECTIONS as u32,
             first_call_timeout: defaults::FIRST_CALL_TIMEOUT,

@@ -6,7 +6,7 @@ use tonic::Status;
 
 use super::error::{ServiceError, rpc_status};
 use super::limits::{Limits, admit_item, check_puzzle};
-use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle};
+use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle_since};
 use crate::pb;
 use crate::pool::CancelCheck;
 
@@ -24,12 +24,25 @@ pub fn solve_job(
     max_time: Duration,
     cancel: &CancelCheck,
 ) -> Result<Solved, SolvePuzzleError> {
-    let started = Instant::now();
-    let report = solve_puzzle(puzzle, Some(max_time), || cancel.is_cancelled())?;
-    Ok(Solved {
+    solve_timed(puzzle, Instant::now(), max_time, cancel).0
+}
+
+/// [`solve_job`] for a puzzle whose clock started at `started` (when the
+/// worker finished the one before it), with the time it ended: a job of
+/// many puzzles reads the clock once per puzzle.
+pub fn solve_timed(
+    puzzle: &str,
+    started: Instant,
+    max_time: Duration,
+    cancel: &CancelCheck,
+) -> (Result<Solved, SolvePuzzleError>, Instant) {
+    let report = solve_puzzle_since(puzzle, started, Some(max_time), || cancel.is_cancelled());
+    let ended = Instant::now();
+    let solved = report.map(|report| Solved {
         report,
-        elapsed: started.elapsed(),
-    })
+        elapsed: ended - started,
+    });
+    (solved, ended)
 }
 
 /// The protobuf value of an outcome: the one place the service converts
@@ -111,31 +124,44 @@ pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, St
 }
 
 /// The stream response for one request: its answer, or the error that
-/// replaced it, with the outcome the error stands for (see
-/// [`ServiceError::outcome`]). The error's google.rpc.Status is the one a
-/// unary call would have failed with.
+/// replaced it (see [`solve_result`]).
 pub fn stream_response(
     id: String,
     answer: Result<Solved, ServiceError>,
 ) -> pb::SolveStreamResponse {
+    let pb::SolveResult {
+        outcome,
+        solution,
+        error,
+        stats,
+    } = solve_result(answer);
+    pb::SolveStreamResponse {
+        id,
+        outcome,
+        solution,
+        error,
+        stats,
+    }
+}
+
+/// The result for one puzzle: its answer, or the error that replaced it,
+/// with the outcome the error stands for (see [`ServiceError::outcome`]).
+/// The error's google.rpc.Status is the one a unary call would have
+/// failed with.
+pub fn solve_result(answer: Result<Solved, ServiceError>) -> pb::SolveResult {
     match answer {
-        Ok(solved) => pb::SolveStreamResponse {
-            id,
+        Ok(solved) => pb::SolveResult {
             outcome: solved.outcome_code(),
             solution: solved.solution(),
             error: None,
             stats: Some(solved.stats()),
         },
-        Err(error) => {
-            let outcome = pb_outcome(error.outcome());
-            pb::SolveStreamResponse {
-                id,
-                outcome: outcome as i32,
-                solution: String::new(),
-                error: Some(rpc_status(&Status::from(error))),
-                stats: None,
-            }
-        }
+        Err(error) => pb::SolveResult {
+            outcome: pb_outcome(error.outcome()) as i32,
+            solution: String::new(),
+            error: Some(rpc_status(&Status::from(error))),
+            stats: None,
+        },
     }
 }
 
@@ -200,12 +226,16 @@ mod tests {
                     .into(),
             )),
         ];
+        // In a batch, each result is also framed as a field of the response.
+        let framed = |answer| prost::encoding::message::encoded_len(2, &solve_result(answer));
         for error in errors {
             let answer = stream_response(String::new(), Err(error.clone()));
-            let size = answer.encoded_len();
+            let size = answer.encoded_len().max(framed(Err(error.clone())));
             assert!(size <= ITEM_OVERHEAD_BYTES, "{size} bytes for {error}");
         }
-        let solved = stream_response(String::new(), Ok(solved(CLASSIC))).encoded_len();
+        let solved = stream_response(String::new(), Ok(solved(CLASSIC)))
+            .encoded_len()
+            .max(framed(Ok(solved(CLASSIC))));
         assert!(
             solved <= ITEM_OVERHEAD_BYTES,
             "{solved} bytes for a solution"

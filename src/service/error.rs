@@ -22,6 +22,14 @@ pub enum ServiceError {
         /// Its length in bytes.
         length: usize,
     },
+    /// A batch carries more puzzles than `--max-batch`.
+    #[error("the batch has {count} puzzles, over the limit of {limit} (--max-batch); split it")]
+    BatchTooLarge {
+        /// Puzzles in the batch.
+        count: usize,
+        /// The server's `--max-batch`.
+        limit: usize,
+    },
     /// The worker pool's queue is full.
     #[error("server overloaded: {0}; retry with backoff")]
     Overloaded(#[from] QueueFull),
@@ -37,9 +45,14 @@ pub enum ServiceError {
     /// A worker failed on the job: a bug.
     #[error("internal error while solving: {0}")]
     Internal(#[from] JobError),
-    /// A request message was larger than `--max-message-bytes`.
-    #[error("request message too large: {0} (--max-message-bytes)")]
-    MessageTooLarge(String),
+    /// A request message was larger than its RPC's limit.
+    #[error("request message too large: {detail} ({limit})")]
+    MessageTooLarge {
+        /// The size found and the limit, as tonic gave them.
+        detail: String,
+        /// What sets the limit.
+        limit: &'static str,
+    },
     /// A request was not a valid protobuf message of its type (for
     /// example, a string field that is not UTF-8).
     #[error("malformed request: {0}")]
@@ -52,14 +65,16 @@ impl ServiceError {
     /// message OUT_OF_RANGE, and an undecodable one, or a unary call that
     /// ends without its request, INTERNAL; gRPC's other implementations,
     /// and this service, answer RESOURCE_EXHAUSTED and INVALID_ARGUMENT.
-    /// `None` for any other status.
-    pub fn from_inbound_status(status: &Status) -> Option<ServiceError> {
+    /// `None` for any other status. `limit` names what sets the call's
+    /// message size limit.
+    pub fn from_inbound_status(status: &Status, limit: &'static str) -> Option<ServiceError> {
         let message = status.message();
         match status.code() {
             Code::OutOfRange => message
                 .strip_prefix("Error, decoded message length too large: ")
-                .map(|detail| {
-                    ServiceError::MessageTooLarge(detail.replace("limit is:", "limit is"))
+                .map(|detail| ServiceError::MessageTooLarge {
+                    detail: detail.replace("limit is:", "limit is"),
+                    limit,
                 }),
             Code::Internal if message == "Missing request message." => Some(
                 ServiceError::MalformedRequest("the call ended without its request".to_string()),
@@ -87,8 +102,9 @@ impl ServiceError {
         match self {
             ServiceError::InvalidPuzzle(_)
             | ServiceError::IdTooLong { .. }
+            | ServiceError::BatchTooLarge { .. }
             | ServiceError::MalformedRequest(_)
-            | ServiceError::MessageTooLarge(_) => Outcome::Invalid,
+            | ServiceError::MessageTooLarge { .. } => Outcome::Invalid,
             ServiceError::GaveUp(_) => Outcome::GaveUp,
             ServiceError::Overloaded(_)
             | ServiceError::DeadlineExceeded
@@ -122,6 +138,11 @@ impl From<ServiceError> for Status {
                 message.clone(),
                 ErrorDetails::with_bad_request_violation("id", message),
             ),
+            ServiceError::BatchTooLarge { .. } => Status::with_error_details(
+                Code::InvalidArgument,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation("puzzles", message),
+            ),
             ServiceError::GaveUp(gave_up) => Status::with_error_details(
                 Code::ResourceExhausted,
                 message,
@@ -131,7 +152,7 @@ impl From<ServiceError> for Status {
             ServiceError::DeadlineExceeded => Status::deadline_exceeded(message),
             ServiceError::Cancelled => Status::cancelled(message),
             ServiceError::Internal(_) => Status::internal(message),
-            ServiceError::MessageTooLarge(_) => Status::resource_exhausted(message),
+            ServiceError::MessageTooLarge { .. } => Status::resource_exhausted(message),
             ServiceError::MalformedRequest(_) => Status::invalid_argument(message),
         }
     }
@@ -238,7 +259,9 @@ mod tests {
         let too_large = Status::out_of_range(
             "Error, decoded message length too large: found 1048580 bytes, the limit is: 65536 bytes",
         );
-        let status = Status::from(ServiceError::from_inbound_status(&too_large).unwrap());
+        let status = Status::from(
+            ServiceError::from_inbound_status(&too_large, "--max-message-bytes").unwrap(),
+        );
         assert_eq!(status.code(), Code::ResourceExhausted);
         assert_eq!(
             status.message(),
@@ -249,7 +272,9 @@ mod tests {
             "failed to decode Protobuf message: SolveRequest.puzzle: invalid string value: \
              data is not UTF-8 encoded",
         );
-        let status = Status::from(ServiceError::from_inbound_status(&undecodable).unwrap());
+        let status = Status::from(
+            ServiceError::from_inbound_status(&undecodable, "--max-message-bytes").unwrap(),
+        );
         assert_eq!(status.code(), Code::InvalidArgument);
         assert!(
             status
@@ -257,7 +282,9 @@ mod tests {
                 .starts_with("malformed request: SolveRequest.puzzle")
         );
         let missing = Status::internal("Missing request message.");
-        let status = Status::from(ServiceError::from_inbound_status(&missing).unwrap());
+        let status = Status::from(
+            ServiceError::from_inbound_status(&missing, "--max-message-bytes").unwrap(),
+        );
         assert_eq!(status.code(), Code::InvalidArgument);
         assert_eq!(
             status.message(),
@@ -269,7 +296,7 @@ mod tests {
             Status::ok(""),
         ] {
             assert!(
-                ServiceError::from_inbound_status(&other).is_none(),
+                ServiceError::from_inbound_status(&other, "--max-message-bytes").is_none(),
                 "{other:?}"
             );
         }

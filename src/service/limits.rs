@@ -74,6 +74,10 @@ pub struct Limits {
     pub max_inflight_bytes: usize,
     /// The longest one puzzle may be solved before the solver gives up.
     pub max_solve_time: Duration,
+    /// Most puzzles in one SolveBatch or SolveBatchStream request.
+    pub max_batch: usize,
+    /// Batches of one SolveBatchStream in flight at once.
+    pub batch_window: usize,
 }
 
 impl Limits {
@@ -87,7 +91,41 @@ impl Limits {
         max_message_bytes: 16 * 1024,
         max_inflight_bytes: 32 * 1024 * 1024,
         max_solve_time: Duration::from_secs(1),
+        max_batch: 1024,
+        batch_window: 4,
     };
+
+    /// The most a batch request can be charged (see [`batch_charge`]).
+    pub fn max_batch_charge(&self) -> usize {
+        MAX_ID_BYTES
+            + ITEM_OVERHEAD_BYTES
+            + self.max_batch * (MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES)
+    }
+
+    /// The largest batch request message: a full batch of the largest
+    /// items, each with its field's tag and length, and the largest id.
+    /// A larger message cannot be a batch the server would take.
+    pub fn max_batch_request_bytes(&self) -> usize {
+        let field = |bytes: usize| 1 + prost::length_delimiter_len(bytes) + bytes;
+        field(MAX_ID_BYTES) + self.max_batch * field(MAX_PUZZLE_BYTES)
+    }
+
+    /// The largest batch response message: the largest id, and each
+    /// result within the allowance an item is charged for its answer.
+    pub fn max_batch_response_bytes(&self) -> usize {
+        MAX_ID_BYTES + (self.max_batch + 1) * ITEM_OVERHEAD_BYTES
+    }
+
+    /// A SolveBatchStream's window: `batch_window` full batches of
+    /// puzzles, and bytes for two batches of the largest items, so that a
+    /// stream of real puzzles (charged about 600 bytes each) keeps all its
+    /// batches in flight while one of the largest items holds two.
+    pub fn batch_stream_window(&self) -> (usize, usize) {
+        (
+            self.batch_window * self.max_batch,
+            2 * self.max_batch_charge(),
+        )
+    }
 }
 
 impl Default for Limits {
@@ -119,6 +157,46 @@ pub fn admit_item(id: String, puzzle: String) -> (String, Result<String, Service
             (id, Err(error), charge)
         }
     }
+}
+
+/// A batch's puzzles, each to solve or refused on its own, or why the
+/// whole batch is refused.
+pub type AdmittedBatch = Result<Vec<Result<String, ServiceError>>, ServiceError>;
+
+/// A batch request checked against the caps: the id to echo, and either
+/// the batch's puzzles (each refused on its own if over its cap), with
+/// what the batch is charged, or why the whole batch is refused. A batch
+/// is charged its id and, per puzzle, its text and the allowance;
+/// refused puzzles and batches only the allowance, and their text is
+/// dropped here.
+pub fn admit_batch(
+    id: String,
+    puzzles: Vec<String>,
+    count: usize,
+    max_batch: usize,
+) -> (String, AdmittedBatch, usize) {
+    if id.len() > MAX_ID_BYTES {
+        let refused = ServiceError::IdTooLong { length: id.len() };
+        return (String::new(), Err(refused), ITEM_OVERHEAD_BYTES);
+    }
+    let id_charge = id.len() + ITEM_OVERHEAD_BYTES;
+    if count > max_batch {
+        let refused = ServiceError::BatchTooLarge {
+            count,
+            limit: max_batch,
+        };
+        return (id, Err(refused), id_charge);
+    }
+    let mut charge = id_charge;
+    let items = puzzles
+        .into_iter()
+        .map(|puzzle| {
+            let checked = check_puzzle(&puzzle).map(|()| puzzle);
+            charge += item_charge(0, checked.as_ref().map_or(0, String::len));
+            checked
+        })
+        .collect();
+    (id, Ok(items), charge)
 }
 
 /// Checks an item against the per-item caps.
@@ -172,29 +250,31 @@ impl ByteBudget {
         self.total - self.bytes.available_permits()
     }
 
-    /// Reserves what one item may be charged, waiting until it fits.
-    pub async fn reserve_item(self) -> Charge {
+    /// Reserves `bytes` (at most the whole budget), waiting until they
+    /// fit.
+    pub async fn reserve(self, bytes: usize) -> Charge {
+        let bytes = self.capped(bytes);
         let permit = self
             .bytes
-            .acquire_many_owned(MAX_ITEM_CHARGE as u32)
+            .acquire_many_owned(bytes)
             .await
             .expect("the budget's semaphore is never closed");
         Charge(permit)
     }
 
-    /// Reserves what one item may be charged, if it fits now.
-    pub fn try_reserve_item(&self) -> Option<Charge> {
-        self.try_reserve(MAX_ITEM_CHARGE)
-    }
-
-    /// Reserves `bytes` (at most [`MAX_ITEM_CHARGE`]), if they fit now.
+    /// Reserves `bytes` (at most the whole budget), if they fit now.
     pub fn try_reserve(&self, bytes: usize) -> Option<Charge> {
-        let bytes = bytes.min(MAX_ITEM_CHARGE) as u32;
         self.bytes
             .clone()
-            .try_acquire_many_owned(bytes)
+            .try_acquire_many_owned(self.capped(bytes))
             .ok()
             .map(Charge)
+    }
+
+    /// `bytes`, or the whole budget if that is less: more could never be
+    /// reserved.
+    fn capped(&self, bytes: usize) -> u32 {
+        bytes.min(self.total) as u32
     }
 }
 
@@ -228,26 +308,27 @@ pub struct StreamWindow {
     freed: Notify,
     max_puzzles: usize,
     max_bytes: usize,
+    largest: (usize, usize),
 }
 
 impl StreamWindow {
-    /// An empty window of `max_puzzles` puzzles (at least one) and
-    /// `max_bytes` bytes (at least one item at its largest).
-    pub fn new(max_puzzles: usize, max_bytes: usize) -> Arc<StreamWindow> {
+    /// An empty window of `max_puzzles` puzzles and `max_bytes` bytes, for
+    /// requests of at most `largest` puzzles and bytes; the window holds
+    /// at least one such request, or the stream would never read.
+    pub fn new(max_puzzles: usize, max_bytes: usize, largest: (usize, usize)) -> Arc<StreamWindow> {
         Arc::new(StreamWindow {
             puzzles: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
             freed: Notify::new(),
-            max_puzzles: max_puzzles.max(1),
-            // Room for one item at its largest, or the stream never reads.
-            max_bytes: max_bytes.max(MAX_ITEM_CHARGE),
+            max_puzzles: max_puzzles.max(largest.0),
+            max_bytes: max_bytes.max(largest.1),
+            largest,
         })
     }
 
-    /// True while the stream may take in one more item, whatever it is
-    /// charged.
+    /// True while the stream may take in one more request, however large.
     pub fn has_room(&self) -> bool {
-        self.fits(1, MAX_ITEM_CHARGE)
+        self.fits(self.largest.0, self.largest.1)
     }
 
     /// True if `puzzles` more puzzles charged `bytes` fit besides what is
@@ -315,6 +396,8 @@ impl Drop for Admission {
 mod tests {
     use super::*;
 
+    const ONE_ITEM: (usize, usize) = (1, MAX_ITEM_CHARGE);
+
     #[test]
     fn items_over_their_caps_are_refused_with_their_length() {
         assert!(check_item(&"i".repeat(MAX_ID_BYTES), &"1".repeat(MAX_PUZZLE_BYTES)).is_ok());
@@ -352,15 +435,20 @@ mod tests {
     #[tokio::test]
     async fn reservations_wait_for_room_and_shrink_to_what_is_charged() {
         let budget = ByteBudget::new(2 * MAX_ITEM_CHARGE);
-        let mut first = budget.clone().reserve_item().await;
-        let second = budget.try_reserve_item().expect("room for a second");
-        assert!(budget.try_reserve_item().is_none(), "the budget is full");
+        let mut first = budget.clone().reserve(MAX_ITEM_CHARGE).await;
+        let second = budget
+            .try_reserve(MAX_ITEM_CHARGE)
+            .expect("room for a second");
+        assert!(
+            budget.try_reserve(MAX_ITEM_CHARGE).is_none(),
+            "the budget is full"
+        );
         first.merge(second);
         assert_eq!(first.bytes(), 2 * MAX_ITEM_CHARGE);
         first.shrink_to(700);
         assert_eq!(budget.in_use(), 700);
         assert!(
-            budget.try_reserve_item().is_some(),
+            budget.try_reserve(MAX_ITEM_CHARGE).is_some(),
             "what was given back is free"
         );
         drop(first);
@@ -369,19 +457,21 @@ mod tests {
 
     #[test]
     fn windows_and_budgets_too_small_for_one_item_still_admit_one() {
-        assert!(StreamWindow::new(0, 1).has_room());
+        assert!(StreamWindow::new(0, 1, ONE_ITEM).has_room());
         let budget = ByteBudget::new(0);
         assert_eq!(budget.total(), MAX_ITEM_CHARGE);
-        assert!(budget.try_reserve_item().is_some());
+        assert!(budget.try_reserve(MAX_ITEM_CHARGE).is_some());
     }
 
     #[test]
     fn a_reservation_tops_up_by_what_is_missing() {
         let budget = ByteBudget::new(2 * MAX_ITEM_CHARGE);
-        let mut charge = budget.try_reserve_item().unwrap();
+        let mut charge = budget.try_reserve(MAX_ITEM_CHARGE).unwrap();
         charge.merge(budget.try_reserve(600).unwrap());
         assert_eq!(budget.in_use(), MAX_ITEM_CHARGE + 600);
-        // A top-up is capped at one item: here that no longer fits, less does.
+        // A top-up takes only what fits: here one more item no longer does,
+        // less does, and more than the whole budget asks for all of it.
+        assert!(budget.try_reserve(MAX_ITEM_CHARGE).is_none());
         assert!(budget.try_reserve(10 * MAX_ITEM_CHARGE).is_none());
         assert_eq!(
             budget.try_reserve(2000).map(|more| more.bytes()),
@@ -389,16 +479,65 @@ mod tests {
         );
     }
 
+    #[test]
+    fn batches_are_charged_per_puzzle_and_refused_whole_over_the_limits() {
+        let puzzles = vec![
+            "1".repeat(81),
+            "1".repeat(MAX_PUZZLE_BYTES + 1),
+            String::new(),
+        ];
+        let (id, items, charge) = admit_batch("b".into(), puzzles.clone(), 3, 3);
+        let items = items.unwrap();
+        assert_eq!(id, "b");
+        assert_eq!(
+            charge,
+            1 + ITEM_OVERHEAD_BYTES + 81 + 3 * ITEM_OVERHEAD_BYTES
+        );
+        assert!(items[0].is_ok() && items[1].is_err() && items[2].is_ok());
+
+        let (id, refused, charge) = admit_batch("b".into(), puzzles.clone(), 3, 2);
+        assert_eq!((id.as_str(), charge), ("b", 1 + ITEM_OVERHEAD_BYTES));
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "the batch has 3 puzzles, over the limit of 2 (--max-batch); split it"
+        );
+        let (id, refused, _) = admit_batch("i".repeat(MAX_ID_BYTES + 1), puzzles, 3, 3);
+        assert_eq!(id, "");
+        assert!(matches!(refused, Err(ServiceError::IdTooLong { .. })));
+    }
+
+    /// A full batch of the largest items fits the batch message limit, and
+    /// it is charged the most a batch can be.
+    #[test]
+    fn a_full_batch_of_the_largest_items_fits_its_limits() {
+        use prost::Message;
+        let limits = Limits::DEFAULT;
+        let largest = crate::pb::SolveBatchRequest::new(
+            "i".repeat(MAX_ID_BYTES),
+            vec!["1".repeat(MAX_PUZZLE_BYTES); limits.max_batch],
+        );
+        assert_eq!(largest.encoded_len(), limits.max_batch_request_bytes());
+        let (_, _, charge) = admit_batch(
+            largest.id.clone(),
+            largest.puzzles.clone(),
+            limits.max_batch,
+            limits.max_batch,
+        );
+        assert_eq!(charge, limits.max_batch_charge());
+        let (puzzles, bytes) = limits.batch_stream_window();
+        assert!(puzzles >= limits.max_batch && bytes >= limits.max_batch_charge());
+    }
+
     #[tokio::test]
     async fn a_window_fills_and_an_admission_gives_its_room_back() {
         let budget = ByteBudget::new(1 << 20);
-        let window = StreamWindow::new(2, 2 * MAX_ITEM_CHARGE + 100);
+        let window = StreamWindow::new(2, 2 * MAX_ITEM_CHARGE + 100, ONE_ITEM);
         assert!(window.has_room() && window.fits(2, 2 * MAX_ITEM_CHARGE) && !window.fits(3, 1));
-        let mut charge = budget.clone().reserve_item().await;
+        let mut charge = budget.clone().reserve(MAX_ITEM_CHARGE).await;
         charge.shrink_to(4000.min(MAX_ITEM_CHARGE));
         let first = Admission::new(&window, 1, charge);
         assert!(window.has_room());
-        let second = Admission::new(&window, 1, budget.clone().reserve_item().await);
+        let second = Admission::new(&window, 1, budget.clone().reserve(MAX_ITEM_CHARGE).await);
         assert!(!window.has_room(), "two puzzles fill a window of two");
         assert_eq!(window.puzzles(), 2);
         drop(first);

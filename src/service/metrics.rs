@@ -31,24 +31,53 @@ pub enum Rpc {
     Solve = 0,
     /// Bidirectional `SolveStream`.
     SolveStream = 1,
+    /// Unary `SolveBatch`.
+    SolveBatch = 2,
+    /// Bidirectional `SolveBatchStream`.
+    SolveBatchStream = 3,
 }
 
 impl Rpc {
-    const ALL: [Rpc; 2] = [Rpc::Solve, Rpc::SolveStream];
+    const ALL: [Rpc; 4] = [
+        Rpc::Solve,
+        Rpc::SolveStream,
+        Rpc::SolveBatch,
+        Rpc::SolveBatchStream,
+    ];
 
     /// The RPC a request path names, if it is one of this service's.
     pub fn from_path(path: &str) -> Option<Rpc> {
-        match path {
-            "/sudoku.v1.SudokuService/Solve" => Some(Rpc::Solve),
-            "/sudoku.v1.SudokuService/SolveStream" => Some(Rpc::SolveStream),
-            _ => None,
+        let method = path.strip_prefix("/sudoku.v1.SudokuService/")?;
+        Rpc::ALL.into_iter().find(|rpc| rpc.label() == method)
+    }
+
+    /// True for the RPCs that carry many puzzles per message, which have
+    /// call slots and a message size limit of their own.
+    pub fn is_batch(self) -> bool {
+        matches!(self, Rpc::SolveBatch | Rpc::SolveBatchStream)
+    }
+
+    /// True for the unary RPCs.
+    pub fn is_unary(self) -> bool {
+        matches!(self, Rpc::Solve | Rpc::SolveBatch)
+    }
+
+    /// What sets the largest request message the RPC accepts.
+    pub fn message_limit(self) -> &'static str {
+        if self.is_batch() {
+            "a full batch: --max-batch puzzles of 2048 bytes"
+        } else {
+            "--max-message-bytes"
         }
     }
 
-    fn label(self) -> &'static str {
+    /// The RPC's method name.
+    pub fn label(self) -> &'static str {
         match self {
             Rpc::Solve => "Solve",
             Rpc::SolveStream => "SolveStream",
+            Rpc::SolveBatch => "SolveBatch",
+            Rpc::SolveBatchStream => "SolveBatchStream",
         }
     }
 }
@@ -152,7 +181,7 @@ impl Metrics {
             streams_open: gauge(
                 &registry,
                 "sudoku_streams_open",
-                "SolveStream calls open now.",
+                "SolveStream and SolveBatchStream calls open now.",
             ),
             streams_refused: register(
                 &registry,

@@ -6,11 +6,14 @@
 //! per-puzzle time budget), and build the response. Errors are
 //! [`ServiceError`]s, turned into gRPC statuses in one place ([`error`]).
 
+mod batch;
 mod convert;
 pub mod deadline;
 mod error;
+mod jobs;
 pub mod limits;
 mod metrics;
+mod protocol;
 mod stream;
 
 use std::sync::Arc;
@@ -27,9 +30,12 @@ pub use metrics::{ConnectionGauge, Metrics, Rpc, code_name};
 
 use crate::log_limit::LogLimit;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
-use crate::pb::{SolveRequest, SolveResponse, SolveStreamRequest};
+use crate::pb::{
+    SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStreamRequest,
+};
 use crate::pool::WorkerPool;
 use convert::{Solved, solve_job};
+use protocol::{Batches, SingleItems};
 
 /// At most one log line a second about calls shed for overload; the
 /// metrics count every one.
@@ -78,14 +84,26 @@ impl SudokuService {
         &self.budget
     }
 
-    /// The service wrapped for tonic: the message size limit set for both
-    /// directions, gzip and zstd accepted from clients and used for
-    /// responses when the client accepts them.
-    pub fn into_server(self) -> SudokuServiceServer<SudokuService> {
-        let max_message_bytes = self.limits.max_message_bytes;
+    /// The service wrapped for tonic, gzip and zstd accepted from clients
+    /// and used for responses when the client accepts them, with the
+    /// message size limits of each RPC (see [`SudokuServer`]).
+    pub fn into_server(self) -> SudokuServer {
+        let single = (self.limits.max_message_bytes, self.limits.max_message_bytes);
+        let batch = (
+            self.limits.max_batch_request_bytes(),
+            self.limits.max_batch_response_bytes(),
+        );
+        SudokuServer {
+            batch: self.clone().sized(batch),
+            single: self.sized(single),
+        }
+    }
+
+    /// The generated server with these request and response size limits.
+    fn sized(self, (request, response): (usize, usize)) -> SudokuServiceServer<SudokuService> {
         SudokuServiceServer::new(self)
-            .max_decoding_message_size(max_message_bytes)
-            .max_encoding_message_size(max_message_bytes)
+            .max_decoding_message_size(request)
+            .max_encoding_message_size(response)
             .accept_compressed(CompressionEncoding::Gzip)
             .accept_compressed(CompressionEncoding::Zstd)
             .send_compressed(CompressionEncoding::Gzip)
@@ -152,21 +170,79 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         }
     }
 
-    type SolveStreamStream = stream::ResponseStream;
+    type SolveStreamStream = stream::ResponseStream<crate::pb::SolveStreamResponse>;
 
     async fn solve_stream(
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
-        let arrival = tokio::time::Instant::now();
         let slot = self.admit_stream().inspect_err(|status| {
             self.metrics.call_finished(Rpc::SolveStream, status.code());
             let shed = status.code() == Code::ResourceExhausted;
             log_failed_call("SolveStream", status, shed);
         })?;
+        let protocol = SingleItems::new(self.limits);
+        Ok(Response::new(self.open_stream(protocol, request, slot)))
+    }
+
+    async fn solve_batch(
+        &self,
+        request: Request<SolveBatchRequest>,
+    ) -> Result<Response<SolveBatchResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        match batch::solve_batch(self, request.into_inner()).await {
+            Ok(response) => {
+                self.metrics.call_finished(Rpc::SolveBatch, Code::Ok);
+                Ok(Response::new(response))
+            }
+            Err(error) => {
+                let shed = error.is_shed();
+                let status = Status::from(error);
+                self.metrics.call_finished(Rpc::SolveBatch, status.code());
+                log_failed_call("SolveBatch", &status, shed);
+                Err(status)
+            }
+        }
+    }
+
+    type SolveBatchStreamStream = stream::ResponseStream<SolveBatchResponse>;
+
+    async fn solve_batch_stream(
+        &self,
+        request: Request<Streaming<SolveBatchRequest>>,
+    ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
+        if *self.draining.borrow() {
+            let status = Status::unavailable(
+                "the server is shutting down; open the stream on another server",
+            );
+            self.metrics
+                .call_finished(Rpc::SolveBatchStream, status.code());
+            return Err(status);
+        }
+        // The batch call slot the call layer took, shared with the driver so
+        // that it is held for as long as either still works on the stream.
+        let slot = request.extensions().get::<CallSlot>().cloned();
+        let protocol = Batches::new(self.limits);
+        Ok(Response::new(self.open_stream(protocol, request, slot)))
+    }
+}
+
+impl SudokuService {
+    /// Starts the driver of a stream of `protocol`, holding `slot`, and
+    /// returns the responses for the transport.
+    fn open_stream<P: protocol::Protocol>(
+        &self,
+        protocol: P,
+        request: Request<Streaming<P::Request>>,
+        slot: impl Send + Sync + 'static,
+    ) -> stream::ResponseStream<P::Response> {
+        let arrival = tokio::time::Instant::now();
         let slot = stream::StreamSlot::new(slot, &self.metrics);
         let (responses, transport) = stream::response_channel(slot.clone());
         let driver = stream::Driver {
+            protocol,
             pool: self.pool.clone(),
             limits: self.limits,
             budget: self.budget.clone(),
@@ -176,7 +252,54 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         };
         let requests = request.into_inner();
         tokio::spawn(driver.run(requests, responses, slot));
-        Ok(Response::new(transport))
+        transport
+    }
+}
+
+/// A call's slot under its cap, put in its extensions by the server's call
+/// layer, which holds it until the response is done; a stream's driver
+/// holds it too (see [`stream::StreamSlot`]).
+#[derive(Debug, Clone)]
+pub struct CallSlot(pub Arc<tokio::sync::OwnedSemaphorePermit>);
+
+/// The service as tonic serves it: the generated server twice, once with
+/// the message size limits of the one-puzzle RPCs (`--max-message-bytes`)
+/// and once with those of the batch RPCs (a full batch of the largest
+/// items), since tonic sets one limit per server, not per method.
+#[derive(Clone)]
+pub struct SudokuServer {
+    single: SudokuServiceServer<SudokuService>,
+    batch: SudokuServiceServer<SudokuService>,
+}
+
+impl tonic::server::NamedService for SudokuServer {
+    const NAME: &'static str =
+        <SudokuServiceServer<SudokuService> as tonic::server::NamedService>::NAME;
+}
+
+impl<B> tower::Service<http::Request<B>> for SudokuServer
+where
+    SudokuServiceServer<SudokuService>: tower::Service<http::Request<B>>,
+{
+    type Response =
+        <SudokuServiceServer<SudokuService> as tower::Service<http::Request<B>>>::Response;
+    type Error = <SudokuServiceServer<SudokuService> as tower::Service<http::Request<B>>>::Error;
+    type Future = <SudokuServiceServer<SudokuService> as tower::Service<http::Request<B>>>::Future;
+
+    fn poll_ready(
+        &mut self,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        // The generated server is always ready; both halves are the same.
+        self.single.poll_ready(context)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        if Rpc::from_path(request.uri().path()).is_some_and(Rpc::is_batch) {
+            self.batch.call(request)
+        } else {
+            self.single.call(request)
+        }
     }
 }
 

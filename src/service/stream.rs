@@ -1,5 +1,7 @@
-//! Drives one SolveStream call: reads requests, hands puzzles to the pool,
-//! and writes answers back in request order.
+//! Drives one SolveStream or SolveBatchStream call: reads requests, hands
+//! their puzzles to the pool, and writes answers back in request order.
+//! The two RPCs differ only in how a message maps to puzzles and back
+//! ([`Protocol`]); everything below holds for both, counted in puzzles.
 //!
 //! What a stream holds is bounded in puzzles and in bytes. Before it reads
 //! a request it reserves the most the request can be charged from the
@@ -11,11 +13,13 @@
 //! too. Answers leave strictly in request order: the driver only ever waits
 //! for the oldest pending job.
 //!
-//! Requests that have already arrived when one is read go to the pool with
-//! it, up to [`MAX_BATCH`] puzzles in one job: handing a job to a worker
-//! costs about as much as solving an easy puzzle, so a busy stream of easy
-//! puzzles would otherwise spend most of its time in hand-offs. A stream
-//! that trickles gets one job per puzzle, with no waiting to fill a batch.
+//! Requests that have already arrived when one is read are taken in with
+//! it, up to [`JOB_PUZZLES`] puzzles, and their puzzles go to the pool in
+//! jobs of up to [`JOB_PUZZLES`]: handing a job to a worker costs about as
+//! much as solving an easy puzzle, so a busy stream of easy puzzles would
+//! otherwise spend most of its time in hand-offs, while a large batch cut
+//! into jobs is solved by every worker at once. A stream that trickles
+//! gets one job per puzzle, with no waiting to fill a batch.
 //!
 //! Everything the driver waits for (room in the budget, in the pool, in the
 //! response channel, the oldest job's answers, the next request) is one
@@ -38,28 +42,23 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, watch};
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_stream::Stream;
 use tonic::{Code, Status, Streaming};
 
-use super::convert::{Solved, solve_job, stream_response};
 use super::error::ServiceError;
-use super::limits::{
-    Admission, ByteBudget, Charge, Limits, MAX_ITEM_CHARGE, StreamWindow, admit_item,
-};
-use super::metrics::{Metrics, Rpc, StreamGuard};
+use super::jobs::{JOB_PUZZLES, into_chunks, job_answers, job_size, solve_items};
+use super::limits::{Admission, ByteBudget, Charge, Limits, StreamWindow};
+use super::metrics::{Metrics, StreamGuard};
+use super::protocol::{Answer, Item, Protocol};
 use crate::grouped_channel::{self, GroupSender, GroupStream};
-use crate::pb::{SolveStreamRequest, SolveStreamResponse};
-use crate::pool::{CancelCheck, JobError, JobHandle, WorkerPool};
+use crate::pool::{JobHandle, WorkerPool};
 
 /// Groups of responses (one per job) buffered between the driver and the
 /// transport. Small on purpose: backpressure should reach the request side
 /// quickly.
 pub const RESPONSE_BUFFER: usize = 4;
-
-/// The most puzzles of one stream solved as one pool job.
-pub const MAX_BATCH: usize = 64;
 
 /// How long a stream that ended early keeps reading what its client still
 /// sends, at most.
@@ -71,15 +70,15 @@ const LINGER: Duration = Duration::from_secs(5);
 const STOP_GRACE: Duration = Duration::from_millis(20);
 
 /// One response, or the status that ends the stream.
-pub type ResponseItem = Result<SolveStreamResponse, Status>;
+pub type ResponseItem<R> = Result<R, Status>;
 
-/// A job's responses, with the admission that keeps them counted until the
-/// transport has taken them all.
-type Group = (Vec<ResponseItem>, Option<Admission>);
+/// Responses to requests taken in together, with the admission that keeps
+/// them counted until the transport has taken them all.
+type Group<R> = (Vec<ResponseItem<R>>, Option<Admission>);
 
 /// The driver's end of the responses.
-pub struct ResponseSender {
-    groups: GroupSender<ResponseItem, Option<Admission>>,
+pub struct ResponseSender<R> {
+    groups: GroupSender<ResponseItem<R>, Option<Admission>>,
     end: Arc<Mutex<Option<Status>>>,
 }
 
@@ -87,35 +86,36 @@ pub struct ResponseSender {
 /// sent, then the status the stream ended with, if it failed. It shares the
 /// stream's [`StreamSlot`] with the driver, so the slot is held until the
 /// transport is done with the stream, answers still buffered included.
-pub struct ResponseStream {
-    groups: GroupStream<ResponseItem, Option<Admission>>,
+pub struct ResponseStream<R> {
+    groups: GroupStream<ResponseItem<R>, Option<Admission>>,
     end: Arc<Mutex<Option<Status>>>,
     _slot: Arc<StreamSlot>,
 }
 
-/// A stream's slot under `--max-open-streams`, and its count in
+/// A stream's slot under its cap (`--max-open-streams`, or
+/// `--max-batch-calls` for a batch stream), and its count in
 /// `sudoku_streams_open`: shared by the driver and the transport, and
 /// given back once both are done with the stream. The driver may outlive
 /// the responses (it reads what a client still sends for a while after the
 /// stream ended, see [`end_with`]), and the transport the driver (answers
 /// waiting for a slow client); either way the stream still counts.
 pub struct StreamSlot {
-    _permit: OwnedSemaphorePermit,
+    _permit: Box<dyn Send + Sync>,
     _open: StreamGuard,
 }
 
 impl StreamSlot {
     /// Holds `permit` and counts the stream open in `metrics`.
-    pub fn new(permit: OwnedSemaphorePermit, metrics: &Arc<Metrics>) -> Arc<StreamSlot> {
+    pub fn new(permit: impl Send + Sync + 'static, metrics: &Arc<Metrics>) -> Arc<StreamSlot> {
         Arc::new(StreamSlot {
-            _permit: permit,
+            _permit: Box::new(permit),
             _open: metrics.stream_opened(),
         })
     }
 }
 
 /// A stream's response channel, holding `slot` until the transport drops it.
-pub fn response_channel(slot: Arc<StreamSlot>) -> (ResponseSender, ResponseStream) {
+pub fn response_channel<R>(slot: Arc<StreamSlot>) -> (ResponseSender<R>, ResponseStream<R>) {
     let (groups, stream) = grouped_channel::channel(RESPONSE_BUFFER);
     let end = Arc::new(Mutex::new(None));
     let sender = ResponseSender {
@@ -130,7 +130,7 @@ pub fn response_channel(slot: Arc<StreamSlot>) -> (ResponseSender, ResponseStrea
     (sender, stream)
 }
 
-impl ResponseSender {
+impl<R> ResponseSender<R> {
     /// Ends the stream with `status`, after every group already sent,
     /// without waiting for the client to take them.
     fn end(self, status: Status) {
@@ -141,13 +141,13 @@ impl ResponseSender {
     }
 }
 
-impl Stream for ResponseStream {
-    type Item = ResponseItem;
+impl<R> Stream for ResponseStream<R> {
+    type Item = ResponseItem<R>;
 
     fn poll_next(
         mut self: Pin<&mut Self>,
         context: &mut Context<'_>,
-    ) -> Poll<Option<ResponseItem>> {
+    ) -> Poll<Option<ResponseItem<R>>> {
         match Pin::new(&mut self.groups).poll_next(context) {
             Poll::Ready(None) => {
                 let mut end = self
@@ -162,10 +162,12 @@ impl Stream for ResponseStream {
 }
 
 /// What a stream's driver needs from the service.
-pub struct Driver {
+pub struct Driver<P> {
+    /// How the RPC's messages map to puzzles.
+    pub protocol: P,
     /// Where puzzles are solved.
     pub pool: WorkerPool,
-    /// The stream window and the solve budget.
+    /// The solve budget.
     pub limits: Limits,
     /// The bytes all streams hold in flight.
     pub budget: ByteBudget,
@@ -177,48 +179,59 @@ pub struct Driver {
     pub deadline: Option<Instant>,
 }
 
-/// Requests read together: their ids, their puzzles (or why each was
-/// refused), and what they are charged.
-struct Batch {
-    ids: Vec<String>,
-    items: Vec<Result<String, ServiceError>>,
+/// Requests read together: what is kept of each, their puzzles (or why
+/// each was refused), and what they are charged.
+struct Batch<P: Protocol> {
+    kept: Vec<P::Kept>,
+    items: Vec<Item>,
     charge: usize,
 }
 
-/// Requests taken in together and not yet answered: their ids, in order,
-/// the job solving their puzzles, and their room in the window and budget.
-struct Pending {
-    ids: Vec<String>,
-    answers: JobHandle<Vec<Result<Solved, ServiceError>>>,
+/// A pool job solving some of a batch's puzzles, and how many.
+struct Job {
+    answers: JobHandle<Vec<Answer>>,
+    puzzles: usize,
+}
+
+/// Requests taken in together and not yet answered: what is kept of each,
+/// in order, the jobs solving their puzzles (oldest first) with the
+/// answers of those already done, and their room in the window and budget.
+struct Pending<P: Protocol> {
+    kept: Vec<P::Kept>,
+    jobs: VecDeque<Job>,
+    answers: Vec<Answer>,
     admission: Admission,
 }
 
 type Boxed<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// The state of one call as the driver goes.
-struct Call {
+struct Call<P: Protocol> {
     window: Arc<StreamWindow>,
-    pending: VecDeque<Pending>,
+    /// The most one request can be charged.
+    largest_charge: usize,
+    pending: VecDeque<Pending<P>>,
     /// Waiting for budget for the next request, kept from turn to turn so
     /// that the stream keeps its place in the budget's queue.
     reserving: Option<Boxed<Charge>>,
     /// Budget for the next request, ready.
     reserved: Option<Charge>,
-    /// A batch waiting for room in the pool.
-    submitting: Option<Boxed<Pending>>,
-    /// The oldest job's answers, waiting for room in the response channel.
-    ready: Option<Group>,
+    /// A batch whose jobs wait for room in the pool.
+    submitting: Option<Boxed<Pending<P>>>,
+    /// The oldest requests' answers, waiting for room in the response
+    /// channel.
+    ready: Option<Group<P::Response>>,
     /// False once the driver has stopped reading.
     reading: bool,
     /// The status the stream will end with, once its answers are out.
     failure: Option<Status>,
 }
-
-impl Call {
+impl<P: Protocol> Call<P> {
     /// A call that has read nothing yet, with this window.
-    fn new(window: Arc<StreamWindow>) -> Call {
+    fn new(window: Arc<StreamWindow>, largest_charge: usize) -> Call<P> {
         Call {
             window,
+            largest_charge,
             pending: VecDeque::new(),
             reserving: None,
             reserved: None,
@@ -254,29 +267,30 @@ impl Call {
     }
 }
 
-impl Driver {
+impl<P: Protocol> Driver<P> {
     /// Runs the stream until the client has sent everything and all of it
     /// is answered, or the stream ends early (see the module docs), holding
     /// its `slot` until then.
     pub async fn run(
         mut self,
-        requests: Streaming<SolveStreamRequest>,
-        responses: ResponseSender,
+        requests: Streaming<P::Request>,
+        responses: ResponseSender<P::Response>,
         slot: Arc<StreamSlot>,
     ) {
         let code = self.drive(requests, responses).await;
-        self.metrics.call_finished(Rpc::SolveStream, code);
+        self.metrics.call_finished(P::RPC, code);
         drop(slot);
     }
 
     /// [`Driver::run`]'s loop; returns the code the call ended with.
     async fn drive(
         &mut self,
-        mut requests: Streaming<SolveStreamRequest>,
-        responses: ResponseSender,
+        mut requests: Streaming<P::Request>,
+        responses: ResponseSender<P::Response>,
     ) -> Code {
-        let window = StreamWindow::new(self.limits.stream_window, self.limits.stream_window_bytes);
-        let mut call = Call::new(window);
+        let (puzzles, bytes) = self.protocol.window();
+        let largest = self.protocol.largest();
+        let mut call = Call::new(StreamWindow::new(puzzles, bytes, largest), largest.1);
         let mut expired = false;
         while !call.is_done() {
             self.reserve_for_next_read(&mut call);
@@ -291,9 +305,9 @@ impl Driver {
                     Ok(permit) => permit.send(call.ready.take().expect("only polled when ready")),
                     Err(_) => return Code::Cancelled,
                 },
-                answers = oldest_answers(&mut call.pending), if call.ready.is_none() && !call.pending.is_empty() => {
+                () = oldest_answered(&mut call.pending), if call.ready.is_none() && !call.pending.is_empty() => {
                     let pending = call.pending.pop_front().expect("the answers came from it");
-                    call.ready = Some(self.answer_group(pending, answers));
+                    call.ready = Some(self.answer_group(pending));
                 }
                 pending = poll_some(&mut call.submitting), if call.submitting.is_some() => {
                     call.submitting = None;
@@ -301,7 +315,7 @@ impl Driver {
                 }
                 () = until_draining(&mut self.draining), if call.reading => {
                     call.stop_reading(Some(Status::unavailable(
-                        "the server is shutting down; every puzzle before this point \
+                        "the server is shutting down; every request before this point \
                          was answered, send the rest to another server",
                     )));
                 }
@@ -322,51 +336,59 @@ impl Driver {
         }
         match call.failure {
             None => Code::Ok,
-            Some(status) => end_with(inbound_status(status), requests, responses).await,
+            Some(status) => {
+                let status = inbound_status(status, P::RPC.message_limit());
+                end_with(status, P::RPC.label(), requests, responses).await
+            }
         }
     }
 
     /// Reserves budget for the next request, if the stream may read one and
     /// has none reserved: at once when it fits, else as a future that waits
     /// (boxed only then, since most reservations fit at once).
-    fn reserve_for_next_read(&self, call: &mut Call) {
+    fn reserve_for_next_read(&self, call: &mut Call<P>) {
         if !call.may_read() || call.reserved.is_some() || call.reserving.is_some() {
             return;
         }
-        match self.budget.try_reserve_item() {
+        match self.budget.try_reserve(call.largest_charge) {
             Some(charge) => call.reserved = Some(charge),
-            None => call.reserving = Some(Box::pin(self.budget.clone().reserve_item())),
+            None => {
+                let wait = self.budget.clone().reserve(call.largest_charge);
+                call.reserving = Some(Box::pin(wait));
+            }
         }
     }
 
-    /// Reads what has already arrived after `first` into one batch, while
-    /// the window and the budget have room for one more item at its
-    /// largest, shrinks the batch's reservation to what its items are
-    /// charged, and sends it on its way to the pool.
+    /// Reads what has already arrived after `first` into one batch, up to
+    /// [`JOB_PUZZLES`] puzzles, while the window and the budget have room
+    /// for one more request at its largest, shrinks the batch's
+    /// reservation to what its requests are charged, and sends it on its
+    /// way to the pool.
     fn take_batch(
         &self,
-        call: &mut Call,
-        first: SolveStreamRequest,
-        requests: &mut Streaming<SolveStreamRequest>,
+        call: &mut Call<P>,
+        first: P::Request,
+        requests: &mut Streaming<P::Request>,
     ) {
         let mut charge = call
             .reserved
             .take()
             .expect("only read with budget reserved");
         let mut batch = Batch {
-            ids: Vec::new(),
+            kept: Vec::new(),
             items: Vec::new(),
             charge: 0,
         };
-        batch.push(first);
-        while batch.ids.len() < MAX_BATCH
+        let (most_puzzles, most_bytes) = self.protocol.largest();
+        self.admit(&mut batch, first);
+        while batch.items.len() < JOB_PUZZLES
             && call
                 .window
-                .fits(batch.ids.len() + 1, batch.charge + MAX_ITEM_CHARGE)
+                .fits(batch.items.len() + most_puzzles, batch.charge + most_bytes)
         {
-            // What is reserved must cover one more item at its largest; a
-            // reservation usually covers several items as they are charged.
-            let needed = batch.charge + MAX_ITEM_CHARGE;
+            // What is reserved must cover one more request at its largest; a
+            // reservation usually covers several requests as they are charged.
+            let needed = batch.charge + most_bytes;
             if charge.bytes() < needed {
                 let Some(more) = self.budget.try_reserve(needed - charge.bytes()) else {
                     break;
@@ -374,7 +396,7 @@ impl Driver {
                 charge.merge(more);
             }
             match arrived(requests) {
-                Some(Ok(request)) => batch.push(request),
+                Some(Ok(request)) => self.admit(&mut batch, request),
                 Some(Err(end)) => {
                     call.stop_reading(end);
                     break;
@@ -383,47 +405,66 @@ impl Driver {
             }
         }
         charge.shrink_to(batch.charge);
-        let admission = Admission::new(&call.window, batch.ids.len(), charge);
+        let admission = Admission::new(&call.window, batch.items.len(), charge);
         self.submit(call, batch, admission);
     }
 
-    /// Hands a batch to the pool: at once if the pool has room, else as a
-    /// future that waits for room, kept in `call.submitting`.
-    fn submit(&self, call: &mut Call, batch: Batch, admission: Admission) {
-        let Batch { ids, items, .. } = batch;
-        let job = solve_batch(items, self.limits.max_solve_time);
-        match self.pool.try_submit_or_return(job) {
-            Ok(answers) => call.pending.push_back(Pending {
-                ids,
-                answers,
-                admission,
-            }),
-            Err(job) => {
-                let pool = self.pool.clone();
-                call.submitting = Some(Box::pin(async move {
-                    let answers = pool.submit(job).await;
-                    Pending {
-                        ids,
-                        answers,
-                        admission,
-                    }
-                }));
-            }
-        }
+    /// Adds a request to the batch, checked against the caps.
+    fn admit(&self, batch: &mut Batch<P>, request: P::Request) {
+        let (kept, charge) = self.protocol.admit(request, &mut batch.items);
+        batch.kept.push(kept);
+        batch.charge += charge;
     }
 
-    /// A job's responses, counted in the metrics, with the admission that
-    /// holds their room until the transport has taken them.
-    fn answer_group(&self, pending: Pending, answers: Vec<Result<Solved, ServiceError>>) -> Group {
-        let mut tally = self.metrics.tally(Rpc::SolveStream);
+    /// Hands a batch's puzzles to the pool in jobs of up to
+    /// [`JOB_PUZZLES`]: at once while the pool has room, and the rest as
+    /// a future that waits for room, kept in `call.submitting`.
+    fn submit(&self, call: &mut Call<P>, batch: Batch<P>, admission: Admission) {
+        let Batch { kept, items, .. } = batch;
+        let mut pending = Pending {
+            kept,
+            jobs: VecDeque::new(),
+            answers: Vec::with_capacity(items.len()),
+            admission,
+        };
+        let mut waiting = Vec::new();
+        let size = job_size(items.len(), self.pool.workers());
+        for chunk in into_chunks(items, size) {
+            let puzzles = chunk.len();
+            let job = solve_items(chunk, self.limits.max_solve_time);
+            if !waiting.is_empty() {
+                waiting.push((job, puzzles));
+                continue;
+            }
+            match self.pool.try_submit_or_return(job) {
+                Ok(answers) => pending.jobs.push_back(Job { answers, puzzles }),
+                Err(job) => waiting.push((job, puzzles)),
+            }
+        }
+        if waiting.is_empty() {
+            call.pending.push_back(pending);
+            return;
+        }
+        let pool = self.pool.clone();
+        call.submitting = Some(Box::pin(async move {
+            for (job, puzzles) in waiting {
+                let answers = pool.submit(job).await;
+                pending.jobs.push_back(Job { answers, puzzles });
+            }
+            pending
+        }));
+    }
+
+    /// The responses to requests whose puzzles are all answered, counted
+    /// in the metrics, with the admission that holds their room until the
+    /// transport has taken them.
+    fn answer_group(&self, pending: Pending<P>) -> Group<P::Response> {
+        let mut tally = self.metrics.tally(P::RPC);
+        let mut answers = pending.answers.into_iter();
         let group = pending
-            .ids
+            .kept
             .into_iter()
-            .zip(answers)
-            .map(|(id, answer)| {
-                tally.record(&answer);
-                Ok(stream_response(id, answer))
-            })
+            .map(|kept| Ok(P::respond(kept, &mut answers, &mut tally)))
             .collect();
         (group, Some(pending.admission))
     }
@@ -431,29 +472,21 @@ impl Driver {
     /// The deadline passed: stops every job, sends the answers already
     /// computed (those the client has room for), and ends the stream with
     /// DEADLINE_EXCEEDED. Each stopped job gets [`STOP_GRACE`] to hand back
-    /// the puzzles it had finished; everything after the first puzzle left
-    /// unanswered is dropped.
-    async fn expire(&self, call: &mut Call, responses: ResponseSender) -> Code {
+    /// the puzzles it had finished; only requests whose puzzles are all
+    /// answered are answered, and everything after the first one that is
+    /// not is dropped.
+    async fn expire(&self, call: &mut Call<P>, responses: ResponseSender<P::Response>) -> Code {
         call.submitting = None;
         call.stop_reading(None);
         for pending in &call.pending {
-            pending.answers.stop();
+            for job in &pending.jobs {
+                job.answers.stop();
+            }
         }
-        let mut groups: Vec<Group> = call.ready.take().into_iter().collect();
+        let mut groups: Vec<Group<P::Response>> = call.ready.take().into_iter().collect();
         while let Some(mut oldest) = call.pending.pop_front() {
-            let result = match tokio::time::timeout(STOP_GRACE, &mut oldest.answers).await {
-                Ok(result) => result,
-                Err(_) => break,
-            };
-            let mut answers = job_answers(result, oldest.ids.len());
-            let computed = answers
-                .iter()
-                .take_while(|answer| !matches!(answer, Err(ServiceError::Cancelled)))
-                .count();
-            let complete = computed == answers.len();
-            answers.truncate(computed);
-            oldest.ids.truncate(computed);
-            groups.push(self.answer_group(oldest, answers));
+            let complete = finish_stopped(&mut oldest).await;
+            groups.push(self.answer_group(oldest));
             if !complete {
                 break;
             }
@@ -465,38 +498,39 @@ impl Driver {
             }
         }
         let status = Status::from(ServiceError::DeadlineExceeded);
-        log_stream_end(&status);
+        log_stream_end(P::RPC.label(), &status);
         responses.end(status);
         Code::DeadlineExceeded
     }
 }
 
-impl Batch {
-    /// Adds a request, checked against the item caps.
-    fn push(&mut self, request: SolveStreamRequest) {
-        let (id, item, charge) = admit_item(request.id, request.puzzle);
-        self.ids.push(id);
-        self.items.push(item);
-        self.charge += charge;
+/// Collects what the stopped jobs of `pending` finished, each within
+/// [`STOP_GRACE`], and keeps only the requests whose puzzles were all
+/// answered. True if every request was.
+async fn finish_stopped<P: Protocol>(pending: &mut Pending<P>) -> bool {
+    while let Some(mut job) = pending.jobs.pop_front() {
+        let Ok(result) = tokio::time::timeout(STOP_GRACE, &mut job.answers).await else {
+            break;
+        };
+        pending.answers.extend(job_answers(result, job.puzzles));
     }
-}
-
-/// The pool job that solves a batch's puzzles, each within `max_time`;
-/// once the job is stopped or cancelled, the puzzles left are not started.
-fn solve_batch(
-    items: Vec<Result<String, ServiceError>>,
-    max_time: Duration,
-) -> impl FnOnce(&CancelCheck) -> Vec<Result<Solved, ServiceError>> + Send + 'static {
-    move |cancel| {
-        items
-            .iter()
-            .map(|item| match item {
-                Err(refused) => Err(refused.clone()),
-                Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
-                Ok(puzzle) => solve_job(puzzle, max_time, cancel).map_err(Into::into),
-            })
-            .collect()
-    }
+    let computed = pending
+        .answers
+        .iter()
+        .take_while(|answer| !matches!(answer, Err(ServiceError::Cancelled)))
+        .count();
+    let mut covered = 0;
+    let whole = pending
+        .kept
+        .iter()
+        .take_while(|kept| {
+            covered += P::puzzles(kept);
+            covered <= computed
+        })
+        .count();
+    let complete = whole == pending.kept.len();
+    pending.kept.truncate(whole);
+    complete
 }
 
 /// Ends the stream with `status` after its answers and, until its client
@@ -508,13 +542,14 @@ fn solve_batch(
 /// draining), TCP resets it instead of closing it, and the reset can
 /// destroy the status on its way to the client, which then sees UNKNOWN
 /// ("broken pipe") instead of the status that tells it what to resend.
-async fn end_with(
+async fn end_with<Q, R>(
     status: Status,
-    mut requests: Streaming<SolveStreamRequest>,
-    responses: ResponseSender,
+    rpc: &str,
+    mut requests: Streaming<Q>,
+    responses: ResponseSender<R>,
 ) -> Code {
     let code = status.code();
-    log_stream_end(&status);
+    log_stream_end(rpc, &status);
     responses.end(status);
     let discard = async { while let Ok(Some(_)) = requests.message().await {} };
     let _ = tokio::time::timeout(LINGER, discard).await;
@@ -523,10 +558,10 @@ async fn end_with(
 
 /// The status a stream that failed on its request side ends with: this
 /// service's code for what tonic refused (an oversized or undecodable
-/// message), CANCELLED for a client that reset the stream, or the status
-/// as it came.
-fn inbound_status(status: Status) -> Status {
-    if let Some(error) = ServiceError::from_inbound_status(&status) {
+/// message; `limit` names what sets the size limit), CANCELLED for a
+/// client that reset the stream, or the status as it came.
+fn inbound_status(status: Status, limit: &'static str) -> Status {
+    if let Some(error) = ServiceError::from_inbound_status(&status, limit) {
         return Status::from(error);
     }
     if super::error::is_client_reset(&status) {
@@ -535,8 +570,8 @@ fn inbound_status(status: Status) -> Status {
     status
 }
 
-fn log_stream_end(status: &Status) {
-    super::log_failed_call("SolveStream", status, false);
+fn log_stream_end(rpc: &str, status: &Status) {
+    super::log_failed_call(rpc, status, false);
 }
 
 /// Completes at `deadline`, or never without one.
@@ -560,33 +595,25 @@ async fn poll_some<T>(slot: &mut Option<Boxed<T>>) -> T {
     slot.as_mut().expect("only polled when set").await
 }
 
-/// Waits for the answers of the oldest pending job.
-async fn oldest_answers(pending: &mut VecDeque<Pending>) -> Vec<Result<Solved, ServiceError>> {
+/// Waits until every job of the oldest pending batch has answered,
+/// collecting their answers into it as each finishes (so that nothing is
+/// lost if the wait is dropped in between).
+async fn oldest_answered<P: Protocol>(pending: &mut VecDeque<Pending<P>>) {
     let oldest = pending
         .front_mut()
         .expect("only polled when something is pending");
-    let result = (&mut oldest.answers).await;
-    job_answers(result, oldest.ids.len())
-}
-
-/// A job's answers, one per request: a job that failed as a whole fails
-/// each of its `count` requests alike.
-fn job_answers(
-    result: Result<Vec<Result<Solved, ServiceError>>, JobError>,
-    count: usize,
-) -> Vec<Result<Solved, ServiceError>> {
-    match result {
-        Ok(answers) => answers,
-        Err(error) => vec![Err(ServiceError::from(error)); count],
+    while let Some(job) = oldest.jobs.front_mut() {
+        let result = (&mut job.answers).await;
+        let puzzles = job.puzzles;
+        oldest.jobs.pop_front();
+        oldest.answers.extend(job_answers(result, puzzles));
     }
 }
 
 /// A request that has already arrived, taken without waiting: `None` when
 /// none is ready, `Err(None)` at the end of the requests, `Err(Some(status))`
 /// when the request side failed.
-fn arrived(
-    requests: &mut Streaming<SolveStreamRequest>,
-) -> Option<Result<SolveStreamRequest, Option<Status>>> {
+fn arrived<T>(requests: &mut Streaming<T>) -> Option<Result<T, Option<Status>>> {
     // Polling with a waker that does nothing is fine: the next `message()`
     // call polls again with the driver's own waker.
     let mut context = Context::from_waker(Waker::noop());

@@ -65,7 +65,24 @@ fn the_leetcode_board_is_a_puzzle_as_an_argument_and_as_a_file_line() {
         &["solve", LEETCODE, "--local"][..],
         &["solve", LEETCODE, "--server", &server.address],
         &["solve", file, "--local", "-q"],
-        &["solve", file, "--server", &server.address, "-q"],
+        &[
+            "solve",
+            file,
+            "--server",
+            &server.address,
+            "-q",
+            "--rpc",
+            "batch",
+        ],
+        &[
+            "solve",
+            file,
+            "--server",
+            &server.address,
+            "-q",
+            "--rpc",
+            "stream",
+        ],
     ] {
         let output = sudoku(args);
         assert_eq!(stdout(&output), expected, "{args:?}");

@@ -77,20 +77,35 @@ fn the_command_line_compresses_on_request_with_the_same_answers() {
     let path = temp_file("compressed.txt", &puzzles.repeat(3));
     let path = path.to_str().unwrap();
     let expected = text(&run_sudoku(&["solve", "--local", "-q", path], "").stdout);
-    for encoding in ["gzip", "zstd"] {
-        let output = run_sudoku(
-            &[
-                "solve",
-                "-q",
-                "--server",
-                &server.address,
-                "--compress",
-                encoding,
-                path,
-            ],
-            "",
-        );
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-        assert_eq!(text(&output.stdout), expected, "--compress {encoding}");
+    // Batches compress as whole messages of hundreds of puzzles, single
+    // puzzles one message each.
+    for rpc in ["batch", "stream"] {
+        for encoding in ["gzip", "zstd"] {
+            let output = run_sudoku(
+                &[
+                    "solve",
+                    "-q",
+                    "--server",
+                    &server.address,
+                    "--rpc",
+                    rpc,
+                    "--compress",
+                    encoding,
+                    path,
+                ],
+                "",
+            );
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "--rpc {rpc} --compress {encoding}: {}",
+                text(&output.stderr)
+            );
+            assert_eq!(
+                text(&output.stdout),
+                expected,
+                "--rpc {rpc} --compress {encoding}"
+            );
+        }
     }
 }

@@ -154,6 +154,8 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         "1MiB",
         "--stream-window-bytes",
         "64KiB",
+        "--max-batch",
+        "64",
         "--first-call-timeout",
         "120s",
     ];

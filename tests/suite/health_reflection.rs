@@ -136,7 +136,10 @@ async fn reflection_v1_lists_and_describes_the_services() {
         .expect("sudoku.v1 descriptor");
     assert_eq!(sudoku.service[0].name(), "SudokuService");
     let methods: Vec<&str> = sudoku.service[0].method.iter().map(|m| m.name()).collect();
-    assert_eq!(methods, ["Solve", "SolveStream"]);
+    assert_eq!(
+        methods,
+        ["Solve", "SolveStream", "SolveBatch", "SolveBatchStream"]
+    );
     assert!(
         sudoku
             .dependency

@@ -66,6 +66,7 @@ fn small_budget() -> Settings {
     Settings {
         stream_window_bytes: 2 * MAX_ITEM_CHARGE,
         max_inflight_bytes: 3 * MAX_ITEM_CHARGE,
+        max_batch: 1,
         metrics_listen: Some(([127, 0, 0, 1], 0).into()),
         ..Settings::default()
     }

@@ -15,6 +15,7 @@ async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
         requests: 300,
         streams: 3,
         stream_puzzles: 1_000,
+        batch: 64,
         echo: true,
         connect: Default::default(),
     };
@@ -26,6 +27,8 @@ async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
     assert!(unary.latency.max() >= unary.latency.value_at_quantile(0.5));
     assert_eq!(report.stream.unwrap().answered, 1_000);
     assert_eq!(report.echo.unwrap().answered, 1_000);
+    assert_eq!(report.batch_stream.unwrap().answered, 1_000);
+    assert_eq!(report.batch_echo.unwrap().answered, 1_000);
 
     assert_eq!(failed_calls(&report), None);
     let table = table(&report, &options);
@@ -34,6 +37,9 @@ async fn the_load_generator_counts_every_call_and_every_streamed_puzzle() {
         "SolveStream, 3 streams",
         "bare echo (same messages), 3 streams",
         "SolveStream / echo: ",
+        "SolveBatchStream, batch 64, 3 streams",
+        "batch echo (same messages), 3 streams",
+        "SolveBatchStream / batch echo: ",
     ] {
         assert!(table.contains(row), "{row:?} missing from\n{table}");
     }
@@ -49,6 +55,7 @@ async fn unary_failures_are_counted_by_code() {
         requests: 10,
         streams: 1,
         stream_puzzles: 0,
+        batch: 64,
         echo: false,
         connect: Default::default(),
     };
@@ -57,6 +64,7 @@ async fn unary_failures_are_counted_by_code() {
     assert_eq!(unary.ok, 0);
     assert_eq!(unary.errors, vec![(tonic::Code::InvalidArgument, 10)]);
     assert!(report.stream.is_none() && report.echo.is_none());
+    assert!(report.batch_stream.is_none() && report.batch_echo.is_none());
     assert_eq!(
         failed_calls(&report).as_deref(),
         Some("10 of 10 unary calls failed: InvalidArgument 10")

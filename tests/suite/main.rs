@@ -11,6 +11,7 @@ mod common;
 
 mod batch_cli;
 mod batch_remote;
+mod batch_rpc;
 mod binaries;
 mod compression;
 mod connections;

@@ -123,42 +123,50 @@ async fn a_greedy_stream_does_not_starve_a_small_one() {
     greedy_reader.abort();
 }
 
-/// A client that vanishes mid-batch of hard puzzles: the server stops
-/// solving its puzzles, and its CPU time stops growing within half a
-/// second.
+/// A client that vanishes mid-batch of hard puzzles, over either RPC: the
+/// server stops solving its puzzles, and its CPU time stops growing within
+/// half a second.
 #[test]
 fn a_vanished_client_leaves_the_server_idle_within_half_a_second() {
-    let server = ServerProcess::start(&["--workers", "2"]);
     let hard = hard_puzzles().join("\n") + "\n";
     let path = temp_file("vanishing.txt", &hard.repeat(500));
-    let mut client = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku"))
-        .args(["solve", "-q", "--server", &server.address])
-        .arg(&path)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // Wait until the server is busy with the batch: 0.3 s of CPU time.
-    let start = server.cpu_ticks();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while server.cpu_ticks() < start + 30 {
-        assert!(Instant::now() < deadline, "the server never got busy");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        client.try_wait().unwrap().is_none(),
-        "the client was still streaming when it vanished"
-    );
-    client.kill().unwrap();
-    client.wait().unwrap();
+    for rpc in ["batch", "stream"] {
+        let server = ServerProcess::start(&["--workers", "2"]);
+        let mut client = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku"))
+            .args(["solve", "-q", "--rpc", rpc, "--server", &server.address])
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until the server is busy with the batch: 0.3 s of CPU time.
+        let start = server.cpu_ticks();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while server.cpu_ticks() < start + 30 {
+            assert!(
+                Instant::now() < deadline,
+                "--rpc {rpc}: the server never got busy"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            client.try_wait().unwrap().is_none(),
+            "--rpc {rpc}: the client was still streaming when it vanished"
+        );
+        client.kill().unwrap();
+        client.wait().unwrap();
 
-    std::thread::sleep(Duration::from_millis(500));
-    let after_half_a_second = server.cpu_ticks();
-    std::thread::sleep(Duration::from_secs(1));
-    let used = server.cpu_ticks() - after_half_a_second;
-    // Clock ticks are 10 ms: an idle server uses none or one in a second,
-    // where a busy one on two workers would use 200.
-    assert!(used <= 3, "{used} ticks of CPU in the second after");
+        std::thread::sleep(Duration::from_millis(500));
+        let after_half_a_second = server.cpu_ticks();
+        std::thread::sleep(Duration::from_secs(1));
+        let used = server.cpu_ticks() - after_half_a_second;
+        // Clock ticks are 10 ms: an idle server uses none or one in a
+        // second, where a busy one on two workers would use 200.
+        assert!(
+            used <= 3,
+            "--rpc {rpc}: {used} ticks of CPU in the second after"
+        );
+    }
 }
 
 /// `--max-concurrent-streams` caps the calls one connection may have open:

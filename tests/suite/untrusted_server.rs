@@ -9,7 +9,8 @@ use crate::common::process::{run_sudoku, temp_file, text};
 use crate::common::{CLASSIC, CLASSIC_SOLUTION};
 use sudoku_grpc::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
 use sudoku_grpc::pb::{
-    Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse,
+    Outcome, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveResult,
+    SolveStreamRequest, SolveStreamResponse,
 };
 use tokio::net::TcpListener;
 use tokio_stream::StreamExt;
@@ -44,6 +45,11 @@ const UNKNOWN: &str = "2";
 const WRONG: &str = "3";
 const SNEAKY: &str = "4";
 const INJECTION: &str = "5";
+/// Batches holding these are answered with a result short, under another
+/// id, or refused as a whole.
+const DROPS_ONE: &str = "6";
+const WRONG_ID: &str = "7";
+const REFUSED: &str = "8";
 
 /// A server that answers every puzzle by [`answer`], whatever it is.
 struct BadServer;
@@ -87,6 +93,65 @@ impl SudokuService for BadServer {
         });
         Ok(Response::new(Box::pin(answers)))
     }
+
+    async fn solve_batch(
+        &self,
+        request: Request<SolveBatchRequest>,
+    ) -> Result<Response<SolveBatchResponse>, Status> {
+        Ok(Response::new(answer_batch(request.into_inner())))
+    }
+
+    type SolveBatchStreamStream = std::pin::Pin<
+        Box<dyn tokio_stream::Stream<Item = Result<SolveBatchResponse, Status>> + Send>,
+    >;
+
+    async fn solve_batch_stream(
+        &self,
+        request: Request<Streaming<SolveBatchRequest>>,
+    ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
+        let answers = request.into_inner().map(|batch| Ok(answer_batch(batch?)));
+        Ok(Response::new(Box::pin(answers)))
+    }
+}
+
+/// A batch answered puzzle by puzzle by [`answer`], or spoiled as a whole
+/// by one of the batch rules.
+fn answer_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
+    let has = |rule: &str| batch.puzzles.iter().any(|puzzle| puzzle == rule);
+    if has(REFUSED) {
+        let error = tonic_types::Status {
+            code: 3,
+            message: "too many puzzles".to_string(),
+            details: Vec::new(),
+        };
+        return SolveBatchResponse::refused(batch.id, error);
+    }
+    let id = if has(WRONG_ID) {
+        "99999".to_string()
+    } else {
+        batch.id.clone()
+    };
+    let mut results: Vec<SolveResult> = batch
+        .puzzles
+        .iter()
+        .map(|puzzle| {
+            let (outcome, solution, error) = answer(puzzle);
+            SolveResult {
+                outcome,
+                solution,
+                error: error.map(|message| tonic_types::Status {
+                    code: 3,
+                    message: message.to_string(),
+                    details: Vec::new(),
+                }),
+                stats: None,
+            }
+        })
+        .collect();
+    if has(DROPS_ONE) {
+        results.pop();
+    }
+    SolveBatchResponse::new(id, results)
 }
 
 async fn start_bad_server() -> SocketAddr {
@@ -156,14 +221,22 @@ async fn bad_stream_answers_end_the_run_with_exit_3_after_a_checked_prefix() {
         (WRONG, "a solution that breaks the rules"),
         (INJECTION, "a solution that is not 81 digits 1-9"),
     ] {
-        for format in ["text", "json"] {
+        for (format, rpc) in [("text", "batch"), ("json", "batch"), ("text", "stream")] {
             // Two thousand good puzzles (several chunks of the file) before
             // the bad one.
             let contents = format!("{}{line}\n{CLASSIC}\n", format!("{CLASSIC}\n").repeat(2000));
             let file = temp_file("bad.txt", &contents);
             let output = sudoku(
                 address,
-                &["solve", "-q", "--format", format, file.to_str().unwrap()],
+                &[
+                    "solve",
+                    "-q",
+                    "--format",
+                    format,
+                    file.to_str().unwrap(),
+                    "--rpc",
+                    rpc,
+                ],
             )
             .await;
             let stderr = text(&output.stderr);
@@ -181,7 +254,7 @@ async fn bad_stream_answers_end_the_run_with_exit_3_after_a_checked_prefix() {
                 .unwrap_or_else(|| panic!("no count in {stderr}"));
             // What was written is the answered prefix, every line checked.
             let stdout = text(&output.stdout);
-            assert_eq!(stdout.lines().count(), answered, "{line} {format}");
+            assert_eq!(stdout.lines().count(), answered, "{line} {format} {rpc}");
             assert!((1..2000).contains(&answered), "{answered}");
             for written in stdout.lines() {
                 match format {
@@ -193,6 +266,39 @@ async fn bad_stream_answers_end_the_run_with_exit_3_after_a_checked_prefix() {
                 }
             }
         }
+    }
+}
+
+#[tokio::test]
+async fn a_batch_answered_with_the_wrong_count_or_id_or_refused_ends_the_run() {
+    let address = start_bad_server().await;
+    for (rule, what) in [
+        (
+            DROPS_ONE,
+            "2 results for the batch of 3 puzzles from line 1",
+        ),
+        (
+            WRONG_ID,
+            "an answer with id \"99999\" where the batch from line 1 was due",
+        ),
+        (
+            REFUSED,
+            "the server refused the batch of 3 puzzles from line 1: too many puzzles \
+             (a smaller --batch may pass)",
+        ),
+    ] {
+        let file = temp_file("bad-batch.txt", &format!("{CLASSIC}\n{rule}\n{CLASSIC}\n"));
+        let output = sudoku(address, &["solve", "-q", file.to_str().unwrap()]).await;
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{rule}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "sudoku: protocol error: {what}; 0 puzzles were answered, in input order, \
+                 before it\n"
+            )
+        );
+        assert!(output.stdout.is_empty());
     }
 }
 
@@ -256,6 +362,7 @@ async fn a_benchmark_counts_stream_answers_it_cannot_trust_as_failures() {
     assert_eq!(
         text(&output.stderr),
         "sudoku: 5 of 10 stream answers were failures (failed, gave up, or an unknown \
-         outcome)\n"
+         outcome); 5 of 10 batch stream answers were failures (failed, gave up, or an \
+         unknown outcome)\n"
     );
 }

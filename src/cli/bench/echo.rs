@@ -1,7 +1,8 @@
 //! The bare echo: a SudokuService that solves nothing, as the transport's
 //! ceiling. It answers each stream request with its id and puzzle, and each
-//! unary request with its puzzle, so its messages are the size of real
-//! answers.
+//! unary request with its puzzle, and each batch with one result per
+//! puzzle (with stats, as a real result has), so its messages are the size
+//! of real answers.
 
 use std::net::SocketAddr;
 
@@ -12,7 +13,10 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::loadgen::BenchError;
 use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
-use crate::pb::{Outcome, SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use crate::pb::{
+    Outcome, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveResult,
+    SolveStats, SolveStreamRequest, SolveStreamResponse,
+};
 
 /// Responses queued per echo stream.
 const RESPONSE_BUFFER: usize = 1024;
@@ -56,6 +60,55 @@ impl SudokuService for EchoService {
         });
         Ok(Response::new(ReceiverStream::new(receiver)))
     }
+
+    async fn solve_batch(
+        &self,
+        request: Request<SolveBatchRequest>,
+    ) -> Result<Response<SolveBatchResponse>, Status> {
+        Ok(Response::new(echo_batch(request.into_inner())))
+    }
+
+    type SolveBatchStreamStream = ReceiverStream<Result<SolveBatchResponse, Status>>;
+
+    async fn solve_batch_stream(
+        &self,
+        request: Request<Streaming<SolveBatchRequest>>,
+    ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
+        let mut requests = request.into_inner();
+        let (sender, receiver) = mpsc::channel(BATCH_RESPONSE_BUFFER);
+        tokio::spawn(async move {
+            while let Ok(Some(batch)) = requests.message().await {
+                if sender.send(Ok(echo_batch(batch))).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(receiver)))
+    }
+}
+
+/// Batch responses queued per echo stream.
+const BATCH_RESPONSE_BUFFER: usize = 16;
+
+/// A batch's echo: each puzzle back as its solution, with stats.
+fn echo_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
+    let results = batch
+        .puzzles
+        .into_iter()
+        .map(|puzzle| SolveResult {
+            outcome: Outcome::Solved.into(),
+            solution: puzzle,
+            error: None,
+            stats: Some(SolveStats {
+                guesses: 0,
+                solve_time: Some(prost_types::Duration {
+                    seconds: 0,
+                    nanos: 1_500,
+                }),
+            }),
+        })
+        .collect();
+    SolveBatchResponse::new(batch.id, results)
 }
 
 /// Starts the echo server on an ephemeral port of 127.0.0.1; it stops when

@@ -6,11 +6,13 @@
 //!   calls per second and latency percentiles from an HDR histogram;
 //! * **stream**: puzzles per second through N concurrent `SolveStream`
 //!   calls;
-//! * **echo**: the same streams against a bare echo of the same messages
-//!   (an in-process tonic server that answers each request with its id and
-//!   puzzle, solving nothing), started by the benchmark itself, so that the
-//!   transport's ceiling on this machine is measured in the same run rather
-//!   than remembered.
+//! * **batch stream**: the same through `SolveBatchStream`, with a batch of
+//!   puzzles per message;
+//! * **echo**: the same streams, of both kinds, against a bare echo of the
+//!   same messages (an in-process tonic server that answers each request
+//!   with its id and puzzle, solving nothing), started by the benchmark
+//!   itself, so that the transport's ceiling on this machine is measured
+//!   in the same run rather than remembered.
 //!
 //! Streams are driven the way `sudoku solve FILE` drives them: a sender
 //! keeps the request side full and the response side is read as fast as it
@@ -28,9 +30,9 @@ use tonic::Status;
 use tonic::transport::Channel;
 
 use super::echo::start_echo_server;
-use crate::client::{ClientError, ConnectOptions, endpoint};
+use crate::client::{ClientError, ConnectOptions, endpoint, max_batch_response_bytes};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
-use crate::pb::{Outcome, SolveRequest, SolveStreamRequest};
+use crate::pb::{Outcome, SolveBatchRequest, SolveRequest, SolveStreamRequest};
 
 /// Requests queued per stream between the sender and the transport.
 const STREAM_REQUEST_BUFFER: usize = 1024;
@@ -50,6 +52,8 @@ pub struct BenchOptions {
     pub streams: usize,
     /// Puzzles sent over all the streams (0 skips the stream tests).
     pub stream_puzzles: usize,
+    /// Puzzles per message in the batch stream test (0 skips it).
+    pub batch: usize,
     /// Whether to measure the echo baseline.
     pub echo: bool,
     /// TLS and compression for the servers under test (the echo baseline
@@ -91,6 +95,19 @@ pub struct BenchReport {
     pub stream: Option<StreamFigures>,
     /// The stream test against the bare echo, if run.
     pub echo: Option<StreamFigures>,
+    /// The batch stream test against the servers, if run.
+    pub batch_stream: Option<StreamFigures>,
+    /// The batch stream test against the bare echo, if run.
+    pub batch_echo: Option<StreamFigures>,
+}
+
+/// Which streaming RPC a stream test drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamKind {
+    /// SolveStream, a puzzle per message.
+    Single,
+    /// SolveBatchStream, this many puzzles per message.
+    Batch(usize),
 }
 
 /// Why a benchmark could not run.
@@ -121,38 +138,74 @@ pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     } else {
         None
     };
-    let (stream, echo) = if options.stream_puzzles > 0 {
-        let stream = stream_test(
-            &per_server,
-            &puzzles,
-            options.streams,
-            options.stream_puzzles,
-        )
-        .await?;
-        let echo = if options.echo {
-            let (address, server) = start_echo_server().await?;
-            let echo_channel = client_to(&[address.to_string()], &ConnectOptions::default())?;
-            let figures = stream_test(
-                &[echo_channel],
-                &puzzles,
-                options.streams,
-                options.stream_puzzles,
-            )
-            .await?;
-            server.abort();
-            Some(figures)
-        } else {
-            None
-        };
-        (Some(stream), echo)
-    } else {
-        (None, None)
-    };
+    let figures = stream_tests(options, &per_server, &puzzles).await?;
+    let mut figures = figures.into_iter();
+    let (stream, echo) = figures.next().map_or((None, None), |(s, e)| (Some(s), e));
+    let (batch_stream, batch_echo) = figures.next().map_or((None, None), |(s, e)| (Some(s), e));
     Ok(BenchReport {
         unary,
         stream,
         echo,
+        batch_stream,
+        batch_echo,
     })
+}
+
+/// The stream tests `options` asks for, SolveStream first, then
+/// SolveBatchStream: each against the servers, then against the echo.
+async fn stream_tests(
+    options: &BenchOptions,
+    per_server: &[SudokuServiceClient<Channel>],
+    puzzles: &Arc<Vec<String>>,
+) -> Result<Vec<(StreamFigures, Option<StreamFigures>)>, BenchError> {
+    let echo_server = if options.echo && options.stream_puzzles > 0 {
+        let (address, server) = start_echo_server().await?;
+        let channel = client_to(&[address.to_string()], &ConnectOptions::default())?;
+        Some((channel, server))
+    } else {
+        None
+    };
+    let echo_channel = echo_server.as_ref().map(|(channel, _)| channel);
+    let mut kinds = vec![StreamKind::Single];
+    if options.batch > 0 {
+        kinds.push(StreamKind::Batch(options.batch));
+    }
+    let mut figures = Vec::new();
+    for kind in kinds {
+        if options.stream_puzzles == 0 {
+            break;
+        }
+        let test = |channels: Vec<SudokuServiceClient<Channel>>| {
+            let puzzles = puzzles.clone();
+            let channels: Vec<_> = match kind {
+                StreamKind::Single => channels,
+                StreamKind::Batch(size) => channels
+                    .into_iter()
+                    .map(|client| client.max_decoding_message_size(max_batch_response_bytes(size)))
+                    .collect(),
+            };
+            async move {
+                stream_test(
+                    &channels,
+                    &puzzles,
+                    options.streams,
+                    options.stream_puzzles,
+                    kind,
+                )
+                .await
+            }
+        };
+        let served = test(per_server.to_vec()).await?;
+        let echoed = match echo_channel {
+            Some(channel) => Some(test(vec![channel.clone()]).await?),
+            None => None,
+        };
+        figures.push((served, echoed));
+    }
+    if let Some((_, server)) = echo_server {
+        server.abort();
+    }
+    Ok(figures)
 }
 
 /// A client of the servers: one lazy channel, or a channel balancing calls
@@ -249,6 +302,7 @@ async fn stream_test(
     puzzles: &Arc<Vec<String>>,
     streams: usize,
     total: usize,
+    kind: StreamKind,
 ) -> Result<StreamFigures, BenchError> {
     let streams = streams.max(1);
     let started = Instant::now();
@@ -258,7 +312,17 @@ async fn stream_test(
         let share = (total + streams - 1 - stream) / streams;
         let channel = channels[stream % channels.len()].clone();
         let puzzles = puzzles.clone();
-        tasks.spawn(async move { one_stream(channel, puzzles, stream, streams, share).await });
+        let share = Share {
+            first: stream,
+            step: streams,
+            count: share,
+        };
+        tasks.spawn(async move {
+            match kind {
+                StreamKind::Single => one_stream(channel, puzzles, share).await,
+                StreamKind::Batch(size) => one_batch_stream(channel, puzzles, share, size).await,
+            }
+        });
     }
     let (mut answered, mut failed) = (0, 0);
     while let Some(result) = tasks.join_next().await {
@@ -274,19 +338,32 @@ async fn stream_test(
     })
 }
 
-/// Sends `count` puzzles over one call and reads every answer: how many
-/// came back, and how many of those were failures.
-async fn one_stream(
-    mut channel: SudokuServiceClient<Channel>,
-    puzzles: Arc<Vec<String>>,
+/// The puzzles one stream sends: `count` of them, numbers `first`,
+/// `first + step`, ... of the file's puzzles used round-robin.
+#[derive(Debug, Clone, Copy)]
+struct Share {
     first: usize,
     step: usize,
     count: usize,
+}
+
+impl Share {
+    /// The puzzle numbers, in order.
+    fn indices(self) -> impl Iterator<Item = usize> {
+        (0..self.count).map(move |n| self.first + n * self.step)
+    }
+}
+
+/// Sends its share of puzzles over one SolveStream call and reads every
+/// answer: how many came back, and how many of those were failures.
+async fn one_stream(
+    mut channel: SudokuServiceClient<Channel>,
+    puzzles: Arc<Vec<String>>,
+    share: Share,
 ) -> Result<(u64, u64), BenchError> {
     let (sender, receiver) = mpsc::channel(STREAM_REQUEST_BUFFER);
     let feeder = tokio::spawn(async move {
-        for n in 0..count {
-            let index = first + n * step;
+        for index in share.indices() {
             let request = SolveStreamRequest {
                 id: index.to_string(),
                 puzzle: puzzles[index % puzzles.len()].clone(),
@@ -305,6 +382,58 @@ async fn one_stream(
     while let Some(response) = responses.message().await.map_err(BenchError::Stream)? {
         answered += 1;
         failed += u64::from(is_failure(response.outcome));
+    }
+    feeder.abort();
+    Ok((answered, failed))
+}
+
+/// Sends its share of puzzles over one SolveBatchStream call, `size` per
+/// message, and reads every answer: how many came back, and how many of
+/// those were failures (a batch refused whole fails all its puzzles).
+async fn one_batch_stream(
+    mut channel: SudokuServiceClient<Channel>,
+    puzzles: Arc<Vec<String>>,
+    share: Share,
+    size: usize,
+) -> Result<(u64, u64), BenchError> {
+    let size = size.max(1);
+    let (sender, receiver) = mpsc::channel((STREAM_REQUEST_BUFFER / size).max(4));
+    let feeder = tokio::spawn(async move {
+        let mut indices = share.indices().peekable();
+        while let Some(&first) = indices.peek() {
+            let batch = indices
+                .by_ref()
+                .take(size)
+                .map(|index| puzzles[index % puzzles.len()].clone())
+                .collect();
+            if sender
+                .send(SolveBatchRequest::new(first.to_string(), batch))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut responses = channel
+        .solve_batch_stream(ReceiverStream::new(receiver))
+        .await
+        .map_err(BenchError::Stream)?
+        .into_inner();
+    let (mut answered, mut failed) = (0, 0);
+    while let Some(response) = responses.message().await.map_err(BenchError::Stream)? {
+        if response.error.is_some() {
+            let refused = size.min(share.count) as u64;
+            answered += refused;
+            failed += refused;
+            continue;
+        }
+        answered += response.result_count() as u64;
+        failed += response
+            .results
+            .iter()
+            .map(|result| u64::from(is_failure(result.outcome)))
+            .sum::<u64>();
     }
     feeder.abort();
     Ok((answered, failed))

@@ -37,6 +37,10 @@ pub struct BenchArgs {
     /// file's puzzles are used round-robin.
     #[arg(long, default_value_t = 200_000)]
     pub stream_puzzles: usize,
+    /// Puzzles per message in the SolveBatchStream test, which runs after
+    /// the SolveStream test with the same puzzles and streams (0 skips it).
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
     /// Skip the echo baseline.
     #[arg(long)]
     pub no_echo: bool,
@@ -60,6 +64,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
         requests: args.requests,
         streams: args.streams,
         stream_puzzles: args.stream_puzzles,
+        batch: args.batch,
         echo: !args.no_echo,
         connect: args.connect.options()?,
     };
@@ -89,11 +94,16 @@ pub fn failed_calls(report: &BenchReport) -> Option<String> {
             error_counts(unary)
         ));
     }
-    if let Some(stream) = report.stream.filter(|stream| stream.failed > 0) {
-        failures.push(format!(
-            "{} of {} stream answers were failures (failed, gave up, or an unknown outcome)",
-            stream.failed, stream.answered
-        ));
+    for (rpc, figures) in [
+        ("stream", report.stream),
+        ("batch stream", report.batch_stream),
+    ] {
+        if let Some(stream) = figures.filter(|stream| stream.failed > 0) {
+            failures.push(format!(
+                "{} of {} {rpc} answers were failures (failed, gave up, or an unknown outcome)",
+                stream.failed, stream.answered
+            ));
+        }
     }
     (!failures.is_empty()).then(|| failures.join("; "))
 }
@@ -128,8 +138,27 @@ pub fn table(report: &BenchReport, options: &BenchOptions) -> String {
     if let Some(echo) = &report.echo {
         out += &stream_row("bare echo (same messages)", echo);
     }
-    if let (Some(stream), Some(echo)) = (&report.stream, &report.echo) {
-        out += &format!("\nSolveStream / echo: {:.2}\n", stream.rate / echo.rate);
+    if let Some(batch) = &report.batch_stream {
+        out += &stream_row(&format!("SolveBatchStream, batch {}", options.batch), batch);
+    }
+    if let Some(echo) = &report.batch_echo {
+        out += &stream_row("batch echo (same messages)", echo);
+    }
+    let ratios = [
+        ("SolveStream / echo", &report.stream, &report.echo),
+        (
+            "SolveBatchStream / batch echo",
+            &report.batch_stream,
+            &report.batch_echo,
+        ),
+    ];
+    let mut first = true;
+    for (name, served, echoed) in ratios {
+        if let (Some(served), Some(echoed)) = (served, echoed) {
+            out += if first { "\n" } else { "" };
+            out += &format!("{name}: {:.2}\n", served.rate / echoed.rate);
+            first = false;
+        }
     }
     out
 }

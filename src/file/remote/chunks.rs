@@ -9,7 +9,7 @@ use super::super::read::{Chunk, PuzzleLine, too_long_message};
 use super::super::write::ChunkAnswers;
 use crate::client::check;
 use crate::domain::{Answer, Outcome};
-use crate::pb::{SolveStreamRequest, SolveStreamResponse};
+use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
 
 /// A chunk on its way to a server. Its puzzles' line numbers are their
 /// request ids; overlong lines are answered here, never sent.
@@ -52,11 +52,76 @@ impl InFlight {
             match self.job.chunk.get(index).expect("in range") {
                 (line, PuzzleLine::Text(bytes)) => Some(SolveStreamRequest {
                     id: itoa::Buffer::new().format(line).to_string(),
-                    puzzle: String::from_utf8_lossy(bytes).into_owned(),
+                    puzzle: puzzle_text(bytes),
                 }),
                 (_, PuzzleLine::TooLong) => None,
             }
         })
+    }
+
+    /// Requests for the puzzles that still lack an answer, in batches of at
+    /// most `size`, each with its puzzle count; a batch's id is the line
+    /// number of its first puzzle.
+    pub fn unanswered_batches(&self, size: usize) -> Vec<(SolveBatchRequest, usize)> {
+        let mut batches = Vec::new();
+        let mut current: Option<(u64, Vec<String>)> = None;
+        for index in self.answers.len()..self.job.chunk.len() {
+            let (line, PuzzleLine::Text(bytes)) = self.job.chunk.get(index).expect("in range")
+            else {
+                continue;
+            };
+            let (_, puzzles) = current.get_or_insert_with(|| (line, Vec::with_capacity(size)));
+            puzzles.push(puzzle_text(bytes));
+            if puzzles.len() == size {
+                batches.push(batch_request(current.take().expect("just filled")));
+            }
+        }
+        batches.extend(current.map(batch_request));
+        batches
+    }
+
+    /// Files `response` as the answers to the next `expected` puzzles due,
+    /// which it must name by the first one's line number and answer one
+    /// result each, in a way that can be trusted; `Err` says what the
+    /// server sent instead.
+    pub fn accept_batch(
+        &mut self,
+        response: &SolveBatchResponse,
+        expected: usize,
+    ) -> Result<(), String> {
+        let Some((first, PuzzleLine::Text(_))) = self.job.chunk.get(self.answers.len()) else {
+            unreachable!("only an incomplete chunk is given answers, and its next line is sent");
+        };
+        if response.id != itoa::Buffer::new().format(first) {
+            return Err(format!(
+                "an answer with id {} where the batch from line {first} was due",
+                check::quoted(&response.id)
+            ));
+        }
+        if let Some(error) = &response.error {
+            return Err(format!(
+                "the server refused the batch of {expected} puzzles from line {first}: {} \
+                 (a smaller --batch may pass)",
+                check::shown(&error.message)
+            ));
+        }
+        if response.result_count() != expected {
+            return Err(format!(
+                "{} results for the batch of {expected} puzzles from line {first}",
+                response.result_count()
+            ));
+        }
+        for result in &response.results {
+            let Some((line, PuzzleLine::Text(puzzle))) = self.job.chunk.get(self.answers.len())
+            else {
+                unreachable!("a batch covers only lines that are sent");
+            };
+            let answer = check::batch_result(puzzle, result)
+                .map_err(|error| format!("the answer to line {line}: {error}"))?;
+            self.answers.push(answer);
+            self.answer_local_lines();
+        }
+        Ok(())
     }
 
     /// Files `response` as the answer to the next puzzle due, which it must
@@ -88,5 +153,22 @@ impl InFlight {
         }
         // The writer is gone only when the run is being torn down.
         let _ = self.job.done.send(answers);
+    }
+}
+
+/// A batch request from its first line number and puzzles, with its count.
+fn batch_request((first, puzzles): (u64, Vec<String>)) -> (SolveBatchRequest, usize) {
+    let count = puzzles.len();
+    let id = itoa::Buffer::new().format(first).to_string();
+    (SolveBatchRequest::new(id, puzzles), count)
+}
+
+/// A line's text as a request carries it: as it is when it is UTF-8 (the
+/// fast, usual case), else with each bad sequence replaced, which the
+/// server then refuses as a bad puzzle.
+fn puzzle_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }

@@ -2,8 +2,8 @@
 //! FILE --server URL` runs, and what any Rust program can call.
 //!
 //! ```text
-//!  reader thread ──chunks──▶ work queue ──▶ stream task 1 ──SolveStream──▶ server(s)
-//!        │                             └──▶ stream task N ──SolveStream──▶
+//!  reader thread ──chunks──▶ work queue ──▶ stream task 1 ──SolveBatchStream──▶ server(s)
+//!        │                             └──▶ stream task N ──SolveBatchStream──▶
 //!        └──answers-to-come, in input order──▶ writer (this task) ──▶ output
 //! ```
 //!
@@ -29,6 +29,7 @@
 
 mod chunks;
 mod stream;
+mod wire;
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -41,20 +42,44 @@ use tonic::transport::Channel;
 use super::read::ChunkReader;
 use super::write::{AnswerWriter, ChunkAnswers};
 use super::{LineFormat, Progress, Run};
-use crate::client::{ClientError, ConnectOptions, MAX_RESPONSE_BYTES, endpoint};
+use crate::client::{
+    ClientError, ConnectOptions, MAX_RESPONSE_BYTES, endpoint, max_batch_response_bytes,
+};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use chunks::ChunkJob;
 use stream::{StreamFailure, StreamTask};
+use wire::{Batches, SinglePuzzles, Wire};
 
 /// Chunks read ahead of the writer, per stream.
 const CHUNKS_AHEAD_PER_STREAM: usize = 4;
+
+/// Which RPC a file is streamed through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoteRpc {
+    /// SolveStream: one puzzle per message.
+    Stream,
+    /// SolveBatchStream, with at most this many puzzles per batch (and
+    /// never more than one chunk of input, about 800 lines).
+    Batch(usize),
+}
+
+/// The batch size `sudoku solve --server` uses unless told otherwise:
+/// larger than a chunk of input, so each chunk is one batch. Throughput is
+/// flat from about 256 puzzles a batch up (docs/performance.md).
+pub const DEFAULT_BATCH: usize = 1024;
+
+/// The largest `--batch`: what a server with the largest `--max-batch`
+/// accepts.
+pub const MAX_BATCH: usize = crate::pb::MAX_KEPT - 1;
 
 /// How to stream a file.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
     /// Server addresses (URLs or `host:port`); streams are spread over them.
     pub servers: Vec<String>,
-    /// SolveStream calls kept open at once.
+    /// The RPC, and the batch size.
+    pub rpc: RemoteRpc,
+    /// Calls kept open at once.
     pub streams: usize,
     /// Failed attempts in a row, per stream, before giving up.
     pub retries: u32,
@@ -108,7 +133,7 @@ pub async fn solve_remote(
     progress: &mut (dyn FnMut(Progress<'_>) + Send),
 ) -> Result<Run, RemoteError> {
     let started = Instant::now();
-    let servers = server_clients(&options.servers, &options.connect)?;
+    let servers = server_clients(&options.servers, &options.connect, options.rpc)?;
     let streams = options.streams.max(1);
     let ahead = streams * CHUNKS_AHEAD_PER_STREAM;
     let (work_sender, work_receiver) = mpsc::channel::<ChunkJob>(ahead);
@@ -118,8 +143,19 @@ pub async fn solve_remote(
     let work = Arc::new(Mutex::new(work_receiver));
     let mut tasks = JoinSet::new();
     for stream in 0..streams {
-        let task = StreamTask::new(servers.clone(), work.clone(), format.clone());
-        tasks.spawn(task.run(stream, options.retries));
+        let shared = (servers.clone(), work.clone(), format.clone());
+        let retries = options.retries;
+        match options.rpc {
+            RemoteRpc::Stream => {
+                tasks.spawn(stream_task(SinglePuzzles, shared).run(stream, retries));
+            }
+            RemoteRpc::Batch(size) => {
+                let wire = Batches {
+                    size: size.clamp(1, MAX_BATCH),
+                };
+                tasks.spawn(stream_task(wire, shared).run(stream, retries));
+            }
+        }
     }
     drop(work);
 
@@ -135,6 +171,19 @@ pub async fn solve_remote(
         tally,
         elapsed: started.elapsed(),
     })
+}
+
+/// What every stream task shares: the servers' clients, the work queue
+/// and the output format.
+type Shared = (
+    Arc<[SudokuServiceClient<Channel>]>,
+    Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
+    Arc<dyn LineFormat>,
+);
+
+/// A stream task over `wire`.
+fn stream_task<W: Wire>(wire: W, (servers, work, format): Shared) -> StreamTask<W> {
+    StreamTask::new(wire, servers, work, format)
 }
 
 /// Writes each chunk's answers as they come in, in input order. False when
@@ -191,7 +240,12 @@ async fn why_streams_stopped(
 fn server_clients(
     servers: &[String],
     connect: &ConnectOptions,
+    rpc: RemoteRpc,
 ) -> Result<Arc<[SudokuServiceClient<Channel>]>, ClientError> {
+    let max_response = match rpc {
+        RemoteRpc::Stream => MAX_RESPONSE_BYTES,
+        RemoteRpc::Batch(size) => max_batch_response_bytes(size),
+    };
     if servers.is_empty() {
         return Err(ClientError::NoServers);
     }
@@ -205,7 +259,7 @@ fn server_clients(
                     .connect_lazy();
                 connect
                     .sudoku_client(channel)
-                    .max_decoding_message_size(MAX_RESPONSE_BYTES)
+                    .max_decoding_message_size(max_response)
             })
         })
         .collect()
@@ -236,7 +290,8 @@ mod tests {
 
     #[test]
     fn an_empty_list_of_servers_is_refused() {
-        let refused = server_clients(&[], &ConnectOptions::default()).unwrap_err();
+        let refused =
+            server_clients(&[], &ConnectOptions::default(), RemoteRpc::Stream).unwrap_err();
         assert!(matches!(refused, ClientError::NoServers), "{refused}");
     }
 }

@@ -1,6 +1,6 @@
 //! One stream task: takes chunks from the shared work queue and gets them
-//! answered over SolveStream calls, reopening a call that breaks on the
-//! next server in turn.
+//! answered over SolveStream or SolveBatchStream calls ([`Wire`]),
+//! reopening a call that breaks on the next server in turn.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -12,19 +12,20 @@ use tonic::transport::Channel;
 
 use super::super::LineFormat;
 use super::chunks::{ChunkJob, InFlight};
+use super::wire::Wire;
 use crate::grouped_channel::{self, GroupSender};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
-use crate::pb::{SolveStreamRequest, SolveStreamResponse};
 
-/// Puzzles one stream may have sent and not yet seen answered (a chunk is
-/// taken while below this, so it is exceeded by up to one chunk). The
-/// server reads only its `--stream-window` of them at a time; the rest wait
-/// in HTTP/2 flow-control buffers, which keeps the pipe full. Kept small so
-/// that the first streams to open do not take all of a short file.
-const UNANSWERED_PER_STREAM: usize = 1024;
+/// Puzzles one SolveStream may have sent and not yet seen answered (a
+/// chunk is taken while below this, so it is exceeded by up to one
+/// chunk). The server reads only its `--stream-window` of them at a time;
+/// the rest wait in HTTP/2 flow-control buffers, which keeps the pipe
+/// full. Kept small so that the first streams to open do not take all of
+/// a short file. A batch stream may have more (see [`Wire::unanswered`]).
+pub(super) const UNANSWERED_PER_STREAM: usize = 1024;
 
-/// Requests handed to the transport in one group, and groups queued (see
-/// [`crate::grouped_channel`]).
+/// Puzzles handed to the transport in one group (or one request, if it
+/// carries more), and groups queued (see [`crate::grouped_channel`]).
 const REQUEST_GROUP: usize = 64;
 const REQUEST_GROUPS: usize = 8;
 
@@ -37,7 +38,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(3);
 /// that accepts connections but does not answer).
 const OPEN_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A SolveStream client of one server.
+/// A client of one server.
 pub(super) type Client = SudokuServiceClient<Channel>;
 
 /// Why a stream task stopped before its work was done.
@@ -57,7 +58,8 @@ enum CallEnd {
 }
 
 /// A stream task's state, which outlives each of its calls.
-pub(super) struct StreamTask {
+pub(super) struct StreamTask<W> {
+    wire: W,
     servers: Arc<[Client]>,
     work: Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
     format: Arc<dyn LineFormat>,
@@ -67,21 +69,25 @@ pub(super) struct StreamTask {
     queue_open: bool,
 }
 
-/// One call's state: requests not yet handed to the transport, and how
-/// many sent requests still await an answer.
-struct Call {
-    unsent: VecDeque<SolveStreamRequest>,
+/// One call's state: requests not yet handed to the transport (each with
+/// its puzzle count), the puzzle counts of the requests sent and not yet
+/// answered, in order, and how many puzzles those hold.
+struct Call<R> {
+    unsent: VecDeque<(R, usize)>,
+    awaiting: VecDeque<usize>,
     unanswered: usize,
     progressed: bool,
 }
 
-impl StreamTask {
+impl<W: Wire> StreamTask<W> {
     pub fn new(
+        wire: W,
         servers: Arc<[Client]>,
         work: Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
         format: Arc<dyn LineFormat>,
-    ) -> StreamTask {
+    ) -> StreamTask<W> {
         StreamTask {
+            wire,
             servers,
             work,
             format,
@@ -120,7 +126,7 @@ impl StreamTask {
         }
     }
 
-    /// One SolveStream call: first sends again what the chunks in flight
+    /// One call: first sends again what the chunks in flight
     /// still lack, then takes new chunks while there is room, until
     /// everything taken is answered and the queue is drained.
     async fn call(&mut self, mut client: Client) -> Result<(), CallEnd> {
@@ -131,26 +137,27 @@ impl StreamTask {
         let unsent: VecDeque<_> = self
             .in_flight
             .iter()
-            .flat_map(InFlight::unanswered_requests)
+            .flat_map(|chunk| self.wire.requests(chunk))
             .collect();
         let (sender, requests) = grouped_channel::channel(REQUEST_GROUPS);
         let mut call = Call {
-            unanswered: unsent.len(),
+            unanswered: unsent.iter().map(|(_, puzzles)| puzzles).sum(),
             unsent,
+            awaiting: VecDeque::new(),
             progressed: false,
         };
         // `None` once everything is sent, which ends the request side.
         let mut sender = Some(sender);
-        let mut responses = open(&mut client, requests).await?;
+        let mut responses = open::<W>(&mut client, requests).await?;
+        let unanswered_limit = self.wire.unanswered();
         loop {
             if !self.queue_open && call.unsent.is_empty() {
                 // Everything is sent: closing the request side lets the
                 // server end the call once it has answered.
                 sender = None;
             }
-            let room = self.queue_open
-                && call.unsent.is_empty()
-                && call.unanswered < UNANSWERED_PER_STREAM;
+            let room =
+                self.queue_open && call.unsent.is_empty() && call.unanswered < unanswered_limit;
             tokio::select! {
                 biased;
                 message = responses.message() => {
@@ -159,10 +166,7 @@ impl StreamTask {
                     }
                 }
                 permit = reserve(&sender), if !call.unsent.is_empty() => match permit {
-                    Some(permit) => {
-                        let group = call.unsent.len().min(REQUEST_GROUP);
-                        permit.send((call.unsent.drain(..group).collect(), ()));
-                    }
+                    Some(permit) => permit.send((call.next_group(), ())),
                     None => return Err(call.broke("the request stream closed")),
                 },
                 job = next_job(&self.work), if room => match job {
@@ -176,24 +180,26 @@ impl StreamTask {
     /// Files what the response side gave; true when the call is done.
     fn take_response(
         &mut self,
-        call: &mut Call,
-        message: Result<Option<SolveStreamResponse>, tonic::Status>,
+        call: &mut Call<W::Request>,
+        message: Result<Option<W::Response>, tonic::Status>,
     ) -> Result<bool, CallEnd> {
         match message {
             Ok(Some(response)) => {
+                let not_asked = || {
+                    CallEnd::Protocol(format!(
+                        "an answer with id {} that was not asked for",
+                        crate::client::check::quoted(W::id(&response))
+                    ))
+                };
+                let puzzles = call.awaiting.pop_front().ok_or_else(not_asked)?;
                 let chunk = self
                     .in_flight
                     .iter_mut()
                     .find(|chunk| !chunk.is_complete())
-                    .ok_or_else(|| {
-                        CallEnd::Protocol(format!(
-                            "an answer with id {} that was not asked for",
-                            crate::client::check::quoted(&response.id)
-                        ))
-                    })?;
-                chunk.accept(&response).map_err(CallEnd::Protocol)?;
+                    .ok_or_else(not_asked)?;
+                W::accept(chunk, &response, puzzles).map_err(CallEnd::Protocol)?;
                 call.progressed = true;
-                call.unanswered -= 1;
+                call.unanswered -= puzzles;
                 self.finish_complete();
                 Ok(false)
             }
@@ -204,11 +210,12 @@ impl StreamTask {
     }
 
     /// Takes a chunk from the queue and lines up its requests.
-    fn take_chunk(&mut self, call: &mut Call, job: ChunkJob) {
+    fn take_chunk(&mut self, call: &mut Call<W::Request>, job: ChunkJob) {
         let chunk = InFlight::new(job);
-        let before = call.unsent.len();
-        call.unsent.extend(chunk.unanswered_requests());
-        call.unanswered += call.unsent.len() - before;
+        for (request, puzzles) in self.wire.requests(&chunk) {
+            call.unanswered += puzzles;
+            call.unsent.push_back((request, puzzles));
+        }
         self.in_flight.push_back(chunk);
         self.finish_complete();
     }
@@ -222,7 +229,25 @@ impl StreamTask {
     }
 }
 
-impl Call {
+impl<R> Call<R> {
+    /// The next requests to hand to the transport: at least one, and more
+    /// while they hold under [`REQUEST_GROUP`] puzzles together; each is
+    /// then awaited.
+    fn next_group(&mut self) -> Vec<R> {
+        let mut group = Vec::new();
+        let mut puzzles = 0;
+        while let Some((_, next)) = self.unsent.front() {
+            if !group.is_empty() && puzzles + next > REQUEST_GROUP {
+                break;
+            }
+            let (request, count) = self.unsent.pop_front().expect("just seen");
+            puzzles += count;
+            self.awaiting.push_back(count);
+            group.push(request);
+        }
+        group
+    }
+
     fn broke(&self, reason: &str) -> CallEnd {
         CallEnd::Broke {
             progressed: self.progressed,
@@ -232,16 +257,16 @@ impl Call {
 }
 
 /// Opens the call, giving up after [`OPEN_TIMEOUT`].
-async fn open(
+async fn open<W: Wire>(
     client: &mut Client,
-    requests: grouped_channel::GroupStream<SolveStreamRequest>,
-) -> Result<Streaming<SolveStreamResponse>, CallEnd> {
+    requests: grouped_channel::GroupStream<W::Request>,
+) -> Result<Streaming<W::Response>, CallEnd> {
     let broke = |reason: String| CallEnd::Broke {
         progressed: false,
         reason,
     };
-    match tokio::time::timeout(OPEN_TIMEOUT, client.solve_stream(requests)).await {
-        Ok(Ok(response)) => Ok(response.into_inner()),
+    match tokio::time::timeout(OPEN_TIMEOUT, W::open(client, requests)).await {
+        Ok(Ok(responses)) => Ok(responses),
         Ok(Err(status)) => Err(broke(describe(&status))),
         Err(_) => Err(broke("no server answered in time".to_string())),
     }
@@ -253,9 +278,7 @@ async fn next_job(work: &Mutex<mpsc::Receiver<ChunkJob>>) -> Option<ChunkJob> {
 }
 
 /// Reserves room in the request channel, if it is still open.
-async fn reserve(
-    sender: &Option<GroupSender<SolveStreamRequest>>,
-) -> Option<mpsc::Permit<'_, (Vec<SolveStreamRequest>, ())>> {
+async fn reserve<R>(sender: &Option<GroupSender<R>>) -> Option<mpsc::Permit<'_, (Vec<R>, ())>> {
     match sender {
         Some(sender) => sender.reserve().await.ok(),
         None => std::future::pending().await,

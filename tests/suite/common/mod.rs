@@ -11,7 +11,10 @@ use std::sync::mpsc as sync_channel;
 use std::time::{Duration, Instant};
 
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::pb::{SolveRequest, SolveResponse, SolveStreamRequest, SolveStreamResponse};
+use sudoku_grpc::pb::{
+    SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStreamRequest,
+    SolveStreamResponse,
+};
 use sudoku_grpc::pool::{JobHandle, WorkerPool};
 use sudoku_grpc::server::{self, Settings};
 use tokio::net::TcpListener;
@@ -150,14 +153,24 @@ impl TestServer {
             .await
             .unwrap()
             .into_inner();
-        let mut answers = Vec::new();
-        loop {
-            match responses.message().await {
-                Ok(Some(answer)) => answers.push(answer),
-                Ok(None) => return (answers, None),
-                Err(status) => return (answers, Some(status)),
-            }
-        }
+        drain(&mut responses).await
+    }
+
+    /// Sends `requests` on one SolveBatchStream and collects every
+    /// response, and the status the stream ended with after them if it
+    /// failed.
+    pub async fn batch_stream(
+        &self,
+        requests: Vec<SolveBatchRequest>,
+    ) -> (Vec<SolveBatchResponse>, Option<Status>) {
+        let mut responses = self
+            .client()
+            .await
+            .solve_batch_stream(tokio_stream::iter(requests))
+            .await
+            .unwrap()
+            .into_inner();
+        drain(&mut responses).await
     }
 
     /// The metrics endpoint's text, fetched with a plain HTTP/1.0 GET.
@@ -292,4 +305,17 @@ pub fn read_puzzles(name: &str) -> Vec<String> {
     let file = std::fs::File::open(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
     sudoku_grpc::file::read_puzzle_lines(std::io::BufReader::new(file))
         .unwrap_or_else(|error| panic!("{path}: {error}"))
+}
+
+/// Every message left on a response stream, and the status it ended with
+/// if it failed.
+pub async fn drain<T>(responses: &mut tonic::Streaming<T>) -> (Vec<T>, Option<Status>) {
+    let mut answers = Vec::new();
+    loop {
+        match responses.message().await {
+            Ok(Some(answer)) => answers.push(answer),
+            Ok(None) => return (answers, None),
+            Err(status) => return (answers, Some(status)),
+        }
+    }
 }

@@ -1,0 +1,61 @@
+//! The unary SolveBatch: a whole batch solved on the pool, or refused at
+//! once.
+//!
+//! The batch is checked against `--max-batch` and the item caps, cut into
+//! jobs, and queued all together or not at all: a pool without room for
+//! every job sheds the call with RESOURCE_EXHAUSTED, as Solve is shed, so
+//! that a full server never holds half-started batches. Dropping the
+//! future (the deadline passed, the client went away) drops the job
+//! handles, which cancels the jobs.
+
+use super::SudokuService;
+use super::error::ServiceError;
+use super::jobs::{into_chunks, job_answers, job_size, solve_items};
+use super::limits::admit_batch;
+use super::metrics::Rpc;
+use super::protocol::batch_response;
+use crate::pb::{SolveBatchRequest, SolveBatchResponse};
+
+/// Solves every puzzle of `request`, one result each, in order; a batch
+/// refused as a whole, or shed, fails the call (and counts as one puzzle
+/// in the metrics).
+pub async fn solve_batch(
+    service: &SudokuService,
+    request: SolveBatchRequest,
+) -> Result<SolveBatchResponse, ServiceError> {
+    let count = request.puzzle_count();
+    let SolveBatchRequest { id, puzzles, .. } = request;
+    let (id, admitted, _) = admit_batch(id, puzzles, count, service.limits.max_batch);
+    let items = admitted.inspect_err(|refused| {
+        service
+            .metrics
+            .tally(Rpc::SolveBatch)
+            .record(&Err(refused.clone()));
+    })?;
+    let chunks = into_chunks(items, job_size(count, service.pool.workers()));
+    let sizes: Vec<usize> = chunks.iter().map(Vec::len).collect();
+    let max_time = service.limits.max_solve_time;
+    let jobs = chunks
+        .into_iter()
+        .map(|chunk| solve_items(chunk, max_time))
+        .collect();
+    let jobs = service.pool.try_submit_all(jobs).map_err(|full| {
+        let shed = ServiceError::from(full);
+        service
+            .metrics
+            .tally(Rpc::SolveBatch)
+            .record(&Err(shed.clone()));
+        shed
+    })?;
+    let mut answers = Vec::with_capacity(count);
+    for (job, size) in jobs.into_iter().zip(sizes) {
+        answers.extend(job_answers(job.await, size));
+    }
+    let mut tally = service.metrics.tally(Rpc::SolveBatch);
+    Ok(batch_response(
+        id,
+        Ok(count),
+        &mut answers.into_iter(),
+        &mut tally,
+    ))
+}
