@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .extern_path(".google.rpc", "::tonic_types::pb")
         // Written by hand, with decoders that bound their repeated fields
-        // (see src/pb/batch.rs).
+        // and share their text (see src/pb/batch.rs).
         .extern_path(
             ".sudoku.v1.SolveBatchRequest",
             "crate::pb::SolveBatchRequest",
@@ -37,6 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ".sudoku.v1.SolveBatchResponse",
             "crate::pb::SolveBatchResponse",
         )
+        .extern_path(".sudoku.v1.SolveResult", "crate::pb::SolveResult")
         .compile_fds(compiler.file_descriptor_set())?;
     Ok(())
 }

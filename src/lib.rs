@@ -44,7 +44,7 @@ pub mod pb {
     tonic::include_proto!("sudoku.v1");
 
     mod batch;
-    pub use batch::{MAX_KEPT, SolveBatchRequest, SolveBatchResponse};
+    pub use batch::{MAX_KEPT, SharedText, SolveBatchRequest, SolveBatchResponse, SolveResult};
 
     /// The encoded descriptor set of `sudoku.v1` and its imports, for
     /// server reflection.

@@ -45,9 +45,9 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check_batch(batch: &pb::SolveBatchRequest) {
-    assert!(batch.puzzles.len() <= pb::MAX_KEPT, "{} kept", batch.puzzles.len());
-    assert!(batch.puzzle_count() >= batch.puzzles.len());
-    if batch.puzzle_count() == batch.puzzles.len() {
+    assert!(batch.puzzles().len() <= pb::MAX_KEPT, "{} kept", batch.puzzles().len());
+    assert!(batch.puzzle_count() >= batch.puzzles().len());
+    if batch.puzzle_count() == batch.puzzles().len() {
         let again = pb::SolveBatchRequest::decode(batch.encode_to_vec().as_slice())
             .expect("what was decoded encodes");
         assert_eq!(&again, batch);

@@ -68,7 +68,7 @@ pub fn batch_result(puzzle: &[u8], result: &pb::SolveResult) -> Result<Answer, P
     answer_with_error(
         puzzle,
         result.outcome,
-        &result.solution,
+        result.solution.as_str(),
         result.error.as_ref(),
         result.stats.as_ref(),
     )

@@ -87,6 +87,20 @@ impl Chunk {
         })
     }
 
+    /// Where the text of the puzzle line at `index` lies in
+    /// [`Chunk::data`]; `None` for an overlong line, whose text is not
+    /// kept, or past the end.
+    pub fn text_range(&self, index: usize) -> Option<std::ops::Range<usize>> {
+        let record = self.lines.get(index)?;
+        (!record.overlong).then_some(record.start..record.end)
+    }
+
+    /// The bytes of the chunk's puzzle lines (the text of the others is
+    /// not kept), which [`Chunk::text_range`] indexes.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
     /// How many puzzle lines the chunk holds.
     pub fn len(&self) -> usize {
         self.lines.len()

@@ -1,6 +1,6 @@
-//! `SolveBatchRequest` and `SolveBatchResponse`, written by hand instead of
-//! generated, so that decoding one cannot make a small message hold a lot
-//! of memory.
+//! `SolveBatchRequest`, `SolveBatchResponse` and `SolveResult`, written by
+//! hand instead of generated, so that decoding one cannot make a small
+//! message hold a lot of memory, and so that their text is not copied.
 //!
 //! A generated decoder turns every element of a repeated field into an
 //! element of a `Vec`, however small it was on the wire: an empty puzzle is
@@ -9,20 +9,106 @@
 //! before any handler could count its elements. These decoders keep at most
 //! [`MAX_KEPT`] elements and only count the rest, so a decoded batch is
 //! never much larger than its encoding, and the service (or client) still
-//! learns how many there were and can refuse the batch as too large. The
+//! learns how many there were and can refuse the batch as too large. A
+//! request's puzzles are not even copied: each shares the buffer the
+//! message was read into ([`SharedText`]). The
 //! wire format is exactly what `proto/sudoku.proto` declares: any protobuf
 //! library reads and writes these messages as usual.
 
-use prost::bytes::{Buf, BufMut};
-use prost::encoding::{DecodeContext, WireType, message, skip_field, string};
+use std::fmt;
+
+use prost::bytes::{Buf, BufMut, Bytes};
+use prost::encoding::{
+    DecodeContext, WireType, check_wire_type, encode_key, encode_varint, encoded_len_varint, int32,
+    key_len, message, skip_field, string,
+};
 use prost::{DecodeError, Message};
 
-use super::SolveResult;
+use super::{Outcome, SolveStats};
 
 /// The most elements of a batch's repeated field that are decoded: one
 /// more than the largest `--max-batch` a server accepts, so that any batch
 /// over the limit still shows as one.
 pub const MAX_KEPT: usize = 4097;
+
+/// A string field as a decoded batch message holds it (a puzzle, a
+/// solution): UTF-8 (checked when it was made), sharing the buffer its
+/// message was read into rather than copied out of it, so that decoding a
+/// batch allocates nothing per puzzle.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct SharedText(Bytes);
+
+impl SharedText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).expect("checked to be UTF-8 when it was made")
+    }
+
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True for empty text.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl SharedText {
+    /// `text` as puzzle text if it is UTF-8, sharing its buffer; else
+    /// `text` back.
+    pub fn from_utf8(text: Bytes) -> Result<SharedText, Bytes> {
+        match std::str::from_utf8(&text) {
+            Ok(_) => Ok(SharedText(text)),
+            Err(_) => Err(text),
+        }
+    }
+}
+
+impl From<String> for SharedText {
+    fn from(text: String) -> Self {
+        SharedText(Bytes::from(text))
+    }
+}
+
+impl From<&str> for SharedText {
+    fn from(text: &str) -> Self {
+        SharedText(Bytes::copy_from_slice(text.as_bytes()))
+    }
+}
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for SharedText {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+impl PartialEq<&str> for SharedText {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+impl PartialEq<String> for SharedText {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+impl fmt::Debug for SharedText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
 
 /// Many puzzles in one message (see `proto/sudoku.proto`).
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -30,7 +116,7 @@ pub struct SolveBatchRequest {
     /// Chosen by the client, echoed in the response.
     pub id: String,
     /// The puzzles, in order (at most [`MAX_KEPT`] after decoding).
-    pub puzzles: Vec<String>,
+    puzzles: Vec<SharedText>,
     /// Puzzles the message held beyond [`MAX_KEPT`], counted, not kept.
     uncounted: usize,
 }
@@ -40,14 +126,34 @@ impl SolveBatchRequest {
     pub fn new(id: impl Into<String>, puzzles: Vec<String>) -> SolveBatchRequest {
         SolveBatchRequest {
             id: id.into(),
+            puzzles: puzzles.into_iter().map(SharedText::from).collect(),
+            uncounted: 0,
+        }
+    }
+
+    /// A request for these puzzles, already in shared buffers.
+    pub fn from_texts(id: impl Into<String>, puzzles: Vec<SharedText>) -> SolveBatchRequest {
+        SolveBatchRequest {
+            id: id.into(),
             puzzles,
             uncounted: 0,
         }
     }
 
+    /// The puzzles kept, in order.
+    pub fn puzzles(&self) -> &[SharedText] {
+        &self.puzzles
+    }
+
     /// How many puzzles the message carried, kept or not.
     pub fn puzzle_count(&self) -> usize {
         self.puzzles.len() + self.uncounted
+    }
+
+    /// The id, the puzzles kept, and how many the message carried.
+    pub fn into_parts(self) -> (String, Vec<SharedText>, usize) {
+        let count = self.puzzle_count();
+        (self.id, self.puzzles, count)
     }
 }
 
@@ -57,7 +163,7 @@ impl Message for SolveBatchRequest {
             string::encode(1, &self.id, buf);
         }
         for puzzle in &self.puzzles {
-            string::encode(2, puzzle, buf);
+            encode_text(2, puzzle, buf);
         }
     }
 
@@ -71,13 +177,11 @@ impl Message for SolveBatchRequest {
         match tag {
             1 => string::merge(wire_type, &mut self.id, buf, ctx),
             2 if self.puzzles.len() < MAX_KEPT => {
-                let mut puzzle = String::new();
-                string::merge(wire_type, &mut puzzle, buf, ctx)?;
-                self.puzzles.push(puzzle);
+                self.puzzles.push(shared_text(wire_type, buf, ctx)?);
                 Ok(())
             }
             2 => {
-                prost::encoding::check_wire_type(WireType::LengthDelimited, wire_type)?;
+                check_wire_type(WireType::LengthDelimited, wire_type)?;
                 self.uncounted += 1;
                 skip_field(wire_type, tag, buf, ctx)
             }
@@ -91,12 +195,138 @@ impl Message for SolveBatchRequest {
         } else {
             string::encoded_len(1, &self.id)
         };
-        id + string::encoded_len_repeated(2, &self.puzzles)
+        let puzzles: usize = self.puzzles.iter().map(|puzzle| text_len(2, puzzle)).sum();
+        id + puzzles
     }
 
     fn clear(&mut self) {
         *self = SolveBatchRequest::default();
     }
+}
+
+/// A string field's value, taken from `buf` without copying when `buf` is
+/// the buffer of a received message, and checked to be UTF-8 as prost
+/// checks its strings (failing with prost's own error when it is not).
+fn shared_text(
+    wire_type: WireType,
+    buf: &mut impl Buf,
+    ctx: DecodeContext,
+) -> Result<SharedText, DecodeError> {
+    let mut text = Bytes::new();
+    prost::encoding::bytes::merge(wire_type, &mut text, buf, ctx.clone())?;
+    if std::str::from_utf8(&text).is_ok() {
+        return Ok(SharedText(text));
+    }
+    let mut field = Vec::with_capacity(text.len() + 10);
+    encode_varint(text.len() as u64, &mut field);
+    field.extend_from_slice(&text);
+    let refused = string::merge(wire_type, &mut String::new(), &mut field.as_slice(), ctx);
+    Err(refused.expect_err("text that is not UTF-8 is refused"))
+}
+
+/// The answer to one puzzle of a batch (see `proto/sudoku.proto`).
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct SolveResult {
+    /// An [`Outcome`] value.
+    pub outcome: i32,
+    /// The solution's 81 digits, or empty.
+    pub solution: SharedText,
+    /// Why there is no verdict, if there is none.
+    pub error: Option<tonic_types::pb::Status>,
+    /// How the solver got there.
+    pub stats: Option<SolveStats>,
+}
+
+impl SolveResult {
+    /// The outcome, or [`Outcome::Unspecified`] for a value this build
+    /// does not know (as prost's generated getters do).
+    pub fn outcome(&self) -> Outcome {
+        Outcome::try_from(self.outcome).unwrap_or_default()
+    }
+}
+
+impl Message for SolveResult {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        if self.outcome != 0 {
+            int32::encode(1, &self.outcome, buf);
+        }
+        if !self.solution.is_empty() {
+            encode_text(2, &self.solution, buf);
+        }
+        if let Some(error) = &self.error {
+            message::encode(3, error, buf);
+        }
+        if let Some(stats) = &self.stats {
+            message::encode(4, stats, buf);
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl Buf,
+        ctx: DecodeContext,
+    ) -> Result<(), DecodeError> {
+        match tag {
+            1 => int32::merge(wire_type, &mut self.outcome, buf, ctx),
+            2 => {
+                self.solution = shared_text(wire_type, buf, ctx)?;
+                Ok(())
+            }
+            3 => message::merge(
+                wire_type,
+                self.error.get_or_insert_with(Default::default),
+                buf,
+                ctx,
+            ),
+            4 => message::merge(
+                wire_type,
+                self.stats.get_or_insert_with(Default::default),
+                buf,
+                ctx,
+            ),
+            _ => skip_field(wire_type, tag, buf, ctx),
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        let outcome = if self.outcome == 0 {
+            0
+        } else {
+            int32::encoded_len(1, &self.outcome)
+        };
+        let solution = if self.solution.is_empty() {
+            0
+        } else {
+            text_len(2, &self.solution)
+        };
+        let error = self
+            .error
+            .as_ref()
+            .map_or(0, |error| message::encoded_len(3, error));
+        let stats = self
+            .stats
+            .as_ref()
+            .map_or(0, |stats| message::encoded_len(4, stats));
+        outcome + solution + error + stats
+    }
+
+    fn clear(&mut self) {
+        *self = SolveResult::default();
+    }
+}
+
+/// Writes text as field `tag`.
+fn encode_text(tag: u32, text: &SharedText, buf: &mut impl BufMut) {
+    encode_key(tag, WireType::LengthDelimited, buf);
+    encode_varint(text.0.len() as u64, buf);
+    buf.put_slice(&text.0);
+}
+
+/// The encoded length of text as field `tag`.
+fn text_len(tag: u32, text: &SharedText) -> usize {
+    key_len(tag) + encoded_len_varint(text.0.len() as u64) + text.0.len()
 }
 
 /// The answers to one batch (see `proto/sudoku.proto`).
@@ -111,6 +341,9 @@ pub struct SolveBatchResponse {
     pub error: Option<tonic_types::pb::Status>,
     /// Results the message held beyond [`MAX_KEPT`], counted, not kept.
     uncounted: usize,
+    /// Results already encoded, each as field 2 of this message, sent
+    /// after `results` (see [`SolveBatchResponse::encoded`]).
+    encoded: Vec<Bytes>,
 }
 
 impl SolveBatchResponse {
@@ -121,16 +354,27 @@ impl SolveBatchResponse {
             results,
             error: None,
             uncounted: 0,
+            encoded: Vec::new(),
         }
     }
 
     /// A response refusing the whole batch with `error`.
     pub fn refused(id: String, error: tonic_types::pb::Status) -> SolveBatchResponse {
         SolveBatchResponse {
-            id,
-            results: Vec::new(),
             error: Some(error),
-            uncounted: 0,
+            ..SolveBatchResponse::new(id, Vec::new())
+        }
+    }
+
+    /// A response whose results are already encoded: `encoded` holds them
+    /// in order, each one framed as field 2 of this message, so that the
+    /// response is written out by copying those bytes. This is how the
+    /// server sends results, encoded by its worker threads; a decoded
+    /// response always has its results in `results`.
+    pub fn encoded(id: String, encoded: Vec<Bytes>) -> SolveBatchResponse {
+        SolveBatchResponse {
+            encoded,
+            ..SolveBatchResponse::new(id, Vec::new())
         }
     }
 
@@ -147,6 +391,9 @@ impl Message for SolveBatchResponse {
         }
         for result in &self.results {
             message::encode(2, result, buf);
+        }
+        for results in &self.encoded {
+            buf.put_slice(results);
         }
         if let Some(error) = &self.error {
             message::encode(3, error, buf);
@@ -169,7 +416,7 @@ impl Message for SolveBatchResponse {
                 Ok(())
             }
             2 => {
-                prost::encoding::check_wire_type(WireType::LengthDelimited, wire_type)?;
+                check_wire_type(WireType::LengthDelimited, wire_type)?;
                 self.uncounted += 1;
                 skip_field(wire_type, tag, buf, ctx)
             }
@@ -193,7 +440,8 @@ impl Message for SolveBatchResponse {
             .error
             .as_ref()
             .map_or(0, |error| message::encoded_len(3, error));
-        id + message::encoded_len_repeated(2, &self.results) + error
+        let encoded: usize = self.encoded.iter().map(Bytes::len).sum();
+        id + message::encoded_len_repeated(2, &self.results) + encoded + error
     }
 
     fn clear(&mut self) {
@@ -204,7 +452,6 @@ impl Message for SolveBatchResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pb::SolveStats;
 
     /// The field layout the generated code would use: a request or
     /// response written by hand decodes as the same message would from
@@ -218,7 +465,7 @@ mod tests {
 
         let result = SolveResult {
             outcome: 1,
-            solution: "2".repeat(81),
+            solution: "2".repeat(81).into(),
             error: None,
             stats: Some(SolveStats {
                 guesses: 3,
@@ -249,7 +496,7 @@ mod tests {
     fn elements_past_the_cap_are_counted_and_not_kept() {
         let wire = empty_elements(100_000);
         let request = SolveBatchRequest::decode(wire.as_slice()).unwrap();
-        assert_eq!(request.puzzles.len(), MAX_KEPT);
+        assert_eq!(request.puzzles().len(), MAX_KEPT);
         assert_eq!(request.puzzle_count(), 100_000);
         let response = SolveBatchResponse::decode(wire.as_slice()).unwrap();
         assert_eq!(response.results.len(), MAX_KEPT);

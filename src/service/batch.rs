@@ -9,8 +9,9 @@
 //! handles, which cancels the jobs.
 
 use super::SudokuService;
+use super::convert::EncodedResults;
 use super::error::ServiceError;
-use super::jobs::{into_chunks, job_answers, job_size, solve_items};
+use super::jobs::{encoded_answers, into_chunks, job_size, solve_and_encode};
 use super::limits::admit_batch;
 use super::metrics::Rpc;
 use super::protocol::batch_response;
@@ -23,8 +24,7 @@ pub async fn solve_batch(
     service: &SudokuService,
     request: SolveBatchRequest,
 ) -> Result<SolveBatchResponse, ServiceError> {
-    let count = request.puzzle_count();
-    let SolveBatchRequest { id, puzzles, .. } = request;
+    let (id, puzzles, count) = request.into_parts();
     let (id, admitted, _) = admit_batch(id, puzzles, count, service.limits.max_batch);
     let items = admitted.inspect_err(|refused| {
         service
@@ -37,7 +37,7 @@ pub async fn solve_batch(
     let max_time = service.limits.max_solve_time;
     let jobs = chunks
         .into_iter()
-        .map(|chunk| solve_items(chunk, max_time))
+        .map(|chunk| solve_and_encode(chunk, max_time, EncodedResults::of))
         .collect();
     let jobs = service.pool.try_submit_all(jobs).map_err(|full| {
         let shed = ServiceError::from(full);
@@ -48,14 +48,19 @@ pub async fn solve_batch(
         shed
     })?;
     let mut answers = Vec::with_capacity(count);
+    let mut encoded = Vec::with_capacity(sizes.len());
     for (job, size) in jobs.into_iter().zip(sizes) {
-        answers.extend(job_answers(job.await, size));
+        let (job_answers, job_encoded) = encoded_answers(job.await, size, EncodedResults::of);
+        answers.extend(job_answers);
+        encoded.push(job_encoded);
     }
     let mut tally = service.metrics.tally(Rpc::SolveBatch);
+    let mut encoded = encoded.into_iter().collect();
     Ok(batch_response(
         id,
         Ok(count),
         &mut answers.into_iter(),
+        &mut encoded,
         &mut tally,
     ))
 }

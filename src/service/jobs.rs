@@ -50,7 +50,7 @@ pub fn solve_items(
                 Err(refused) => Err(refused.clone()),
                 Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
                 Ok(puzzle) => {
-                    let (answer, ended) = solve_timed(puzzle, clock, max_time, cancel);
+                    let (answer, ended) = solve_timed(puzzle.as_str(), clock, max_time, cancel);
                     clock = ended;
                     answer.map_err(Into::into)
                 }
@@ -59,19 +59,40 @@ pub fn solve_items(
     }
 }
 
+/// [`solve_items`], and then `encode` on the same worker: what a stream's
+/// protocol makes of the answers for its responses.
+pub fn solve_and_encode<E: 'static>(
+    items: Vec<Item>,
+    max_time: Duration,
+    encode: fn(&[Answer]) -> E,
+) -> impl FnOnce(&CancelCheck) -> (Vec<Answer>, E) + Send + 'static {
+    let solve = solve_items(items, max_time);
+    move |cancel| {
+        let answers = solve(cancel);
+        let encoded = encode(&answers);
+        (answers, encoded)
+    }
+}
+
+/// A job's answers and their encoding, one answer per puzzle: a job that
+/// failed as a whole fails each of its `count` puzzles alike, encoded
+/// here with `encode`.
+pub fn encoded_answers<E>(
+    result: Result<(Vec<Answer>, E), JobError>,
+    count: usize,
+    encode: fn(&[Answer]) -> E,
+) -> (Vec<Answer>, E) {
+    result.unwrap_or_else(|error| {
+        let answers = vec![Err(ServiceError::from(error)); count];
+        let encoded = encode(&answers);
+        (answers, encoded)
+    })
+}
+
 /// Puzzles per job for a batch of `puzzles` on `workers` threads: the
 /// batch split evenly among the workers, so that each hand-off carries as
 /// much as it can while every worker has a share, and never fewer than
 /// [`JOB_PUZZLES`] (unless the batch is smaller).
 pub fn job_size(puzzles: usize, workers: usize) -> usize {
     JOB_PUZZLES.max(puzzles.div_ceil(workers.max(1)))
-}
-
-/// A job's answers, one per puzzle: a job that failed as a whole fails
-/// each of its `count` puzzles alike.
-pub fn job_answers(result: Result<Vec<Answer>, JobError>, count: usize) -> Vec<Answer> {
-    match result {
-        Ok(answers) => answers,
-        Err(error) => vec![Err(ServiceError::from(error)); count],
-    }
 }

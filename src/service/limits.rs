@@ -43,6 +43,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::error::ServiceError;
 use crate::domain::{MAX_PUZZLE_BYTES, PuzzleError};
+use crate::pb::SharedText;
 
 /// The longest `id` a stream item may carry, in bytes. An id is the
 /// client's name for an item, echoed back; 256 bytes holds any key a client
@@ -161,7 +162,7 @@ pub fn admit_item(id: String, puzzle: String) -> (String, Result<String, Service
 
 /// A batch's puzzles, each to solve or refused on its own, or why the
 /// whole batch is refused.
-pub type AdmittedBatch = Result<Vec<Result<String, ServiceError>>, ServiceError>;
+pub type AdmittedBatch = Result<Vec<Result<SharedText, ServiceError>>, ServiceError>;
 
 /// A batch request checked against the caps: the id to echo, and either
 /// the batch's puzzles (each refused on its own if over its cap), with
@@ -171,7 +172,7 @@ pub type AdmittedBatch = Result<Vec<Result<String, ServiceError>>, ServiceError>
 /// dropped here.
 pub fn admit_batch(
     id: String,
-    puzzles: Vec<String>,
+    puzzles: Vec<SharedText>,
     count: usize,
     max_batch: usize,
 ) -> (String, AdmittedBatch, usize) {
@@ -191,8 +192,8 @@ pub fn admit_batch(
     let items = puzzles
         .into_iter()
         .map(|puzzle| {
-            let checked = check_puzzle(&puzzle).map(|()| puzzle);
-            charge += item_charge(0, checked.as_ref().map_or(0, String::len));
+            let checked = check_puzzle_length(puzzle.len()).map(|()| puzzle);
+            charge += item_charge(0, checked.as_ref().map_or(0, SharedText::len));
             checked
         })
         .collect();
@@ -209,11 +210,13 @@ pub fn check_item(id: &str, puzzle: &str) -> Result<(), ServiceError> {
 
 /// Checks puzzle text against its cap.
 pub fn check_puzzle(puzzle: &str) -> Result<(), ServiceError> {
-    if puzzle.len() > MAX_PUZZLE_BYTES {
-        return Err(PuzzleError::TooLong {
-            length: puzzle.len(),
-        }
-        .into());
+    check_puzzle_length(puzzle.len())
+}
+
+/// Checks the length of puzzle text against its cap.
+fn check_puzzle_length(length: usize) -> Result<(), ServiceError> {
+    if length > MAX_PUZZLE_BYTES {
+        return Err(PuzzleError::TooLong { length }.into());
     }
     Ok(())
 }
@@ -481,11 +484,13 @@ mod tests {
 
     #[test]
     fn batches_are_charged_per_puzzle_and_refused_whole_over_the_limits() {
-        let puzzles = vec![
+        let puzzles: Vec<SharedText> = [
             "1".repeat(81),
             "1".repeat(MAX_PUZZLE_BYTES + 1),
             String::new(),
-        ];
+        ]
+        .map(SharedText::from)
+        .into();
         let (id, items, charge) = admit_batch("b".into(), puzzles.clone(), 3, 3);
         let items = items.unwrap();
         assert_eq!(id, "b");
@@ -519,7 +524,7 @@ mod tests {
         assert_eq!(largest.encoded_len(), limits.max_batch_request_bytes());
         let (_, _, charge) = admit_batch(
             largest.id.clone(),
-            largest.puzzles.clone(),
+            largest.puzzles().to_vec(),
             limits.max_batch,
             limits.max_batch,
         );

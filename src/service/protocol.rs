@@ -10,14 +10,20 @@
 
 use tonic::Status;
 
-use super::convert::{Solved, solve_result, stream_response};
+use std::collections::VecDeque;
+
+use prost::bytes::Bytes;
+
+use super::convert::{EncodedResults, Solved, stream_response};
 use super::error::{ServiceError, rpc_status};
 use super::limits::{Limits, MAX_ITEM_CHARGE, admit_batch, admit_item};
 use super::metrics::{PuzzleTally, Rpc};
-use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
+use crate::pb::{
+    SharedText, SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse,
+};
 
 /// A puzzle to solve, or why it was refused before solving.
-pub type Item = Result<String, ServiceError>;
+pub type Item = Result<SharedText, ServiceError>;
 
 /// A puzzle's answer, or why it has none.
 pub type Answer = Result<Solved, ServiceError>;
@@ -30,6 +36,11 @@ pub trait Protocol: Send + Sync + 'static {
     type Response: Send + 'static;
     /// What the driver keeps of a request until it is answered.
     type Kept: Send + 'static;
+    /// What a worker makes of a job's answers (see [`Protocol::encode`]).
+    type Encoded: Send + 'static;
+    /// The encoded answers of requests taken in together, read in order
+    /// by [`Protocol::respond`].
+    type Cursor: FromIterator<Self::Encoded>;
     /// The RPC, for metrics and logs.
     const RPC: Rpc;
 
@@ -43,11 +54,17 @@ pub trait Protocol: Send + Sync + 'static {
     fn admit(&self, request: Self::Request, items: &mut Vec<Item>) -> (Self::Kept, usize);
     /// How many puzzles of `items` the request with this `kept` added.
     fn puzzles(kept: &Self::Kept) -> usize;
+    /// What a worker makes of a job's answers, besides keeping them, for
+    /// the responses: for batches, their results already encoded, so that
+    /// the transport's threads only copy bytes.
+    fn encode(answers: &[Answer]) -> Self::Encoded;
     /// The response to a request, from the answers to its puzzles, in
-    /// order; each answer is counted in `tally`.
+    /// order, and what the workers encoded of them; each answer is counted
+    /// in `tally`.
     fn respond(
         kept: Self::Kept,
         answers: &mut dyn Iterator<Item = Answer>,
+        encoded: &mut Self::Cursor,
         tally: &mut PuzzleTally<'_>,
     ) -> Self::Response;
 }
@@ -68,6 +85,8 @@ impl Protocol for SingleItems {
     type Request = SolveStreamRequest;
     type Response = SolveStreamResponse;
     type Kept = String;
+    type Encoded = ();
+    type Cursor = ();
     const RPC: Rpc = Rpc::SolveStream;
 
     fn window(&self) -> (usize, usize) {
@@ -80,7 +99,7 @@ impl Protocol for SingleItems {
 
     fn admit(&self, request: SolveStreamRequest, items: &mut Vec<Item>) -> (String, usize) {
         let (id, item, charge) = admit_item(request.id, request.puzzle);
-        items.push(item);
+        items.push(item.map(SharedText::from));
         (id, charge)
     }
 
@@ -88,9 +107,12 @@ impl Protocol for SingleItems {
         1
     }
 
+    fn encode(_: &[Answer]) {}
+
     fn respond(
         id: String,
         answers: &mut dyn Iterator<Item = Answer>,
+        (): &mut (),
         tally: &mut PuzzleTally<'_>,
     ) -> SolveStreamResponse {
         let answer = answers.next().unwrap_or(Err(ServiceError::Cancelled));
@@ -122,6 +144,8 @@ impl Protocol for Batches {
     type Request = SolveBatchRequest;
     type Response = SolveBatchResponse;
     type Kept = KeptBatch;
+    type Encoded = EncodedResults;
+    type Cursor = EncodedCursor;
     const RPC: Rpc = Rpc::SolveBatchStream;
 
     fn window(&self) -> (usize, usize) {
@@ -133,8 +157,7 @@ impl Protocol for Batches {
     }
 
     fn admit(&self, request: SolveBatchRequest, items: &mut Vec<Item>) -> (KeptBatch, usize) {
-        let count = request.puzzle_count();
-        let SolveBatchRequest { id, puzzles, .. } = request;
+        let (id, puzzles, count) = request.into_parts();
         let (id, admitted, charge) = admit_batch(id, puzzles, count, self.limits.max_batch);
         let puzzles = admitted.map(|admitted| {
             let count = admitted.len();
@@ -148,12 +171,57 @@ impl Protocol for Batches {
         *kept.puzzles.as_ref().unwrap_or(&0)
     }
 
+    fn encode(answers: &[Answer]) -> EncodedResults {
+        EncodedResults::of(answers)
+    }
+
     fn respond(
         kept: KeptBatch,
         answers: &mut dyn Iterator<Item = Answer>,
+        encoded: &mut EncodedCursor,
         tally: &mut PuzzleTally<'_>,
     ) -> SolveBatchResponse {
-        batch_response(kept.id, kept.puzzles, answers, tally)
+        batch_response(kept.id, kept.puzzles, answers, encoded, tally)
+    }
+}
+
+/// Reads encoded results in order, across the jobs that made them.
+#[derive(Debug, Default)]
+pub struct EncodedCursor {
+    jobs: VecDeque<EncodedResults>,
+    /// Results of the front job already taken.
+    taken: usize,
+}
+
+impl FromIterator<EncodedResults> for EncodedCursor {
+    fn from_iter<I: IntoIterator<Item = EncodedResults>>(jobs: I) -> Self {
+        EncodedCursor {
+            jobs: jobs.into_iter().filter(|job| !job.is_empty()).collect(),
+            taken: 0,
+        }
+    }
+}
+
+impl EncodedCursor {
+    /// The next `count` results' bytes, shared, in as few pieces as the
+    /// jobs that encoded them.
+    fn take(&mut self, mut count: usize) -> Vec<Bytes> {
+        let mut pieces = Vec::new();
+        while count > 0 {
+            let Some(job) = self.jobs.front() else {
+                debug_assert!(false, "fewer encoded results than answers");
+                break;
+            };
+            let taking = count.min(job.len() - self.taken);
+            pieces.push(job.slice(self.taken, self.taken + taking));
+            self.taken += taking;
+            count -= taking;
+            if self.taken == job.len() {
+                self.jobs.pop_front();
+                self.taken = 0;
+            }
+        }
+        pieces
     }
 }
 
@@ -163,18 +231,15 @@ pub fn batch_response(
     id: String,
     puzzles: Result<usize, ServiceError>,
     answers: &mut dyn Iterator<Item = Answer>,
+    encoded: &mut EncodedCursor,
     tally: &mut PuzzleTally<'_>,
 ) -> SolveBatchResponse {
     match puzzles {
         Ok(count) => {
-            let results = answers
-                .take(count)
-                .map(|answer| {
-                    tally.record(&answer);
-                    solve_result(answer)
-                })
-                .collect();
-            SolveBatchResponse::new(id, results)
+            for answer in answers.take(count) {
+                tally.record(&answer);
+            }
+            SolveBatchResponse::encoded(id, encoded.take(count))
         }
         Err(refused) => {
             tally.record(&Err(refused.clone()));

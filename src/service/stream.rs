@@ -48,12 +48,12 @@ use tokio_stream::Stream;
 use tonic::{Code, Status, Streaming};
 
 use super::error::ServiceError;
-use super::jobs::{JOB_PUZZLES, into_chunks, job_answers, job_size, solve_items};
+use super::jobs::{JOB_PUZZLES, encoded_answers, into_chunks, job_size, solve_and_encode};
 use super::limits::{Admission, ByteBudget, Charge, Limits, StreamWindow};
 use super::metrics::{Metrics, StreamGuard};
 use super::protocol::{Answer, Item, Protocol};
 use crate::grouped_channel::{self, GroupSender, GroupStream};
-use crate::pool::{JobHandle, WorkerPool};
+use crate::pool::{JobError, JobHandle, WorkerPool};
 
 /// Groups of responses (one per job) buffered between the driver and the
 /// transport. Small on purpose: backpressure should reach the request side
@@ -187,9 +187,10 @@ struct Batch<P: Protocol> {
     charge: usize,
 }
 
-/// A pool job solving some of a batch's puzzles, and how many.
-struct Job {
-    answers: JobHandle<Vec<Answer>>,
+/// A pool job solving some of a batch's puzzles and encoding their
+/// answers, and how many puzzles it has.
+struct Job<P: Protocol> {
+    answers: JobHandle<(Vec<Answer>, P::Encoded)>,
     puzzles: usize,
 }
 
@@ -198,8 +199,9 @@ struct Job {
 /// answers of those already done, and their room in the window and budget.
 struct Pending<P: Protocol> {
     kept: Vec<P::Kept>,
-    jobs: VecDeque<Job>,
+    jobs: VecDeque<Job<P>>,
     answers: Vec<Answer>,
+    encoded: Vec<P::Encoded>,
     admission: Admission,
 }
 
@@ -425,13 +427,14 @@ impl<P: Protocol> Driver<P> {
             kept,
             jobs: VecDeque::new(),
             answers: Vec::with_capacity(items.len()),
+            encoded: Vec::new(),
             admission,
         };
         let mut waiting = Vec::new();
         let size = job_size(items.len(), self.pool.workers());
         for chunk in into_chunks(items, size) {
             let puzzles = chunk.len();
-            let job = solve_items(chunk, self.limits.max_solve_time);
+            let job = solve_and_encode(chunk, self.limits.max_solve_time, P::encode);
             if !waiting.is_empty() {
                 waiting.push((job, puzzles));
                 continue;
@@ -461,10 +464,11 @@ impl<P: Protocol> Driver<P> {
     fn answer_group(&self, pending: Pending<P>) -> Group<P::Response> {
         let mut tally = self.metrics.tally(P::RPC);
         let mut answers = pending.answers.into_iter();
+        let mut encoded = pending.encoded.into_iter().collect();
         let group = pending
             .kept
             .into_iter()
-            .map(|kept| Ok(P::respond(kept, &mut answers, &mut tally)))
+            .map(|kept| Ok(P::respond(kept, &mut answers, &mut encoded, &mut tally)))
             .collect();
         (group, Some(pending.admission))
     }
@@ -504,6 +508,16 @@ impl<P: Protocol> Driver<P> {
     }
 }
 
+impl<P: Protocol> Pending<P> {
+    /// Files a finished job's answers and their encoding (of `puzzles`
+    /// puzzles).
+    fn take(&mut self, result: Result<(Vec<Answer>, P::Encoded), JobError>, puzzles: usize) {
+        let (answers, encoded) = encoded_answers(result, puzzles, P::encode);
+        self.answers.extend(answers);
+        self.encoded.push(encoded);
+    }
+}
+
 /// Collects what the stopped jobs of `pending` finished, each within
 /// [`STOP_GRACE`], and keeps only the requests whose puzzles were all
 /// answered. True if every request was.
@@ -512,7 +526,7 @@ async fn finish_stopped<P: Protocol>(pending: &mut Pending<P>) -> bool {
         let Ok(result) = tokio::time::timeout(STOP_GRACE, &mut job.answers).await else {
             break;
         };
-        pending.answers.extend(job_answers(result, job.puzzles));
+        pending.take(result, job.puzzles);
     }
     let computed = pending
         .answers
@@ -606,7 +620,7 @@ async fn oldest_answered<P: Protocol>(pending: &mut VecDeque<Pending<P>>) {
         let result = (&mut job.answers).await;
         let puzzles = job.puzzles;
         oldest.jobs.pop_front();
-        oldest.answers.extend(job_answers(result, puzzles));
+        oldest.take(result, puzzles);
     }
 }
 

@@ -117,7 +117,7 @@ impl SudokuService for BadServer {
 /// A batch answered puzzle by puzzle by [`answer`], or spoiled as a whole
 /// by one of the batch rules.
 fn answer_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
-    let has = |rule: &str| batch.puzzles.iter().any(|puzzle| puzzle == rule);
+    let has = |rule: &str| batch.puzzles().iter().any(|puzzle| puzzle.as_str() == rule);
     if has(REFUSED) {
         let error = tonic_types::Status {
             code: 3,
@@ -132,13 +132,13 @@ fn answer_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
         batch.id.clone()
     };
     let mut results: Vec<SolveResult> = batch
-        .puzzles
+        .puzzles()
         .iter()
         .map(|puzzle| {
-            let (outcome, solution, error) = answer(puzzle);
+            let (outcome, solution, error) = answer(puzzle.as_str());
             SolveResult {
                 outcome,
-                solution,
+                solution: solution.into(),
                 error: error.map(|message| tonic_types::Status {
                     code: 3,
                     message: message.to_string(),

@@ -93,11 +93,11 @@ const BATCH_RESPONSE_BUFFER: usize = 16;
 /// A batch's echo: each puzzle back as its solution, with stats.
 fn echo_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
     let results = batch
-        .puzzles
-        .into_iter()
+        .puzzles()
+        .iter()
         .map(|puzzle| SolveResult {
             outcome: Outcome::Solved.into(),
-            solution: puzzle,
+            solution: puzzle.clone(),
             error: None,
             stats: Some(SolveStats {
                 guesses: 0,

@@ -9,7 +9,11 @@ use super::super::read::{Chunk, PuzzleLine, too_long_message};
 use super::super::write::ChunkAnswers;
 use crate::client::check;
 use crate::domain::{Answer, Outcome};
-use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
+use prost::bytes::Bytes;
+
+use crate::pb::{
+    SharedText, SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse,
+};
 
 /// A chunk on its way to a server. Its puzzles' line numbers are their
 /// request ids; overlong lines are answered here, never sent.
@@ -22,12 +26,16 @@ pub(super) struct ChunkJob {
 pub(super) struct InFlight {
     job: ChunkJob,
     answers: Vec<Answer>,
+    /// The chunk's bytes in a buffer that requests share, so that a batch
+    /// costs no allocation or copy per puzzle.
+    shared: Bytes,
 }
 
 impl InFlight {
     pub fn new(job: ChunkJob) -> InFlight {
         let mut chunk = InFlight {
             answers: Vec::with_capacity(job.chunk.len()),
+            shared: Bytes::copy_from_slice(job.chunk.data()),
             job,
         };
         chunk.answer_local_lines();
@@ -64,14 +72,17 @@ impl InFlight {
     /// number of its first puzzle.
     pub fn unanswered_batches(&self, size: usize) -> Vec<(SolveBatchRequest, usize)> {
         let mut batches = Vec::new();
-        let mut current: Option<(u64, Vec<String>)> = None;
+        let mut current: Option<(u64, Vec<SharedText>)> = None;
         for index in self.answers.len()..self.job.chunk.len() {
-            let (line, PuzzleLine::Text(bytes)) = self.job.chunk.get(index).expect("in range")
-            else {
+            let Some(range) = self.job.chunk.text_range(index) else {
                 continue;
             };
+            let (line, _) = self.job.chunk.get(index).expect("in range");
             let (_, puzzles) = current.get_or_insert_with(|| (line, Vec::with_capacity(size)));
-            puzzles.push(puzzle_text(bytes));
+            let text = SharedText::from_utf8(self.shared.slice(range)).unwrap_or_else(|text| {
+                SharedText::from(String::from_utf8_lossy(&text).into_owned())
+            });
+            puzzles.push(text);
             if puzzles.len() == size {
                 batches.push(batch_request(current.take().expect("just filled")));
             }
@@ -157,10 +168,10 @@ impl InFlight {
 }
 
 /// A batch request from its first line number and puzzles, with its count.
-fn batch_request((first, puzzles): (u64, Vec<String>)) -> (SolveBatchRequest, usize) {
+fn batch_request((first, puzzles): (u64, Vec<SharedText>)) -> (SolveBatchRequest, usize) {
     let count = puzzles.len();
     let id = itoa::Buffer::new().format(first).to_string();
-    (SolveBatchRequest::new(id, puzzles), count)
+    (SolveBatchRequest::from_texts(id, puzzles), count)
 }
 
 /// A line's text as a request carries it: as it is when it is UTF-8 (the
