@@ -315,6 +315,15 @@ impl Connection {
     }
 }
 
+impl Connection {
+    /// Counts what a write wrote in `sudoku_connection_sent_bytes_total`.
+    fn count_sent(&self, written: &Poll<io::Result<usize>>) {
+        if let Poll::Ready(Ok(bytes)) = written {
+            self.metrics.connection_sent(*bytes);
+        }
+    }
+}
+
 impl AsyncRead for Connection {
     fn poll_read(
         mut self: Pin<&mut Self>,
@@ -324,10 +333,16 @@ impl AsyncRead for Connection {
         if let Err(error) = self.check_first_call(cx) {
             return Poll::Ready(Err(error));
         }
-        match &mut self.io {
+        let before = buf.filled().len();
+        let read = match &mut self.io {
             Io::Plain(stream) => Pin::new(stream).poll_read(cx, buf),
             Io::Tls(stream) => Pin::new(stream.as_mut()).poll_read(cx, buf),
+        };
+        if let Poll::Ready(Ok(())) = read {
+            self.metrics
+                .connection_received(buf.filled().len() - before);
         }
+        read
     }
 }
 
@@ -337,10 +352,12 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        match &mut self.io {
+        let written = match &mut self.io {
             Io::Plain(stream) => Pin::new(stream).poll_write(cx, buf),
             Io::Tls(stream) => Pin::new(stream.as_mut()).poll_write(cx, buf),
-        }
+        };
+        self.count_sent(&written);
+        written
     }
 
     fn poll_write_vectored(
@@ -348,10 +365,12 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        match &mut self.io {
+        let written = match &mut self.io {
             Io::Plain(stream) => Pin::new(stream).poll_write_vectored(cx, bufs),
             Io::Tls(stream) => Pin::new(stream.as_mut()).poll_write_vectored(cx, bufs),
-        }
+        };
+        self.count_sent(&written);
+        written
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -142,6 +142,8 @@ struct ConnectionMetrics {
     refused: IntCounter,
     idle_closed: IntCounter,
     tls_failed: IntCounter,
+    received: IntCounter,
+    sent: IntCounter,
 }
 
 /// The pool's gauges, set from its stats at each scrape.
@@ -248,6 +250,16 @@ impl Metrics {
         self.connections.idle_closed.inc();
     }
 
+    /// Counts bytes read from a client connection.
+    pub fn connection_received(&self, bytes: usize) {
+        self.connections.received.inc_by(bytes as u64);
+    }
+
+    /// Counts bytes written to a client connection.
+    pub fn connection_sent(&self, bytes: usize) {
+        self.connections.sent.inc_by(bytes as u64);
+    }
+
     /// Counts a TLS handshake that failed or did not finish in time.
     pub fn tls_handshake_failed(&self) {
         self.connections.tls_failed.inc();
@@ -346,6 +358,15 @@ impl ConnectionMetrics {
             tls_failed: counter(
                 "sudoku_tls_handshakes_failed_total",
                 "TLS handshakes refused or not finished in time.",
+            ),
+            received: counter(
+                "sudoku_connection_received_bytes_total",
+                "HTTP/2 bytes read from client connections (under TLS, once decrypted): \
+                 requests on the wire, framing and compression included.",
+            ),
+            sent: counter(
+                "sudoku_connection_sent_bytes_total",
+                "HTTP/2 bytes written to client connections (under TLS, before encryption).",
             ),
         }
     }

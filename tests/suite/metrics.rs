@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::common::raw::{solve_raw, solve_with_body};
 use crate::common::{CLASSIC, TestServer, occupy_worker, sample};
-use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
+use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
 use tonic::Code;
 
@@ -273,4 +273,35 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
     assert_eq!(counted(&text, "Solve", "CANCELLED"), 1.0, "{text}");
     assert_eq!(counted(&text, "SolveStream", "CANCELLED"), 1.0, "{text}");
     assert!(!text.contains("UNKNOWN"), "{text}");
+}
+
+#[tokio::test]
+async fn bytes_on_client_connections_are_counted_each_way() {
+    use prost::Message;
+    let server = TestServer::start(with_metrics(), 2, 16).await;
+    let received = |text: &str| sample(text, "sudoku_connection_received_bytes_total");
+    let sent = |text: &str| sample(text, "sudoku_connection_sent_bytes_total");
+    let before = server.scrape().await;
+    assert_eq!((received(&before), sent(&before)), (0.0, 0.0));
+    // Larger than anything else on the connection, so that it dominates.
+    let batch = SolveBatchRequest::new("b", vec![CLASSIC.to_string(); 300]);
+    let request_bytes = batch.encoded_len() as f64;
+    let response = server
+        .client()
+        .await
+        .solve_batch(batch)
+        .await
+        .unwrap()
+        .into_inner();
+    let response_bytes = response.encoded_len() as f64;
+    let after = server.scrape().await;
+    let (up, down) = (received(&after), sent(&after));
+    assert!(
+        (request_bytes..request_bytes + 2048.0).contains(&up),
+        "{up} bytes received for a request of {request_bytes}"
+    );
+    assert!(
+        (response_bytes..response_bytes + 2048.0).contains(&down),
+        "{down} bytes sent for a response of {response_bytes}"
+    );
 }
