@@ -4,7 +4,8 @@
 # side by side in one hyperfine session (client and server share this
 # machine, so the CPU spent compressing counts twice).
 #
-# Usage: scripts/compression-bench.sh [PUZZLE_FILE...]
+# Usage: [RPC=batch|stream] scripts/compression-bench.sh [PUZZLE_FILE...]
+#        (RPC: SolveBatchStream, the CLI's default, or one puzzle per message)
 #        (default, from the puzzle sets in $SUDOKU_PUZZLES or puzzles/: the
 #        easy set x 20, where the transport dominates, and 17_clue.txt)
 set -euo pipefail
@@ -32,9 +33,9 @@ for file in "$@"; do
     echo
     echo "== $(basename "$file"): $count puzzles, $bytes bytes"
     hyperfine -N -w 1 -r "${RUNS:-5}" --export-json "$work/result.json" \
-        -n none "target/release/sudoku solve -q --server $server --compress none $file" \
-        -n gzip "target/release/sudoku solve -q --server $server --compress gzip $file" \
-        -n zstd "target/release/sudoku solve -q --server $server --compress zstd $file" \
+        -n none "target/release/sudoku solve -q --server $server --rpc ${RPC:-batch} --compress none $file" \
+        -n gzip "target/release/sudoku solve -q --server $server --rpc ${RPC:-batch} --compress gzip $file" \
+        -n zstd "target/release/sudoku solve -q --server $server --rpc ${RPC:-batch} --compress zstd $file" \
         >/dev/null
     python3 - "$work/result.json" "$count" <<'PY'
 import json, sys

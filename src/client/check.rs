@@ -300,19 +300,25 @@ mod tests {
         assert!(
             error(&response(pb::Outcome::Solved, &broken)).starts_with("a solution that breaks")
         );
-        // A valid grid, but not this puzzle's: the digits 1 and 2 swapped.
-        let other: String = SOLUTION
+        // A valid grid, but not this puzzle's.
+        let other = ones_and_twos_swapped();
+        assert!(
+            error(&response(pb::Outcome::MultipleSolutions, &other))
+                .starts_with("a solution that changes the puzzle's givens")
+        );
+    }
+
+    /// The solution with its digits 1 and 2 swapped: a valid grid, but not
+    /// the puzzle's.
+    fn ones_and_twos_swapped() -> String {
+        SOLUTION
             .chars()
             .map(|c| match c {
                 '1' => '2',
                 '2' => '1',
                 c => c,
             })
-            .collect();
-        assert!(
-            error(&response(pb::Outcome::MultipleSolutions, &other))
-                .starts_with("a solution that changes the puzzle's givens")
-        );
+            .collect()
     }
 
     /// The one-pass check takes exactly the right solutions of compact
@@ -325,14 +331,7 @@ mod tests {
             let right = !board.cells().contains(&0) && board.is_solved();
             (right && board.keeps_givens_of(&givens)).then_some(board)
         };
-        let swapped: String = SOLUTION
-            .chars()
-            .map(|c| match c {
-                '1' => '2',
-                '2' => '1',
-                c => c,
-            })
-            .collect();
+        let swapped = ones_and_twos_swapped();
         let (zeros, blank) = (CLASSIC.replace('.', "0"), ".".repeat(81));
         let cases = [
             (CLASSIC, SOLUTION.to_string()),

@@ -66,6 +66,10 @@ struct FloodSize {
     idle_connections: usize,
     stream_connections: usize,
     streams_per_connection: usize,
+    batch_connections: usize,
+    batch_streams_per_connection: usize,
+    /// The server's `--max-batch`: the puzzles of each full batch sent.
+    batch: usize,
     call_connections: usize,
     calls_per_connection: usize,
 }
@@ -79,6 +83,8 @@ struct FloodReport {
     calls_waiting: usize,
     connections_refused: usize,
     streams_refused: usize,
+    batch_streams_open: usize,
+    batch_streams_refused: usize,
     calls_refused: usize,
 }
 
@@ -94,6 +100,14 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
             &address,
             size.stream_connections,
             size.streams_per_connection,
+        )
+        .await;
+    flood
+        .greedy_batch_streams(
+            &address,
+            size.batch_connections,
+            size.batch_streams_per_connection,
+            size.batch,
         )
         .await;
     flood
@@ -116,13 +130,18 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
         calls_waiting,
         connections_refused: flood.connections_refused + flood.closed_idle_connections().await,
         streams_refused: flood.streams_refused,
+        batch_streams_open: flood.batch_streams_open(),
+        batch_streams_refused: flood.batch_streams_refused,
         calls_refused: flood.calls_refused(),
     };
     eprintln!(
-        "flood: {streams_open} streams open and {calls_waiting} calls waiting; refused \
-         {} connections, {} streams, {} calls; server peak {:.1} MiB, bound {:.1} MiB",
+        "flood: {streams_open} streams, {} batch streams open and {calls_waiting} calls \
+         waiting; refused {} connections, {} streams, {} batch streams, {} calls; server \
+         peak {:.1} MiB, bound {:.1} MiB",
+        report.batch_streams_open,
         report.connections_refused,
         report.streams_refused,
+        report.batch_streams_refused,
         report.calls_refused,
         report.peak as f64 / f64::from(1 << 20),
         report.bound as f64 / f64::from(1 << 20)
@@ -156,6 +175,8 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         "64KiB",
         "--max-batch",
         "64",
+        "--max-batch-calls",
+        "4",
         "--first-call-timeout",
         "120s",
     ];
@@ -163,6 +184,9 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         idle_connections: 60,
         stream_connections: 8,
         streams_per_connection: 4,
+        batch_connections: 2,
+        batch_streams_per_connection: 3,
+        batch: 64,
         call_connections: 12,
         calls_per_connection: 8,
     };
@@ -173,12 +197,15 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         report.peak,
         report.bound
     );
-    // Every cap was reached: 24 streams, 96 calls in all, 64 connections.
+    // Every cap was reached: 24 streams, 4 batch streams, 96 calls in all,
+    // 64 connections.
     assert_eq!(report.streams_open, 24);
     assert_eq!(report.streams_refused, 8);
+    assert_eq!(report.batch_streams_open, 4);
+    assert_eq!(report.batch_streams_refused, 2);
     assert_eq!(report.calls_waiting, 96 - 24);
     assert_eq!(report.calls_refused, 96 - 72);
-    assert_eq!(report.connections_refused, 8 + 12 + 60 - 64);
+    assert_eq!(report.connections_refused, 8 + 2 + 12 + 60 - 64);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -188,6 +215,9 @@ async fn at_the_default_settings() {
         idle_connections: 600,
         stream_connections: 64,
         streams_per_connection: 8,
+        batch_connections: 3,
+        batch_streams_per_connection: 4,
+        batch: 1024,
         call_connections: 40,
         calls_per_connection: 64,
     };

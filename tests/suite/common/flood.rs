@@ -1,6 +1,7 @@
 //! A hostile client, for the memory-bound tests: connections that say
-//! hello and nothing more, streams that send the largest items allowed and
-//! read no answers, and unary calls whose request never comes.
+//! hello and nothing more, streams that send the largest items allowed (or
+//! full batches of them) and read no answers, and unary calls whose
+//! request never comes.
 //!
 //! Everything it opens stays open until the [`Flood`] is dropped.
 
@@ -10,7 +11,9 @@ use std::time::Duration;
 
 use sudoku_grpc::domain::MAX_PUZZLE_BYTES;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::pb::{SolveRequest, SolveStreamRequest, SolveStreamResponse};
+use sudoku_grpc::pb::{
+    SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveStreamRequest, SolveStreamResponse,
+};
 use sudoku_grpc::service::limits::MAX_ID_BYTES;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -33,12 +36,20 @@ pub fn largest_item(index: u64) -> SolveStreamRequest {
     SolveStreamRequest { id, puzzle }
 }
 
+/// A full batch of `size` of the largest items: a 256-byte id and
+/// [`largest_item`]'s puzzle each time.
+pub fn largest_batch(index: u64, size: usize) -> SolveBatchRequest {
+    let id = format!("{index:0>width$}", width = MAX_ID_BYTES);
+    SolveBatchRequest::new(id, vec![largest_item(index).puzzle; size])
+}
+
 /// What a flood holds open, and what the server refused it.
 #[derive(Default)]
 pub struct Flood {
     idle: Vec<TcpStream>,
     channels: Vec<Channel>,
     streams: Vec<Streaming<SolveStreamResponse>>,
+    batch_streams: Vec<Streaming<SolveBatchResponse>>,
     calls: JoinSet<()>,
     /// Unary calls still waiting for an answer.
     calls_waiting: Arc<AtomicUsize>,
@@ -49,6 +60,8 @@ pub struct Flood {
     pub connections_refused: usize,
     /// Streams the server refused.
     pub streams_refused: usize,
+    /// Batch streams the server refused.
+    pub batch_streams_refused: usize,
 }
 
 /// A channel on its own connection, with small receive windows so that the
@@ -120,6 +133,34 @@ impl Flood {
         }
     }
 
+    /// Opens `connections` connections with `streams` SolveBatchStream
+    /// calls each, every one sending full batches of `batch` of the
+    /// largest items, endlessly, and reading nothing.
+    pub async fn greedy_batch_streams(
+        &mut self,
+        address: &str,
+        connections: usize,
+        streams: usize,
+        batch: usize,
+    ) {
+        for _ in 0..connections {
+            let Some(channel) = connection(address).await else {
+                self.connections_refused += 1;
+                continue;
+            };
+            for _ in 0..streams {
+                let batches = tokio_stream::iter((0u64..).map(move |i| largest_batch(i, batch)));
+                let mut client = SudokuServiceClient::new(channel.clone());
+                let call = client.solve_batch_stream(batches);
+                match tokio::time::timeout(Duration::from_secs(5), call).await {
+                    Ok(Ok(response)) => self.batch_streams.push(response.into_inner()),
+                    _ => self.batch_streams_refused += 1,
+                }
+            }
+            self.channels.push(channel);
+        }
+    }
+
     /// Opens `connections` connections with `calls` unary Solve calls each
     /// whose request message never comes, each with 7.5 KiB of headers (the
     /// server takes up to 8 KiB).
@@ -178,6 +219,11 @@ impl Flood {
             self.streams.len(),
             self.calls_waiting.load(Ordering::SeqCst),
         )
+    }
+
+    /// Batch streams the server took.
+    pub fn batch_streams_open(&self) -> usize {
+        self.batch_streams.len()
     }
 
     /// Unary calls the server has refused so far.
