@@ -66,6 +66,33 @@ impl SharedText {
     }
 }
 
+impl SharedText {
+    /// `texts` copied, in order, into one buffer of their own: each then
+    /// holds only its own bytes, where a decoded text holds the whole
+    /// buffer its message was read into (which may be far larger than the
+    /// texts a server keeps of it, and is not what they are charged).
+    pub fn copied_together<'a>(
+        texts: impl Iterator<Item = &'a SharedText> + Clone,
+    ) -> Vec<SharedText> {
+        let total = texts.clone().map(SharedText::len).sum();
+        let mut buffer = Vec::with_capacity(total);
+        let mut ends = Vec::new();
+        for text in texts {
+            buffer.extend_from_slice(&text.0);
+            ends.push(buffer.len());
+        }
+        let buffer = Bytes::from(buffer);
+        let mut start = 0;
+        ends.into_iter()
+            .map(|end| {
+                let text = SharedText(buffer.slice(start..end));
+                start = end;
+                text
+            })
+            .collect()
+    }
+}
+
 impl From<String> for SharedText {
     fn from(text: String) -> Self {
         SharedText(Bytes::from(text))
@@ -501,6 +528,21 @@ mod tests {
         let response = SolveBatchResponse::decode(wire.as_slice()).unwrap();
         assert_eq!(response.results.len(), MAX_KEPT);
         assert_eq!(response.result_count(), 100_000);
+    }
+
+    #[test]
+    fn texts_copied_together_hold_only_their_own_bytes() {
+        let wire =
+            SolveBatchRequest::new("b", vec!["12".into(), "345".into(), "x".repeat(100_000)])
+                .encode_to_vec();
+        let decoded = SolveBatchRequest::decode(Bytes::from(wire)).unwrap();
+        let kept: Vec<&SharedText> = decoded.puzzles()[..2].iter().collect();
+        let copied = SharedText::copied_together(kept.iter().copied());
+        assert_eq!(copied, ["12", "345"]);
+        drop(decoded);
+        // The copies share a buffer of five bytes, not the message's.
+        assert_eq!(copied[0].0.len() + copied[1].0.len(), 5);
+        assert_eq!(copied[1].0.as_ptr(), copied[0].0.as_ptr().wrapping_add(2));
     }
 
     #[test]

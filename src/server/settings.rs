@@ -30,7 +30,7 @@ pub mod defaults {
     /// `--max-batch-calls`.
     pub const MAX_BATCH_CALLS: usize = 8;
     /// `--first-call-timeout`.
-    pub const FIRST_CALL_TIMEOUT: Duration = Duration::from_secs(10);
+    pub const FIRST_CALL_TIMEOUT: Duration = crate::service::Limits::DEFAULT.first_message_timeout;
     /// `--connection-window-bytes`.
     pub const CONNECTION_WINDOW_BYTES: u32 = 64 * 1024;
     /// `--keepalive-interval`.
@@ -272,6 +272,7 @@ impl Settings {
             max_solve_time: self.max_solve_time,
             max_batch: self.max_batch as usize,
             batch_window: self.batch_window as usize,
+            first_message_timeout: self.first_call_timeout,
         }
     }
 

@@ -22,9 +22,11 @@
 //! * the server's [`ByteBudget`] (`--max-inflight-bytes`), shared by every
 //!   stream: a stream waits, and stops reading, until its next item fits.
 //!   With the defaults the windows of all the streams allowed open fit the
-//!   budget (128 x 256 KiB = 32 MiB), so no stream waits for another; a
-//!   smaller budget overcommits them, and then a client that stops reading
-//!   keeps its window, and makes others wait, until it goes away.
+//!   budget (128 x 256 KiB = 32 MiB); a smaller budget overcommits them,
+//!   and then a client that stops reading keeps its window, and makes
+//!   others wait, until it goes away. Batch streams overcommit it even at
+//!   the defaults: their windows hold whole batches (see
+//!   [`Limits::batch_stream_window`]), up to `--max-batch-calls` of them.
 //!
 //! Unary calls are not charged: each holds one request, and their number
 //! and size are capped by `--max-calls` and `--max-message-bytes` (and the
@@ -79,6 +81,10 @@ pub struct Limits {
     pub max_batch: usize,
     /// Batches of one SolveBatchStream in flight at once.
     pub batch_window: usize,
+    /// How long a batch stream may stay open without sending its first
+    /// request: batch call slots are few, so headers alone must not hold
+    /// one (the server's `--first-call-timeout`).
+    pub first_message_timeout: Duration,
 }
 
 impl Limits {
@@ -94,6 +100,7 @@ impl Limits {
         max_solve_time: Duration::from_secs(1),
         max_batch: 1024,
         batch_window: 4,
+        first_message_timeout: Duration::from_secs(10),
     };
 
     /// The most a batch request can be charged (see [`batch_charge`]).
@@ -189,7 +196,7 @@ pub fn admit_batch(
         return (id, Err(refused), id_charge);
     }
     let mut charge = id_charge;
-    let items = puzzles
+    let checked: Vec<Result<SharedText, ServiceError>> = puzzles
         .into_iter()
         .map(|puzzle| {
             let checked = check_puzzle_length(puzzle.len()).map(|()| puzzle);
@@ -197,7 +204,22 @@ pub fn admit_batch(
             checked
         })
         .collect();
-    (id, Ok(items), charge)
+    (id, Ok(with_own_buffer(checked)), charge)
+}
+
+/// The admitted texts of a batch copied into one buffer of the batch's
+/// own, so that what the batch holds is what it is charged: a decoded
+/// text shares the buffer its message was read into, which could be far
+/// larger (text that was refused, fields that were skipped).
+fn with_own_buffer(
+    items: Vec<Result<SharedText, ServiceError>>,
+) -> Vec<Result<SharedText, ServiceError>> {
+    let mut copies =
+        SharedText::copied_together(items.iter().filter_map(|item| item.as_ref().ok())).into_iter();
+    items
+        .into_iter()
+        .map(|item| item.map(|_| copies.next().expect("one copy per admitted text")))
+        .collect()
 }
 
 /// Checks an item against the per-item caps.

@@ -46,6 +46,11 @@ pub trait Protocol: Send + Sync + 'static {
 
     /// The stream's window: puzzles and bytes in flight at once.
     fn window(&self) -> (usize, usize);
+    /// How long the stream may wait for its first request, if that is
+    /// bounded.
+    fn first_message_timeout(&self) -> Option<std::time::Duration> {
+        None
+    }
     /// The most puzzles one request can carry and the most it can be
     /// charged: what the driver makes room for before it reads one.
     fn largest(&self) -> (usize, usize);
@@ -150,6 +155,10 @@ impl Protocol for Batches {
 
     fn window(&self) -> (usize, usize) {
         self.limits.batch_stream_window()
+    }
+
+    fn first_message_timeout(&self) -> Option<std::time::Duration> {
+        Some(self.limits.first_message_timeout)
     }
 
     fn largest(&self) -> (usize, usize) {

@@ -225,6 +225,8 @@ struct Call<P: Protocol> {
     ready: Option<Group<P::Response>>,
     /// False once the driver has stopped reading.
     reading: bool,
+    /// True once a request has been read.
+    read_any: bool,
     /// The status the stream will end with, once its answers are out.
     failure: Option<Status>,
 }
@@ -240,6 +242,7 @@ impl<P: Protocol> Call<P> {
             submitting: None,
             ready: None,
             reading: true,
+            read_any: false,
             failure: None,
         }
     }
@@ -293,6 +296,8 @@ impl<P: Protocol> Driver<P> {
         let (puzzles, bytes) = self.protocol.window();
         let largest = self.protocol.largest();
         let mut call = Call::new(StreamWindow::new(puzzles, bytes, largest), largest.1);
+        let first_message = self.protocol.first_message_timeout();
+        let first_message_by = first_message.map(|timeout| Instant::now() + timeout);
         let mut expired = false;
         while !call.is_done() {
             self.reserve_for_next_read(&mut call);
@@ -315,6 +320,9 @@ impl<P: Protocol> Driver<P> {
                     call.submitting = None;
                     call.pending.push_back(pending);
                 }
+                () = until(first_message_by), if call.reading && !call.read_any => {
+                    call.stop_reading(Some(no_first_message(first_message)));
+                }
                 () = until_draining(&mut self.draining), if call.reading => {
                     call.stop_reading(Some(Status::unavailable(
                         "the server is shutting down; every request before this point \
@@ -327,7 +335,10 @@ impl<P: Protocol> Driver<P> {
                 }
                 () = call.window.freed(), if call.reading && !call.window.has_room() => {}
                 request = requests.message(), if call.may_read() && call.reserved.is_some() => match request {
-                    Ok(Some(first)) => self.take_batch(&mut call, first, &mut requests),
+                    Ok(Some(first)) => {
+                        call.read_any = true;
+                        self.take_batch(&mut call, first, &mut requests);
+                    }
                     Ok(None) => call.stop_reading(None),
                     Err(status) => call.stop_reading(Some(status)),
                 },
@@ -582,6 +593,16 @@ fn inbound_status(status: Status, limit: &'static str) -> Status {
         return Status::cancelled("the client reset the stream");
     }
     status
+}
+
+/// The status of a stream whose first request did not come within
+/// `timeout`.
+fn no_first_message(timeout: Option<Duration>) -> Status {
+    let waited = timeout.map_or_else(String::new, |timeout| format!(" within {timeout:?}"));
+    Status::deadline_exceeded(format!(
+        "the stream's first request message did not arrive{waited} of its headers \
+         (--first-call-timeout)"
+    ))
 }
 
 fn log_stream_end(rpc: &str, status: &Status) {

@@ -518,3 +518,51 @@ async fn a_batch_cut_short_by_the_deadline_is_not_answered_in_part() {
     assert_eq!(answered[0].results.len(), 2);
     eventually("the pool is idle", || server.pool.stats().in_flight == 0).await;
 }
+
+/// A batch stream that sends no request gives its call slot back after
+/// --first-call-timeout: batch slots are few, and headers alone must not
+/// hold one.
+#[tokio::test]
+async fn a_batch_stream_without_a_request_is_ended_and_frees_its_slot() {
+    let settings = Settings {
+        max_batch_calls: 1,
+        first_call_timeout: Duration::from_millis(300),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 16).await;
+    let (_keep_open, outgoing) = mpsc::channel::<SolveBatchRequest>(1);
+    let started = Instant::now();
+    let mut silent = server
+        .client()
+        .await
+        .solve_batch_stream(ReceiverStream::new(outgoing))
+        .await
+        .unwrap()
+        .into_inner();
+    let (answers, end) = tokio::time::timeout(Duration::from_secs(10), drain(&mut silent))
+        .await
+        .expect("the server ends a batch stream that sends nothing");
+    assert!(answers.is_empty());
+    let end = end.expect("the stream is ended");
+    assert_eq!(end.code(), Code::DeadlineExceeded, "{end:?}");
+    assert!(
+        end.message()
+            .contains("first request message did not arrive within 300ms"),
+        "{end:?}"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(290));
+    // The slot is free again (the driver lingers a moment after the end).
+    let batch = SolveBatchRequest::new("after", vec![CLASSIC.to_string()]);
+    let mut answered = None;
+    for _ in 0..100 {
+        match server.client().await.solve_batch(batch.clone()).await {
+            Ok(response) => {
+                answered = Some(response.into_inner());
+                break;
+            }
+            Err(status) => assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(answered.expect("the slot came back").results.len(), 1);
+}
