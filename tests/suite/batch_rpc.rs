@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, drain, eventually, read_puzzles, sample,
+    CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, drain, eventually, occupy_worker, read_puzzles,
+    sample,
 };
 use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResult};
@@ -565,4 +566,61 @@ async fn a_batch_stream_without_a_request_is_ended_and_frees_its_slot() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(answered.expect("the slot came back").results.len(), 1);
+}
+
+/// A unary batch sheds like Solve: when the pool cannot take all of its
+/// jobs it fails at once with RESOURCE_EXHAUSTED, and none of them runs.
+#[tokio::test]
+async fn a_unary_batch_is_shed_at_once_when_the_pool_is_full() {
+    let server = TestServer::start(Settings::default(), 1, 0).await;
+    let (release, held) = occupy_worker(&server.pool);
+    let batch = SolveBatchRequest::new("full", vec![CLASSIC.to_string(); 10]);
+    let started = Instant::now();
+    let status = server
+        .client()
+        .await
+        .solve_batch(batch.clone())
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(
+        status.message().starts_with("server overloaded"),
+        "{status:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1), "shed at once");
+    assert_eq!(
+        server.pool.stats().in_flight,
+        1,
+        "no job of the batch was queued"
+    );
+    drop(release);
+    held.await.unwrap();
+    let answered = server.client().await.solve_batch(batch).await.unwrap();
+    assert_eq!(answered.into_inner().results.len(), 10);
+}
+
+/// A unary batch whose deadline passes answers DEADLINE_EXCEEDED, and its
+/// jobs are dropped.
+#[tokio::test]
+async fn a_unary_batch_honours_its_deadline_and_drops_its_work() {
+    let server = TestServer::start(Settings::default(), 1, 16).await;
+    let mut request =
+        tonic::Request::new(SolveBatchRequest::new("slow", vec![SLOW.to_string(); 200]));
+    request.set_timeout(Duration::from_millis(300));
+    let started = Instant::now();
+    // A client that leaves the deadline to the server (see `solve`).
+    let status = crate::solve::client_without_local_deadline(&server)
+        .solve_batch(request)
+        .await
+        .unwrap_err();
+    let took = started.elapsed();
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    assert!(
+        (Duration::from_millis(290)..Duration::from_secs(2)).contains(&took),
+        "ended after {took:?}"
+    );
+    eventually("the batch's jobs are dropped", || {
+        server.pool.stats().in_flight == 0
+    })
+    .await;
 }

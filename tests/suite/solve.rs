@@ -142,12 +142,12 @@ async fn an_expired_deadline_is_deadline_exceeded() {
     assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
 }
 
-type BareHttp2 = Client<HttpConnector, tonic::body::Body>;
+pub(crate) type BareHttp2 = Client<HttpConnector, tonic::body::Body>;
 
 /// A client over a bare HTTP/2 connection. tonic's own channel enforces
 /// `grpc-timeout` on the client side too (answering CANCELLED locally),
 /// which would hide what the server answers.
-fn client_without_local_deadline(server: &TestServer) -> SudokuServiceClient<BareHttp2> {
+pub(crate) fn client_without_local_deadline(server: &TestServer) -> SudokuServiceClient<BareHttp2> {
     let http2 = Client::builder(TokioExecutor::new())
         .http2_only(true)
         .build_http::<tonic::body::Body>();
