@@ -151,11 +151,7 @@ pub struct SolveBatchRequest {
 impl SolveBatchRequest {
     /// A request for these puzzles.
     pub fn new(id: impl Into<String>, puzzles: Vec<String>) -> SolveBatchRequest {
-        SolveBatchRequest {
-            id: id.into(),
-            puzzles: puzzles.into_iter().map(SharedText::from).collect(),
-            uncounted: 0,
-        }
+        SolveBatchRequest::from_texts(id, puzzles.into_iter().map(SharedText::from).collect())
     }
 
     /// A request for these puzzles, already in shared buffers.
@@ -186,9 +182,7 @@ impl SolveBatchRequest {
 
 impl Message for SolveBatchRequest {
     fn encode_raw(&self, buf: &mut impl BufMut) {
-        if !self.id.is_empty() {
-            string::encode(1, &self.id, buf);
-        }
+        encode_id(&self.id, buf);
         for puzzle in &self.puzzles {
             encode_text(2, puzzle, buf);
         }
@@ -207,21 +201,13 @@ impl Message for SolveBatchRequest {
                 self.puzzles.push(shared_text(wire_type, buf, ctx)?);
                 Ok(())
             }
-            2 => {
-                check_wire_type(WireType::LengthDelimited, wire_type)?;
-                self.uncounted += 1;
-                skip_field(wire_type, tag, buf, ctx)
-            }
+            2 => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
             _ => skip_field(wire_type, tag, buf, ctx),
         }
     }
 
     fn encoded_len(&self) -> usize {
-        let id = if self.id.is_empty() {
-            0
-        } else {
-            string::encoded_len(1, &self.id)
-        };
+        let id = id_len(&self.id);
         let puzzles: usize = self.puzzles.iter().map(|puzzle| text_len(2, puzzle)).sum();
         id + puzzles
     }
@@ -344,6 +330,36 @@ impl Message for SolveResult {
     }
 }
 
+/// Writes an `id` as field 1, unless it is empty (proto3's default).
+fn encode_id(id: &String, buf: &mut impl BufMut) {
+    if !id.is_empty() {
+        string::encode(1, id, buf);
+    }
+}
+
+/// The encoded length of an `id` written by [`encode_id`].
+fn id_len(id: &String) -> usize {
+    if id.is_empty() {
+        0
+    } else {
+        string::encoded_len(1, id)
+    }
+}
+
+/// Skips an element of a repeated field past [`MAX_KEPT`], counting it in
+/// `uncounted`.
+fn count_beyond_cap(
+    uncounted: &mut usize,
+    wire_type: WireType,
+    tag: u32,
+    buf: &mut impl Buf,
+    ctx: DecodeContext,
+) -> Result<(), DecodeError> {
+    check_wire_type(WireType::LengthDelimited, wire_type)?;
+    *uncounted += 1;
+    skip_field(wire_type, tag, buf, ctx)
+}
+
 /// Writes text as field `tag`.
 fn encode_text(tag: u32, text: &SharedText, buf: &mut impl BufMut) {
     encode_key(tag, WireType::LengthDelimited, buf);
@@ -413,9 +429,7 @@ impl SolveBatchResponse {
 
 impl Message for SolveBatchResponse {
     fn encode_raw(&self, buf: &mut impl BufMut) {
-        if !self.id.is_empty() {
-            string::encode(1, &self.id, buf);
-        }
+        encode_id(&self.id, buf);
         for result in &self.results {
             message::encode(2, result, buf);
         }
@@ -442,11 +456,7 @@ impl Message for SolveBatchResponse {
                 self.results.push(result);
                 Ok(())
             }
-            2 => {
-                check_wire_type(WireType::LengthDelimited, wire_type)?;
-                self.uncounted += 1;
-                skip_field(wire_type, tag, buf, ctx)
-            }
+            2 => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
             3 => message::merge(
                 wire_type,
                 self.error.get_or_insert_with(Default::default),
@@ -458,11 +468,7 @@ impl Message for SolveBatchResponse {
     }
 
     fn encoded_len(&self) -> usize {
-        let id = if self.id.is_empty() {
-            0
-        } else {
-            string::encoded_len(1, &self.id)
-        };
+        let id = id_len(&self.id);
         let error = self
             .error
             .as_ref()

@@ -10,7 +10,6 @@ use super::error::{ServiceError, rpc_status};
 use super::limits::{Limits, admit_item, check_puzzle};
 use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle_since};
 use crate::pb;
-use crate::pb::SharedText;
 use crate::pool::CancelCheck;
 
 /// A solved puzzle and the time the worker spent on it.
@@ -127,21 +126,21 @@ pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, St
 }
 
 /// The stream response for one request: its answer, or the error that
-/// replaced it (see [`solve_result`]).
+/// replaced it (see [`answer_fields`]).
 pub fn stream_response(
     id: String,
     answer: Result<Solved, ServiceError>,
 ) -> pb::SolveStreamResponse {
-    let pb::SolveResult {
+    let AnswerFields {
         outcome,
         solution,
         error,
         stats,
-    } = solve_result(answer);
+    } = answer_fields(answer);
     pb::SolveStreamResponse {
         id,
         outcome,
-        solution: solution.as_str().to_owned(),
+        solution,
         error,
         stats,
     }
@@ -225,21 +224,44 @@ fn encode_solved(solved: &Solved, out: &mut Vec<u8>) {
     message::encode(4, &stats, out);
 }
 
-/// The result for one puzzle: its answer, or the error that replaced it,
-/// with the outcome the error stands for (see [`ServiceError::outcome`]).
-/// The error's google.rpc.Status is the one a unary call would have
-/// failed with.
+/// The result for one puzzle of a batch (see [`answer_fields`]).
 pub fn solve_result(answer: Result<Solved, ServiceError>) -> pb::SolveResult {
+    let AnswerFields {
+        outcome,
+        solution,
+        error,
+        stats,
+    } = answer_fields(answer);
+    pb::SolveResult {
+        outcome,
+        solution: solution.into(),
+        error,
+        stats,
+    }
+}
+
+/// The fields a stream response and a batch result share.
+struct AnswerFields {
+    outcome: i32,
+    solution: String,
+    error: Option<tonic_types::pb::Status>,
+    stats: Option<pb::SolveStats>,
+}
+
+/// One puzzle's answer, or the error that replaced it, with the outcome
+/// the error stands for (see [`ServiceError::outcome`]). The error's
+/// google.rpc.Status is the one a unary call would have failed with.
+fn answer_fields(answer: Result<Solved, ServiceError>) -> AnswerFields {
     match answer {
-        Ok(solved) => pb::SolveResult {
+        Ok(solved) => AnswerFields {
             outcome: solved.outcome_code(),
-            solution: solved.solution().into(),
+            solution: solved.solution(),
             error: None,
             stats: Some(solved.stats()),
         },
-        Err(error) => pb::SolveResult {
+        Err(error) => AnswerFields {
             outcome: pb_outcome(error.outcome()) as i32,
-            solution: SharedText::default(),
+            solution: String::new(),
             error: Some(rpc_status(&Status::from(error))),
             stats: None,
         },

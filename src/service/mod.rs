@@ -155,19 +155,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         // every call from before its handler runs.
         let answer = self.solve_one(request.into_inner().puzzle).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
-        match answer {
-            Ok(solved) => {
-                self.metrics.call_finished(Rpc::Solve, Code::Ok);
-                Ok(Response::new(solved.into()))
-            }
-            Err(error) => {
-                let shed = error.is_shed();
-                let status = Status::from(error);
-                self.metrics.call_finished(Rpc::Solve, status.code());
-                log_failed_call("Solve", &status, shed);
-                Err(status)
-            }
-        }
+        self.finish_unary(Rpc::Solve, answer.map(SolveResponse::from))
     }
 
     type SolveStreamStream = stream::ResponseStream<crate::pb::SolveStreamResponse>;
@@ -192,19 +180,8 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         if let Some(arrived) = request.extensions().get::<RequestArrived>() {
             arrived.signal();
         }
-        match batch::solve_batch(self, request.into_inner()).await {
-            Ok(response) => {
-                self.metrics.call_finished(Rpc::SolveBatch, Code::Ok);
-                Ok(Response::new(response))
-            }
-            Err(error) => {
-                let shed = error.is_shed();
-                let status = Status::from(error);
-                self.metrics.call_finished(Rpc::SolveBatch, status.code());
-                log_failed_call("SolveBatch", &status, shed);
-                Err(status)
-            }
-        }
+        let answer = batch::solve_batch(self, request.into_inner()).await;
+        self.finish_unary(Rpc::SolveBatch, answer)
     }
 
     type SolveBatchStreamStream = stream::ResponseStream<SolveBatchResponse>;
@@ -230,6 +207,28 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
 }
 
 impl SudokuService {
+    /// A unary call's response or status, with the call counted and, if it
+    /// failed, logged.
+    fn finish_unary<T>(
+        &self,
+        rpc: Rpc,
+        answer: Result<T, ServiceError>,
+    ) -> Result<Response<T>, Status> {
+        match answer {
+            Ok(response) => {
+                self.metrics.call_finished(rpc, Code::Ok);
+                Ok(Response::new(response))
+            }
+            Err(error) => {
+                let shed = error.is_shed();
+                let status = Status::from(error);
+                self.metrics.call_finished(rpc, status.code());
+                log_failed_call(rpc.label(), &status, shed);
+                Err(status)
+            }
+        }
+    }
+
     /// Starts the driver of a stream of `protocol`, holding `slot`, and
     /// returns the responses for the transport.
     fn open_stream<P: protocol::Protocol>(
