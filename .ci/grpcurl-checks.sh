@@ -72,6 +72,8 @@ out=$(call "$address" describe sudoku.v1.SudokuService) || fail "describe: $out"
 expect "describe shows Solve" 'rpc Solve \( \.sudoku\.v1\.SolveRequest \) returns \( \.sudoku\.v1\.SolveResponse \)' "$out"
 expect "describe shows SolveStream" 'rpc SolveStream \( stream \.sudoku\.v1\.SolveStreamRequest \) returns \( stream \.sudoku\.v1\.SolveStreamResponse \)' "$out"
 expect "describe shows SolveBatch" 'rpc SolveBatch \( \.sudoku\.v1\.SolveBatchRequest \) returns \( \.sudoku\.v1\.SolveBatchResponse \)' "$out"
+expect "describe shows Hint" 'rpc Hint \( \.sudoku\.v1\.HintRequest \) returns \( \.sudoku\.v1\.HintResponse \)' "$out"
+expect "describe shows Explain" 'rpc Explain \( \.sudoku\.v1\.ExplainRequest \) returns \( \.sudoku\.v1\.ExplainResponse \)' "$out"
 expect "describe shows SolveBatchStream" 'rpc SolveBatchStream \( stream \.sudoku\.v1\.SolveBatchRequest \) returns \( stream \.sudoku\.v1\.SolveBatchResponse \)' "$out"
 expect "describe shows the proto's comments" 'Solves many puzzles per message: the fast path for batch clients' "$out"
 out=$(call "$address" describe sudoku.v1.SolveBatchResponse) || fail "describe SolveBatchResponse: $out"
@@ -147,6 +149,19 @@ ids=$(grep -oE '"id": "s[0-9]"' <<<"$out" | tr -d '"id: ' | tr '\n' ' ')
 expect "a refused batch in a stream gets an error" 'the batch has 9 puzzles, over the limit of 8' "$out"
 [ "$(grep -c '"outcome": "OUTCOME_SOLVED"' <<<"$out")" -eq 3 ] || fail "the stream's other batches should be solved: $out"
 echo "ok: SolveBatchStream answers every batch in order and goes on after a refused one"
+
+out=$(call -d "{\"puzzle\":\"$puzzle\",\"grade\":true}" "$address" sudoku.v1.SudokuService/Solve) || fail "graded Solve: $out"
+expect "a graded Solve carries the grade" '"level": "LEVEL_[A-Z]*"' "$out"
+expect "the grade names its hardest technique" '"hardestTechnique": "[A-Z]' "$out"
+out=$(call -d "{\"puzzle\":\"$puzzle\"}" "$address" sudoku.v1.SudokuService/Hint) || fail "Hint: $out"
+expect "Hint gives a step with its explanation" '"explanation": "[^"]*r[1-9]c[1-9]' "$out"
+out=$(call -d "{\"puzzle\":\"$puzzle\"}" "$address" sudoku.v1.SudokuService/Explain) || fail "Explain: $out"
+[ "$(grep -c '"technique":' <<<"$out")" -gt 40 ] || fail "Explain should give the whole path: $out"
+set +e
+out=$(call -d "{\"puzzle\":\"$puzzle\",\"marks\":\"123\"}" "$address" sudoku.v1.SudokuService/Hint 2>&1)
+set -e
+expect "bad marks are refused naming the field" 'google\.rpc\.BadRequest.*"field":"marks"' "$out"
+echo "ok: grade, Hint and Explain through reflection"
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"

@@ -2,7 +2,9 @@
 //!
 //! * [`solve`]: a puzzle or a puzzle file, on servers or in this process;
 //! * [`health`]: the health of one server or several;
-//! * [`bench`]: the load generator, with its echo baseline.
+//! * [`bench`]: the load generator, with its echo baseline;
+//! * [`grade`]: how hard puzzles are for a person;
+//! * [`hint`]: the next logical step (`hint`) and the whole path (`explain`).
 //!
 //! [`args`] holds the flags several commands share, [`output`] what they
 //! print (answer lines, summaries, exit codes) and [`progress`] the progress
@@ -12,7 +14,9 @@
 
 pub mod args;
 pub mod bench;
+pub mod grade;
 pub mod health;
+pub mod hint;
 pub mod output;
 pub mod progress;
 pub mod solve;
@@ -55,6 +59,14 @@ pub enum Command {
     /// latency at a given concurrency, SolveStream throughput, and a bare
     /// echo of the same messages as the transport's baseline.
     Bench(bench::BenchArgs),
+    /// Rate puzzles for a human solver on Sudoku Explainer's scale: one
+    /// line per puzzle (rating, level, hardest technique), and a summary of
+    /// the levels of a file.
+    Grade(grade::GradeArgs),
+    /// Show the simplest logical step from a position, on the grid.
+    Hint(hint::HintArgs),
+    /// Show the whole logical path from the givens, one step per line.
+    Explain(hint::ExplainArgs),
 }
 
 /// Runs one command and returns the exit code; errors are reported on
@@ -64,6 +76,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Health(args) => health::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Grade(args) => grade::run(args),
+        Command::Hint(args) => hint::run_hint(args),
+        Command::Explain(args) => hint::run_explain(args),
     };
     result.unwrap_or_else(|failure| {
         if !failure.message.is_empty() {

@@ -128,7 +128,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode, Failure> {
 /// an existing file, and either holds nothing but puzzle characters, or
 /// holds so many cells (digits and `.`) that it can only be a puzzle with a
 /// mistake in it, which the parser then names with its place.
-fn is_puzzle_argument(input: &str) -> bool {
+pub(super) fn is_puzzle_argument(input: &str) -> bool {
     let cells = input
         .bytes()
         .filter(|byte| byte.is_ascii_digit() || *byte == b'.')
@@ -171,7 +171,7 @@ fn solve_here(puzzle: &str) -> Answer {
 }
 
 /// A puzzle file, or stdin for `-`, read in large blocks.
-fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Failure> {
+pub(super) fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Failure> {
     const READ_BUFFER: usize = 256 * 1024;
     if path == "-" {
         return Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin())));

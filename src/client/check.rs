@@ -372,6 +372,7 @@ mod tests {
             outcome: pb::Outcome::Invalid as i32,
             solution: String::new(),
             stats: None,
+            grade: None,
         };
         assert_eq!(
             unary_answer(CLASSIC, &unary).unwrap_err().to_string(),

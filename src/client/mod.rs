@@ -153,6 +153,7 @@ pub async fn solve(
 ) -> Result<Answer, ClientError> {
     let request = SolveRequest {
         puzzle: puzzle.to_string(),
+        grade: false,
     };
     match options.sudoku_client(channel).solve(request).await {
         Ok(response) => Ok(check::unary_answer(puzzle, response.get_ref())?),

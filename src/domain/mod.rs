@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 mod answer;
 mod board;
 mod error;
+mod graded;
+pub mod logic;
 mod outcome;
 mod parse;
 pub mod solver;
@@ -18,6 +20,9 @@ pub mod solver;
 pub use answer::Answer;
 pub use board::{Board, Cell, Conflict, Unit};
 pub use error::PuzzleError;
+pub use graded::{
+    Explained, GradedReport, HintAnswer, HintError, explain_puzzle, hint_puzzle, solve_and_grade,
+};
 pub use outcome::{Outcome, Tally};
 pub use parse::{MAX_PUZZLE_BYTES, looks_like_puzzle, parse_board, parse_board_bytes};
 pub use solver::{SolveReport, SolveStats, Stopped};

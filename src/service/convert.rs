@@ -7,8 +7,10 @@ use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, k
 use tonic::Status;
 
 use super::error::{ServiceError, rpc_status};
+use super::grading::pb_grade;
 use super::limits::{Limits, admit_item, check_puzzle};
-use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_puzzle_since};
+use crate::domain::logic::Grade;
+use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade, solve_puzzle_since};
 use crate::pb;
 use crate::pool::CancelCheck;
 
@@ -16,6 +18,7 @@ use crate::pool::CancelCheck;
 #[derive(Debug, Clone, Copy)]
 pub struct Solved {
     report: SolveReport,
+    grade: Option<Grade>,
     elapsed: Duration,
 }
 
@@ -42,9 +45,29 @@ pub fn solve_timed(
     let ended = Instant::now();
     let solved = report.map(|report| Solved {
         report,
+        grade: None,
         elapsed: ended - started,
     });
     (solved, ended)
+}
+
+/// [`solve_job`], also grading the puzzle when `grade` is set (within the
+/// same `max_time`).
+pub fn solve_job_graded(
+    puzzle: &str,
+    grade: bool,
+    max_time: Duration,
+    cancel: &CancelCheck,
+) -> Result<Solved, SolvePuzzleError> {
+    let started = Instant::now();
+    let graded = solve_and_grade(puzzle, grade, started, Some(max_time), &|| {
+        cancel.is_cancelled()
+    })?;
+    Ok(Solved {
+        report: graded.report,
+        grade: graded.grade,
+        elapsed: started.elapsed(),
+    })
 }
 
 /// The protobuf value of an outcome: the one place the service converts
@@ -96,6 +119,7 @@ impl From<Solved> for pb::SolveResponse {
             outcome: solved.outcome_code(),
             solution: solved.solution(),
             stats: Some(solved.stats()),
+            grade: solved.grade.as_ref().map(pb_grade),
         }
     }
 }

@@ -4,6 +4,7 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use super::limits::MAX_ID_BYTES;
+use crate::domain::logic::PositionError;
 use crate::domain::{GaveUp, Outcome, PuzzleError, SolvePuzzleError};
 use crate::pool::{JobError, QueueFull};
 
@@ -22,6 +23,12 @@ pub enum ServiceError {
         /// Its length in bytes.
         length: usize,
     },
+    /// A hint's progress text is malformed.
+    #[error("progress: {0}")]
+    InvalidProgress(PuzzleError),
+    /// A hint's progress or marks do not fit its puzzle.
+    #[error(transparent)]
+    InvalidPosition(#[from] PositionError),
     /// A batch carries more puzzles than `--max-batch`.
     #[error("the batch has {count} puzzles, over the limit of {limit} (--max-batch); split it")]
     BatchTooLarge {
@@ -101,6 +108,8 @@ impl ServiceError {
     pub fn outcome(&self) -> Outcome {
         match self {
             ServiceError::InvalidPuzzle(_)
+            | ServiceError::InvalidProgress(_)
+            | ServiceError::InvalidPosition(_)
             | ServiceError::IdTooLong { .. }
             | ServiceError::BatchTooLarge { .. }
             | ServiceError::MalformedRequest(_)
@@ -138,6 +147,22 @@ impl From<ServiceError> for Status {
                 message.clone(),
                 ErrorDetails::with_bad_request_violation("id", message),
             ),
+            ServiceError::InvalidProgress(_) => Status::with_error_details(
+                Code::InvalidArgument,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation("progress", message),
+            ),
+            ServiceError::InvalidPosition(ref position) => {
+                let field = match position {
+                    PositionError::GivenChanged { .. } => "progress",
+                    PositionError::Marks(_) => "marks",
+                };
+                Status::with_error_details(
+                    Code::InvalidArgument,
+                    message.clone(),
+                    ErrorDetails::with_bad_request_violation(field, message),
+                )
+            }
             ServiceError::BatchTooLarge { .. } => Status::with_error_details(
                 Code::InvalidArgument,
                 message.clone(),

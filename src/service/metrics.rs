@@ -35,14 +35,20 @@ pub enum Rpc {
     SolveBatch = 2,
     /// Bidirectional `SolveBatchStream`.
     SolveBatchStream = 3,
+    /// Unary `Hint`.
+    Hint = 4,
+    /// Unary `Explain`.
+    Explain = 5,
 }
 
 impl Rpc {
-    const ALL: [Rpc; 4] = [
+    const ALL: [Rpc; 6] = [
         Rpc::Solve,
         Rpc::SolveStream,
         Rpc::SolveBatch,
         Rpc::SolveBatchStream,
+        Rpc::Hint,
+        Rpc::Explain,
     ];
 
     /// The RPC a request path names, if it is one of this service's.
@@ -59,7 +65,17 @@ impl Rpc {
 
     /// True for the unary RPCs.
     pub fn is_unary(self) -> bool {
-        matches!(self, Rpc::Solve | Rpc::SolveBatch)
+        matches!(
+            self,
+            Rpc::Solve | Rpc::SolveBatch | Rpc::Hint | Rpc::Explain
+        )
+    }
+
+    /// True for the RPCs whose responses may outgrow --max-message-bytes
+    /// (a batch's results, a whole explained path), served with the batch
+    /// RPCs' message size limits.
+    pub fn has_large_messages(self) -> bool {
+        self.is_batch() || self == Rpc::Explain
     }
 
     /// What sets the largest request message the RPC accepts.
@@ -78,6 +94,8 @@ impl Rpc {
             Rpc::SolveStream => "SolveStream",
             Rpc::SolveBatch => "SolveBatch",
             Rpc::SolveBatchStream => "SolveBatchStream",
+            Rpc::Hint => "Hint",
+            Rpc::Explain => "Explain",
         }
     }
 }

@@ -10,6 +10,7 @@ mod batch;
 mod convert;
 pub mod deadline;
 mod error;
+mod grading;
 mod jobs;
 pub mod limits;
 mod metrics;
@@ -34,7 +35,7 @@ use crate::pb::{
     SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStreamRequest,
 };
 use crate::pool::WorkerPool;
-use convert::{Solved, solve_job};
+use convert::{Solved, solve_job_graded};
 use protocol::{Batches, SingleItems};
 
 /// At most one log line a second about calls shed for overload; the
@@ -113,12 +114,12 @@ impl SudokuService {
     /// Solves one puzzle on the pool: checked against its cap, shed if the
     /// queue is full. Dropping this future (the deadline passed, or the
     /// client went away) drops the job handle, which cancels the job.
-    async fn solve_one(&self, puzzle: String) -> Result<Solved, ServiceError> {
-        limits::check_puzzle(&puzzle)?;
+    async fn solve_one(&self, request: SolveRequest) -> Result<Solved, ServiceError> {
+        limits::check_puzzle(&request.puzzle)?;
         let max_time = self.limits.max_solve_time;
-        let answer = self
-            .pool
-            .try_submit(move |cancel| solve_job(&puzzle, max_time, cancel))?;
+        let answer = self.pool.try_submit(move |cancel| {
+            solve_job_graded(&request.puzzle, request.grade, max_time, cancel)
+        })?;
         Ok(answer.await??)
     }
 
@@ -153,7 +154,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         // A call dropped while it waits here (the client went away, or the
         // deadline passed) is counted by the server's call layer, which sees
         // every call from before its handler runs.
-        let answer = self.solve_one(request.into_inner().puzzle).await;
+        let answer = self.solve_one(request.into_inner()).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
         self.finish_unary(Rpc::Solve, answer.map(SolveResponse::from))
     }
@@ -203,6 +204,28 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         let slot = request.extensions().get::<CallSlot>().cloned();
         let protocol = Batches::new(self.limits);
         Ok(Response::new(self.open_stream(protocol, request, slot)))
+    }
+
+    async fn hint(
+        &self,
+        request: Request<crate::pb::HintRequest>,
+    ) -> Result<Response<crate::pb::HintResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let answer = self.hint_one(request.into_inner()).await;
+        self.finish_unary(Rpc::Hint, answer)
+    }
+
+    async fn explain(
+        &self,
+        request: Request<crate::pb::ExplainRequest>,
+    ) -> Result<Response<crate::pb::ExplainResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let answer = self.explain_one(request.into_inner()).await;
+        self.finish_unary(Rpc::Explain, answer)
     }
 }
 
@@ -294,7 +317,7 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        if Rpc::from_path(request.uri().path()).is_some_and(Rpc::is_batch) {
+        if Rpc::from_path(request.uri().path()).is_some_and(Rpc::has_large_messages) {
             self.batch.call(request)
         } else {
             self.single.call(request)

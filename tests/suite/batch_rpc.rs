@@ -305,6 +305,7 @@ async fn batch_stream_answers_match_unary_solve_on_the_shipped_puzzles() {
     for (puzzle, result) in puzzles.iter().zip(results) {
         let unary = answer_request(SolveRequest {
             puzzle: puzzle.clone(),
+            grade: false,
         });
         match unary {
             Ok(expected) => {

@@ -28,6 +28,7 @@ async fn compressed_unary_and_stream_calls_are_answered_compressed() {
         let response = client
             .solve(SolveRequest {
                 puzzle: CLASSIC.to_string(),
+                grade: false,
             })
             .await
             .unwrap();
@@ -64,6 +65,7 @@ async fn an_uncompressed_client_gets_uncompressed_answers() {
         .await
         .solve(SolveRequest {
             puzzle: CLASSIC.to_string(),
+            grade: false,
         })
         .await
         .unwrap();

@@ -32,6 +32,7 @@ fn settings(max_connections: u32) -> Settings {
 async fn solve(channel: &Channel) -> Result<String, tonic::Status> {
     let request = SolveRequest {
         puzzle: CLASSIC.to_string(),
+        grade: false,
     };
     let mut client = SudokuServiceClient::new(channel.clone());
     Ok(client.solve(request).await?.into_inner().solution)

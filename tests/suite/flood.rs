@@ -56,6 +56,7 @@ async fn serving(address: &str) -> bool {
     let health = sudoku_grpc::client::check_health(channel.clone(), "").await;
     let request = SolveRequest {
         puzzle: CLASSIC.to_string(),
+        grade: false,
     };
     let solved = SudokuServiceClient::new(channel).solve(request).await;
     matches!(health, Ok(true)) && solved.is_ok()

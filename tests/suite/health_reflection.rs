@@ -138,7 +138,14 @@ async fn reflection_v1_lists_and_describes_the_services() {
     let methods: Vec<&str> = sudoku.service[0].method.iter().map(|m| m.name()).collect();
     assert_eq!(
         methods,
-        ["Solve", "SolveStream", "SolveBatch", "SolveBatchStream"]
+        [
+            "Solve",
+            "SolveStream",
+            "SolveBatch",
+            "SolveBatchStream",
+            "Hint",
+            "Explain"
+        ]
     );
     assert!(
         sudoku

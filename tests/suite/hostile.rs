@@ -47,7 +47,10 @@ async fn a_message_over_the_limit_is_resource_exhausted_and_the_channel_survives
     let mut client = sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel);
     let one_mib = ".".repeat(1 << 20);
     let status = client
-        .solve(sudoku_grpc::pb::SolveRequest { puzzle: one_mib })
+        .solve(sudoku_grpc::pb::SolveRequest {
+            puzzle: one_mib,
+            grade: false,
+        })
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
@@ -60,6 +63,7 @@ async fn a_message_over_the_limit_is_resource_exhausted_and_the_channel_survives
     let answer = client
         .solve(sudoku_grpc::pb::SolveRequest {
             puzzle: CLASSIC.to_string(),
+            grade: false,
         })
         .await
         .unwrap()

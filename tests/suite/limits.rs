@@ -85,6 +85,7 @@ async fn unary_calls_are_not_charged_to_the_stream_budget() {
     let call = tokio::spawn(async move {
         let request = SolveRequest {
             puzzle: CLASSIC.to_string(),
+            grade: false,
         };
         client
             .solve(request)

@@ -18,6 +18,7 @@ mod connections;
 mod differential;
 mod flood;
 mod fuzz_regressions;
+mod grading;
 mod health_reflection;
 mod hostile;
 mod limits;

@@ -205,6 +205,7 @@ async fn send_unreadable_calls(channel: tonic::transport::Channel) {
         sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel.clone());
     let too_large = sudoku_grpc::pb::SolveRequest {
         puzzle: ".".repeat(1 << 20),
+        grade: false,
     };
     assert_eq!(
         client.solve(too_large).await.unwrap_err().code(),
@@ -236,6 +237,7 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
     let reset = tokio::spawn(async move {
         let request = sudoku_grpc::pb::SolveRequest {
             puzzle: crate::common::SLOW.to_string(),
+            grade: false,
         };
         let _ = slow_client.solve(request).await;
     });

@@ -30,7 +30,10 @@ async fn a_unary_flood_on_one_worker_is_shed_while_health_says_serving() {
             sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient::new(channel.clone());
         calls.spawn(async move {
             client
-                .solve(sudoku_grpc::pb::SolveRequest { puzzle })
+                .solve(sudoku_grpc::pb::SolveRequest {
+                    puzzle,
+                    grade: false,
+                })
                 .await
                 .map(|response| response.into_inner().outcome())
         });
@@ -188,6 +191,7 @@ async fn one_connection_gets_no_more_calls_than_its_cap() {
 
     let request = || sudoku_grpc::pb::SolveRequest {
         puzzle: crate::common::CLASSIC.to_string(),
+        grade: false,
     };
     let waited = tokio::time::timeout(Duration::from_millis(300), client.solve(request())).await;
     assert!(
@@ -224,6 +228,7 @@ async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
     let solve = |mut client: sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient<_>| async move {
         let request = sudoku_grpc::pb::SolveRequest {
             puzzle: crate::common::CLASSIC.to_string(),
+            grade: false,
         };
         client.solve(request).await.map(|_| ())
     };

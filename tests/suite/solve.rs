@@ -16,6 +16,7 @@ use tonic_types::StatusExt;
 fn request(puzzle: &str) -> SolveRequest {
     SolveRequest {
         puzzle: puzzle.to_string(),
+        grade: false,
     }
 }
 

@@ -81,6 +81,7 @@ async fn tls_channel(
 async fn solve_over(channel: Channel) -> Result<String, tonic::Status> {
     let request = SolveRequest {
         puzzle: CLASSIC.to_string(),
+        grade: false,
     };
     let response = SudokuServiceClient::new(channel).solve(request).await?;
     Ok(response.into_inner().solution)

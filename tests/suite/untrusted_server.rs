@@ -65,6 +65,7 @@ impl SudokuService for BadServer {
             outcome,
             solution,
             stats: None,
+            grade: None,
         }))
     }
 
@@ -111,6 +112,20 @@ impl SudokuService for BadServer {
     ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
         let answers = request.into_inner().map(|batch| Ok(answer_batch(batch?)));
         Ok(Response::new(Box::pin(answers)))
+    }
+
+    async fn hint(
+        &self,
+        _: Request<sudoku_grpc::pb::HintRequest>,
+    ) -> Result<Response<sudoku_grpc::pb::HintResponse>, Status> {
+        Err(Status::unimplemented("not this server"))
+    }
+
+    async fn explain(
+        &self,
+        _: Request<sudoku_grpc::pb::ExplainRequest>,
+    ) -> Result<Response<sudoku_grpc::pb::ExplainResponse>, Status> {
+        Err(Status::unimplemented("not this server"))
     }
 }
 

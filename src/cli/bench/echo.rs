@@ -33,7 +33,22 @@ impl SudokuService for EchoService {
             outcome: Outcome::Solved.into(),
             solution: request.into_inner().puzzle,
             stats: None,
+            grade: None,
         }))
+    }
+
+    async fn hint(
+        &self,
+        _: Request<crate::pb::HintRequest>,
+    ) -> Result<Response<crate::pb::HintResponse>, Status> {
+        Err(Status::unimplemented("the echo server only echoes solves"))
+    }
+
+    async fn explain(
+        &self,
+        _: Request<crate::pb::ExplainRequest>,
+    ) -> Result<Response<crate::pb::ExplainResponse>, Status> {
+        Err(Status::unimplemented("the echo server only echoes solves"))
     }
 
     type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;

@@ -279,7 +279,13 @@ async fn unary_caller(
         }
         let puzzle = puzzles[index % puzzles.len()].clone();
         let call_started = Instant::now();
-        match client.solve(SolveRequest { puzzle }).await {
+        match client
+            .solve(SolveRequest {
+                puzzle,
+                grade: false,
+            })
+            .await
+        {
             Ok(_) => {
                 let micros = call_started.elapsed().as_micros() as u64;
                 latency.saturating_record(micros.max(1));

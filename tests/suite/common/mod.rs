@@ -118,6 +118,7 @@ impl TestServer {
     pub async fn solve(&self, puzzle: &str) -> Result<SolveResponse, Status> {
         let request = SolveRequest {
             puzzle: puzzle.to_string(),
+            grade: false,
         };
         Ok(self.client().await.solve(request).await?.into_inner())
     }

@@ -1,0 +1,278 @@
+//! Checks the logical solver against the reference data in
+//! `../shared/grading` (or the folder given), and checks every step of
+//! every puzzle of the benchmark sets against their solutions.
+//!
+//! The reference files are GPL and LGPL, so they are read from where they
+//! are and never copied into this project; this is why the check is an
+//! example run by `scripts/grading-conformance.sh` and not a test.
+//!
+//! ```text
+//! cargo run --release --example grading_conformance -- exchange DIR
+//! cargo run --release --example grading_conformance -- reglib DIR
+//! cargo run --release --example grading_conformance -- se-paths DIR
+//! cargo run --release --example grading_conformance -- soundness FILE...
+//! cargo run --release --example grading_conformance -- speed FILE [REPEAT]
+//! ```
+
+mod reglib;
+mod se_paths;
+
+use std::time::{Duration, Instant};
+
+use sudoku_grpc::domain::logic::{self, Grade, Grid, Observer, Single, Step};
+use sudoku_grpc::domain::{Board, Outcome, parse_board, solver};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("exchange") if args.len() == 2 => exchange(&args[1]),
+        Some("reglib") if args.len() == 2 => reglib::run(&args[1]),
+        Some("se-paths") if args.len() == 2 => se_paths::run(&args[1]),
+        Some("speed") if args.len() >= 2 => {
+            speed(&args[1], args.get(2).map_or(1, |n| n.parse().unwrap_or(1)))
+        }
+        Some("soundness") => {
+            for file in &args[1..] {
+                soundness(file);
+            }
+        }
+        _ => {
+            eprintln!(
+                "usage: grading_conformance exchange|reglib|se-paths DIR | soundness FILE... | speed FILE [REPEAT]"
+            );
+            std::process::exit(2);
+        }
+    }
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|error| {
+        eprintln!("cannot read {path}: {error}");
+        std::process::exit(2);
+    })
+}
+
+fn solve(board: &Board) -> Option<Board> {
+    let report = solver::solve(board, || false).ok()?;
+    (report.outcome == Outcome::Solved).then_some(report.solution?)
+}
+
+fn timed_grade(board: &Board) -> (Grade, Duration) {
+    let started = Instant::now();
+    let grade = logic::grade(board);
+    (grade, started.elapsed())
+}
+
+fn exchange(dir: &str) {
+    let text = read(&format!("{dir}/exchange-rated.txt"));
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let board = parse_board(fields[1]).expect("exchange puzzles parse");
+        let expected: f64 = fields[2].parse().expect("exchange ratings are numbers");
+        let (grade, time) = timed_grade(&board);
+        rows.push((expected, grade, time));
+    }
+    let within = |rows: &[&(f64, Grade, Duration)], tolerance: f64| {
+        rows.iter()
+            .filter(|(e, g, _)| (g.rating.value() - e).abs() <= tolerance + 1e-9)
+            .count()
+    };
+    let all: Vec<_> = rows.iter().collect();
+    let simple: Vec<_> = rows.iter().filter(|(e, _, _)| *e <= 4.4 + 1e-9).collect();
+    println!("exchange-rated: {} puzzles", all.len());
+    println!(
+        "  rated <= 4.4: {}/{} exact ({:.1}%)",
+        within(&simple, 0.05),
+        simple.len(),
+        100.0 * within(&simple, 0.05) as f64 / simple.len() as f64
+    );
+    println!(
+        "  all: {}/{} within 0.5 ({:.1}%), exact {}",
+        within(&all, 0.5),
+        all.len(),
+        100.0 * within(&all, 0.5) as f64 / all.len() as f64,
+        within(&all, 0.05)
+    );
+    let ours: Vec<f64> = rows.iter().map(|(_, g, _)| g.rating.value()).collect();
+    let theirs: Vec<f64> = rows.iter().map(|(e, _, _)| *e).collect();
+    println!(
+        "  Spearman rank correlation: {:.3}",
+        spearman(&ours, &theirs)
+    );
+    let stalled = rows.iter().filter(|(_, g, _)| g.stalled.is_some()).count();
+    let slowest = rows.iter().map(|(_, _, t)| *t).max().unwrap_or_default();
+    println!(
+        "  stalled: {stalled}; slowest grade {:.1} ms",
+        slowest.as_secs_f64() * 1e3
+    );
+    println!("  by SE rating: count, exact, within 0.5, mean of ours");
+    let mut ratings: Vec<f64> = theirs.clone();
+    ratings.sort_by(f64::total_cmp);
+    ratings.dedup();
+    for rating in ratings {
+        let group: Vec<_> = rows.iter().filter(|(e, _, _)| *e == rating).collect();
+        let mean = group.iter().map(|(_, g, _)| g.rating.value()).sum::<f64>() / group.len() as f64;
+        println!(
+            "    {rating:.1}: {:3} {:3} {:3}  {mean:.2}",
+            group.len(),
+            within(&group, 0.05),
+            within(&group, 0.5)
+        );
+    }
+}
+
+/// Spearman's rank correlation, with ties given their mean rank.
+fn spearman(a: &[f64], b: &[f64]) -> f64 {
+    let (ra, rb) = (ranks(a), ranks(b));
+    let n = a.len() as f64;
+    let mean = (n + 1.0) / 2.0;
+    let cov: f64 = ra
+        .iter()
+        .zip(&rb)
+        .map(|(x, y)| (x - mean) * (y - mean))
+        .sum();
+    let var = |r: &[f64]| r.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
+    cov / (var(&ra) * var(&rb)).sqrt()
+}
+
+fn ranks(values: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&i, &j| values[i].total_cmp(&values[j]));
+    let mut ranks = vec![0.0; values.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start;
+        while end + 1 < order.len() && values[order[end + 1]] == values[order[start]] {
+            end += 1;
+        }
+        let rank = (start + end) as f64 / 2.0 + 1.0;
+        for &i in &order[start..=end] {
+            ranks[i] = rank;
+        }
+        start = end + 1;
+    }
+    ranks
+}
+
+/// Checks every step against the solution.
+struct Checker<'a> {
+    solution: &'a Board,
+    steps: u64,
+    wrong: Vec<String>,
+}
+
+impl Checker<'_> {
+    fn check(&mut self, what: &str, placements: &[(usize, u8)], eliminations: &[(usize, u8)]) {
+        self.steps += 1;
+        let cells = self.solution.cells();
+        for &(cell, digit) in placements {
+            if cells[cell] != digit {
+                self.wrong
+                    .push(format!("{what} placed {digit} in cell {cell}"));
+            }
+        }
+        for &(cell, digit) in eliminations {
+            if cells[cell] == digit {
+                self.wrong
+                    .push(format!("{what} removed {digit} from cell {cell}"));
+            }
+        }
+    }
+}
+
+impl Observer for Checker<'_> {
+    fn single(&mut self, _: &Grid, single: Single) {
+        self.check(single.technique.name(), &[(single.cell, single.digit)], &[]);
+    }
+
+    fn step(&mut self, _: &Grid, step: &Step) {
+        let pairs = |marks: &[logic::Mark]| -> Vec<(usize, u8)> {
+            marks
+                .iter()
+                .map(|m| (usize::from(m.cell), m.digit))
+                .collect()
+        };
+        self.check(
+            step.technique.name(),
+            &pairs(&step.placements),
+            &pairs(&step.eliminations),
+        );
+    }
+}
+
+fn soundness(file: &str) {
+    let text = read(file);
+    let (mut puzzles, mut steps, mut stalled, mut wrong) = (0, 0, 0, 0);
+    let mut slowest = (Duration::ZERO, String::new());
+    let started = Instant::now();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+    {
+        let Ok(board) = parse_board(&line[..81]) else {
+            continue;
+        };
+        let Some(solution) = solve(&board) else {
+            continue;
+        };
+        let mut checker = Checker {
+            solution: &solution,
+            steps: 0,
+            wrong: Vec::new(),
+        };
+        let one = Instant::now();
+        let grade = logic::walk(
+            Grid::new(&board),
+            &|| false,
+            &|| Duration::ZERO,
+            &mut checker,
+        );
+        let time = one.elapsed();
+        if time > slowest.0 {
+            slowest = (time, line[..81].to_string());
+        }
+        puzzles += 1;
+        steps += checker.steps;
+        stalled += usize::from(grade.stalled.is_some());
+        if !checker.wrong.is_empty() {
+            wrong += 1;
+            eprintln!("UNSOUND {}: {}", &line[..81], checker.wrong.join("; "));
+        }
+    }
+    println!(
+        "{file}: {puzzles} puzzles, {steps} steps checked, {wrong} puzzles with a wrong step, {stalled} stalled, {:.1} s, slowest {:.1} ms ({})",
+        started.elapsed().as_secs_f64(),
+        slowest.0.as_secs_f64() * 1e3,
+        slowest.1
+    );
+}
+
+/// Grades every puzzle of a file `repeat` times on one thread and prints
+/// the rate; the certifying solve is not timed.
+fn speed(file: &str, repeat: usize) {
+    let text = read(file);
+    let boards: Vec<Board> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .filter_map(|l| parse_board(&l[..81]).ok())
+        .filter(|b| solve(b).is_some())
+        .collect();
+    let mut slowest = Duration::ZERO;
+    let mut checksum = 0u64;
+    let started = Instant::now();
+    for _ in 0..repeat {
+        for board in &boards {
+            let (grade, time) = timed_grade(board);
+            slowest = slowest.max(time);
+            checksum += u64::from(grade.rating.0);
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let graded = boards.len() * repeat;
+    println!(
+        "{file}: graded {graded} puzzles in {elapsed:.3} s on one thread: {:.0} puzzles/s, slowest {:.2} ms (rating sum {checksum})",
+        graded as f64 / elapsed,
+        slowest.as_secs_f64() * 1e3
+    );
+}

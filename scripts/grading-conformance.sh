@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Checks the logical solver against the reference data in ../shared/grading
+# and every step of every benchmark puzzle against its solution, and times
+# grading on one thread beside the crates.io `sudoku` crate's strategy
+# solver. The reference files are GPL/LGPL: they are read where they are,
+# never copied here, which is why this is a script and not part of
+# `cargo test`.
+#
+# Usage: scripts/grading-conformance.sh [SHARED_DIR]   (default: ../shared)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shared=${1:-../shared}
+grading=$shared/grading
+puzzles=$shared/puzzles
+if [ ! -d "$grading" ]; then
+  echo "no reference data at $grading: nothing to check against" >&2
+  exit 2
+fi
+cargo build --quiet --release --locked --example grading_conformance
+check=target/release/examples/grading_conformance
+
+echo "== Sudoku Exchange ratings"
+"$check" exchange "$grading"
+echo "== HoDoKu regression library"
+"$check" reglib "$grading" | grep -v '^    0[0-9]' | grep -v 'skipped' || true
+echo "== Sukaku Explainer paths"
+"$check" se-paths "$grading" | sed -n '/^SE paths/,$p'
+echo "== Soundness: every step of every puzzle against its solution"
+"$check" soundness "$puzzles"/kaggle_like.txt "$puzzles"/top1465.txt \
+  "$puzzles"/17_clue.txt ${SOUNDNESS_ALL:+"$puzzles"/hardest_1905_11plus.txt}
+echo "== Speed, one thread (ours, then the crates.io crate's grader)"
+anchor=$("$shared"/tools/anchor-rate.sh --path)
+for file in kaggle_like top1465; do
+  "$check" speed "$puzzles/$file.txt" "$([ $file = kaggle_like ] && echo 20 || echo 1)"
+  /usr/bin/time -f "anchor grade $file.txt: %e s" "$anchor" grade "$puzzles/$file.txt" >/dev/null
+done

@@ -1,0 +1,204 @@
+//! The grader: apply the simplest step, again and again, and rate the
+//! puzzle by the hardest step it took.
+//!
+//! One walk serves grading, explaining and checking: [`walk`] applies
+//! steps and reports each to an [`Observer`]. Grading counts techniques
+//! and keeps the highest rating without building a step for each single;
+//! explaining keeps every step; the soundness checks compare every step
+//! with the solution. Singles found in one scan are applied together
+//! (each stays true once the others are placed), which keeps a
+//! singles-only puzzle at a few microseconds.
+
+use std::time::Duration;
+
+use super::grid::Grid;
+use super::ladder::{easy_singles, harder_step};
+use super::singles::Single;
+use super::step::Step;
+use super::technique::{Level, Rating, Technique};
+use crate::domain::Board;
+
+/// The rating given to a puzzle the ladder could not finish, when the
+/// steps taken rate lower: the start of Sudoku Explainer's nested forcing
+/// chains, which this solver does not search.
+pub const STALLED_RATING: Rating = Rating(100);
+
+/// Why a logical solve stopped before the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Stall {
+    /// No technique applies to the position reached.
+    #[error(
+        "no technique the grader knows applies after {placed} of {blanks} blank cells were filled"
+    )]
+    NoTechnique {
+        /// Blank cells filled by then.
+        placed: usize,
+        /// Blank cells at the start.
+        blanks: usize,
+    },
+    /// The caller's stop check said stop (the time budget ran out).
+    #[error("grading ran out of its time budget after {:.3}s", elapsed.as_secs_f64())]
+    OutOfTime {
+        /// How long it ran.
+        elapsed: Duration,
+    },
+}
+
+/// How many times each technique was used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TechniqueCounts([u32; Technique::ALL.len()]);
+
+impl TechniqueCounts {
+    /// The techniques used, with their counts, in ladder order.
+    pub fn iter(&self) -> impl Iterator<Item = (Technique, u32)> + '_ {
+        Technique::ALL
+            .iter()
+            .zip(self.0)
+            .filter(|&(_, count)| count > 0)
+            .map(|(&technique, count)| (technique, count))
+    }
+
+    /// How many times `technique` was used.
+    pub fn get(&self, technique: Technique) -> u32 {
+        self.0[technique as usize]
+    }
+}
+
+/// How hard a puzzle is for a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grade {
+    /// The highest-rated step of the path (or [`STALLED_RATING`] when the
+    /// path stalled below it).
+    pub rating: Rating,
+    /// The technique of that step; `None` for a puzzle with no blanks.
+    pub hardest: Option<Technique>,
+    /// How many times each technique was used.
+    pub techniques: TechniqueCounts,
+    /// Why the path stopped short, if it did.
+    pub stalled: Option<Stall>,
+}
+
+impl Grade {
+    /// The level the rating falls in.
+    pub fn level(&self) -> Level {
+        self.rating.level()
+    }
+}
+
+/// Sees each step of a walk, with the grid before it.
+pub trait Observer {
+    /// A single, applied after this call.
+    fn single(&mut self, before: &Grid, single: Single);
+    /// A harder step, applied after this call.
+    fn step(&mut self, before: &Grid, step: &Step);
+}
+
+/// Ignores the steps: grading only counts them.
+struct Tally;
+
+impl Observer for Tally {
+    fn single(&mut self, _: &Grid, _: Single) {}
+    fn step(&mut self, _: &Grid, _: &Step) {}
+}
+
+/// Walks the logical path from `grid` to the end (or a stall), reporting
+/// each step to `observer`, and grades it.
+pub fn walk(
+    mut grid: Grid,
+    should_stop: &dyn Fn() -> bool,
+    elapsed: &dyn Fn() -> Duration,
+    observer: &mut dyn Observer,
+) -> Grade {
+    let blanks = grid.blanks().len() as usize;
+    let mut counts = [0u32; Technique::ALL.len()];
+    let mut hardest: Option<(Rating, Technique)> = None;
+    let mut note = |rating: Rating, technique: Technique| {
+        counts[technique as usize] += 1;
+        if hardest.is_none_or(|(r, _)| rating > r) {
+            hardest = Some((rating, technique));
+        }
+    };
+    let mut found = Vec::with_capacity(32);
+    let mut stalled = None;
+    while !grid.is_solved() {
+        easy_singles(&grid, &mut found);
+        if !found.is_empty() {
+            for &single in &found {
+                if grid.has(single.cell, single.digit) {
+                    observer.single(&grid, single);
+                    note(single.technique.base_rating(), single.technique);
+                    grid.place(single.cell, single.digit);
+                }
+            }
+            continue;
+        }
+        if should_stop() {
+            stalled = Some(Stall::OutOfTime { elapsed: elapsed() });
+            break;
+        }
+        match harder_step(&grid, should_stop) {
+            Some(step) => {
+                observer.step(&grid, &step);
+                note(step.rating, step.technique);
+                step.apply(&mut grid);
+            }
+            None if should_stop() => {
+                stalled = Some(Stall::OutOfTime { elapsed: elapsed() });
+                break;
+            }
+            None => {
+                let placed = blanks - grid.blanks().len() as usize;
+                stalled = Some(Stall::NoTechnique { placed, blanks });
+                break;
+            }
+        }
+    }
+    let (mut rating, hardest) = hardest.map_or((Rating(0), None), |(r, t)| (r, Some(t)));
+    if stalled.is_some() {
+        rating = rating.max(STALLED_RATING);
+    }
+    Grade {
+        rating,
+        hardest,
+        techniques: TechniqueCounts(counts),
+        stalled,
+    }
+}
+
+/// Grades a board whose solution is unique, with no time limit.
+pub fn grade(board: &Board) -> Grade {
+    grade_until(board, &|| false, &|| Duration::ZERO)
+}
+
+/// Grades a board, stopping (as stalled) once `should_stop` says so.
+pub fn grade_until(
+    board: &Board,
+    should_stop: &dyn Fn() -> bool,
+    elapsed: &dyn Fn() -> Duration,
+) -> Grade {
+    walk(Grid::new(board), should_stop, elapsed, &mut Tally)
+}
+
+/// Keeps every step of the path.
+#[derive(Default)]
+struct Recorder(Vec<Step>);
+
+impl Observer for Recorder {
+    fn single(&mut self, _: &Grid, single: Single) {
+        self.0.push(single.to_step());
+    }
+    fn step(&mut self, _: &Grid, step: &Step) {
+        self.0.push(step.clone());
+    }
+}
+
+/// The whole logical path from the givens, and its grade.
+pub fn explain_until(
+    board: &Board,
+    should_stop: &dyn Fn() -> bool,
+    elapsed: &dyn Fn() -> Duration,
+) -> (Vec<Step>, Grade) {
+    let mut recorder = Recorder::default();
+    let grade = walk(Grid::new(board), should_stop, elapsed, &mut recorder);
+    (recorder.0, grade)
+}

@@ -1,0 +1,89 @@
+//! Hints: the simplest next step from a player's position, or the
+//! mistake that makes any step meaningless.
+//!
+//! A player's position is the givens, the digits they placed, and
+//! optionally their pencil marks. Placements and marks are compared with
+//! the certified solution first: a wrong digit, or a crossed-out mark
+//! that the solution needs, is reported instead of a step, because every
+//! step from a broken position would build on the error.
+
+use super::grid::{Grid, MarksError};
+use super::ladder::simplest_step;
+use super::step::{Mark, Step};
+use crate::domain::{Board, Cell};
+
+/// What a hint says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hint {
+    /// The simplest step from the position.
+    Step(Step),
+    /// A placement that is not the solution's digit (the digit placed), or
+    /// a crossed-out mark the solution needs (the solution's digit).
+    Mistake(Mark),
+    /// The position is already solved.
+    Solved,
+    /// No technique applies (or the time budget ran out first).
+    Stalled,
+}
+
+/// A player's position that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The progress does not keep a given.
+    #[error("progress changes the given {given} at {cell}")]
+    GivenChanged {
+        /// The cell.
+        cell: Cell,
+        /// The given there.
+        given: u8,
+    },
+    /// The marks cannot be read.
+    #[error(transparent)]
+    Marks(#[from] MarksError),
+}
+
+/// The hint for a position: `progress` (the givens plus placements; the
+/// givens alone when `None`) and optional `marks`, against the puzzle's
+/// unique `solution`.
+pub fn hint(
+    givens: &Board,
+    solution: &Board,
+    progress: Option<&Board>,
+    marks: Option<&str>,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<Hint, PositionError> {
+    let position = progress.unwrap_or(givens);
+    for cell in (0..81).filter_map(Cell::new) {
+        let (given, placed) = (givens.get(cell), position.get(cell));
+        if given != 0 && placed != given {
+            return Err(PositionError::GivenChanged { cell, given });
+        }
+    }
+    let grid = match marks {
+        Some(text) => Grid::with_marks(position, text)?,
+        None => Grid::new(position),
+    };
+    if let Some(mistake) = first_mistake(position, &grid, solution) {
+        return Ok(Hint::Mistake(mistake));
+    }
+    if grid.is_solved() {
+        return Ok(Hint::Solved);
+    }
+    Ok(match simplest_step(&grid, should_stop) {
+        Some(step) => Hint::Step(step),
+        None => Hint::Stalled,
+    })
+}
+
+fn first_mistake(position: &Board, grid: &Grid, solution: &Board) -> Option<Mark> {
+    for cell in (0..81).filter_map(Cell::new) {
+        let (placed, right) = (position.get(cell), solution.get(cell));
+        if placed != 0 && placed != right {
+            return Some(Mark::new(cell.index(), placed));
+        }
+        if placed == 0 && !grid.has(cell.index(), right) {
+            return Some(Mark::new(cell.index(), right));
+        }
+    }
+    None
+}

@@ -1,0 +1,120 @@
+//! Locked candidates: a digit confined to where a box and a line cross.
+//!
+//! When a box's candidates for a digit all lie in one row or column
+//! (pointing), the digit must go there, so the rest of that line loses it;
+//! when a line's candidates all lie in one box (claiming), the rest of the
+//! box loses it. The "direct" forms are the same patterns, counted only
+//! when the eliminations leave a hidden single, and rated lower because a
+//! player sees them as a way to a placement.
+
+use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, unit_kind};
+use super::grid::Grid;
+use super::singles::single_left_by;
+use super::step::{Mark, Step};
+use super::technique::Technique;
+
+/// The first locked candidate that eliminates something: pointing first,
+/// then claiming.
+pub fn locked_candidates(grid: &Grid) -> Option<Step> {
+    pointing(grid, false).or_else(|| claiming(grid, false))
+}
+
+/// The first pointing pattern that eliminates something.
+pub fn pointing_only(grid: &Grid) -> Option<Step> {
+    pointing(grid, false)
+}
+
+/// The first claiming pattern that eliminates something.
+pub fn locked_candidates_claiming(grid: &Grid) -> Option<Step> {
+    claiming(grid, false)
+}
+
+/// The first pointing pattern whose eliminations leave a hidden single.
+pub fn direct_pointing(grid: &Grid) -> Option<Step> {
+    pointing(grid, true)
+}
+
+/// The first claiming pattern whose eliminations leave a hidden single.
+pub fn direct_claiming(grid: &Grid) -> Option<Step> {
+    claiming(grid, true)
+}
+
+fn pointing(grid: &Grid, direct: bool) -> Option<Step> {
+    let technique = if direct {
+        Technique::DirectPointing
+    } else {
+        Technique::Pointing
+    };
+    for unit in BOXES {
+        for line in COLUMNS.chain(ROWS) {
+            if UNITS[unit].and(UNITS[line]).is_empty() {
+                continue;
+            }
+            if let Some(step) = locked(grid, unit, line, technique, direct) {
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+fn claiming(grid: &Grid, direct: bool) -> Option<Step> {
+    let technique = if direct {
+        Technique::DirectClaiming
+    } else {
+        Technique::Claiming
+    };
+    for line in COLUMNS.chain(ROWS) {
+        for unit in BOXES {
+            if UNITS[unit].and(UNITS[line]).is_empty() {
+                continue;
+            }
+            if let Some(step) = locked(grid, line, unit, technique, direct) {
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+/// The digit of `base` confined to its crossing with `cover`, eliminated
+/// from the rest of `cover`.
+fn locked(
+    grid: &Grid,
+    base: usize,
+    cover: usize,
+    technique: Technique,
+    direct: bool,
+) -> Option<Step> {
+    let crossing = UNITS[base].and(UNITS[cover]);
+    for digit in 1..=9 {
+        let places = grid.cells_with(digit);
+        let in_base = places.and(UNITS[base]);
+        if in_base.len() < 2 || !in_base.minus(crossing).is_empty() {
+            continue;
+        }
+        let removed = places.and(UNITS[cover]).minus(crossing);
+        if removed.is_empty() {
+            continue;
+        }
+        let mut step = Step::new(technique);
+        step.pattern = marks(in_base, digit);
+        step.units = vec![base, cover];
+        step.digits = bit(digit);
+        if direct {
+            let Some((cell, _)) = single_left_by(grid, digit, removed, unit_kind(base)) else {
+                continue;
+            };
+            step.placements.push(Mark::new(cell, digit));
+        } else {
+            step.eliminations = marks(removed, digit);
+        }
+        return Some(step);
+    }
+    None
+}
+
+/// The candidate `digit` in each of `cells`.
+pub fn marks(cells: Cells, digit: u8) -> Vec<Mark> {
+    cells.iter().map(|cell| Mark::new(cell, digit)).collect()
+}

@@ -1,0 +1,154 @@
+//! The ladder: every technique, simplest first, and the one step it finds.
+//!
+//! The order is Sukaku Explainer's, the program that rated the Sudoku
+//! Exchange bank: the first technique that applies gives the step, even
+//! where a later one is rated lower (a hidden pair is tried after an
+//! X-Wing). Chains and forcing chains search exhaustively and keep their
+//! lowest-rated find.
+
+use super::chains;
+use super::fish::fish;
+use super::forcing::forcing_chain;
+use super::grid::Grid;
+use super::intersections::{
+    direct_claiming, direct_pointing, locked_candidates, locked_candidates_claiming, pointing_only,
+};
+use super::single_digit::two_strong_links;
+use super::singles::{self, Single};
+use super::step::Step;
+use super::subsets::{hidden_subset, naked_subset};
+use super::technique::Technique;
+use super::uniqueness::{bug_plus_one, unique_rectangle};
+use super::wings::{xy_wing, xyz_wing};
+
+/// The singles of the simplest kind available, all that one scan finds:
+/// full houses, else hidden singles in boxes, else in rows and columns.
+pub fn easy_singles(grid: &Grid, found: &mut Vec<Single>) {
+    found.clear();
+    singles::full_houses(grid, found);
+    if found.is_empty() {
+        singles::hidden_singles_in_boxes(grid, found);
+    }
+    if found.is_empty() {
+        singles::hidden_singles_in_lines(grid, found);
+    }
+}
+
+/// A technique's search: the first step it finds on a grid.
+type Finder<'a> = dyn Fn(&Grid) -> Option<Step> + 'a;
+
+/// The simplest step above the easy singles, if any technique finds one.
+///
+/// `should_stop` is polled between techniques and inside the chain
+/// searches; once it says stop, the answer is `None`.
+pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    let cheap: [&Finder; 20] = [
+        &direct_pointing,
+        &direct_claiming,
+        &|g| hidden_subset(g, 2, true),
+        &naked_single,
+        &|g| hidden_subset(g, 3, true),
+        &locked_candidates,
+        &|g| naked_subset(g, 2),
+        &|g| fish(g, 2),
+        &|g| hidden_subset(g, 2, false),
+        &|g| naked_subset(g, 3),
+        &|g| fish(g, 3),
+        &|g| hidden_subset(g, 3, false),
+        &two_strong_links,
+        &xy_wing,
+        &xyz_wing,
+        &unique_rectangle,
+        &|g| naked_subset(g, 4),
+        &|g| fish(g, 4),
+        &|g| hidden_subset(g, 4, false),
+        &|g| chains::strong_link_chain(g, 3),
+    ];
+    for finder in cheap {
+        if should_stop() {
+            return None;
+        }
+        if let Some(step) = finder(grid) {
+            return Some(step);
+        }
+    }
+    let rest: [&Finder; 4] = [
+        &bug_plus_one,
+        &|g| chains::strong_link_chain(g, 4),
+        &|g| chains::any_chain(g, should_stop),
+        &|g| forcing_chain(g, should_stop),
+    ];
+    for finder in rest {
+        if should_stop() {
+            return None;
+        }
+        if let Some(step) = finder(grid) {
+            return Some(step);
+        }
+    }
+    None
+}
+
+fn naked_single(grid: &Grid) -> Option<Step> {
+    let mut found = Vec::new();
+    singles::naked_singles(grid, &mut found);
+    found.first().map(|single| single.to_step())
+}
+
+/// The simplest step of all, singles included.
+pub fn simplest_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    let mut found = Vec::new();
+    easy_singles(grid, &mut found);
+    match found.first() {
+        Some(single) => Some(single.to_step()),
+        None => harder_step(grid, should_stop),
+    }
+}
+
+/// The first step of one technique alone, whatever simpler steps exist:
+/// for checking a technique against reference cases. Singles return the
+/// first single of that kind.
+pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
+    use Technique::*;
+    let never = &|| false;
+    let step = match technique {
+        FullHouse | HiddenSingleBox | HiddenSingleLine | NakedSingle => {
+            let mut found = Vec::new();
+            singles::full_houses(grid, &mut found);
+            singles::hidden_singles_in_boxes(grid, &mut found);
+            singles::hidden_singles_in_lines(grid, &mut found);
+            singles::naked_singles(grid, &mut found);
+            return found
+                .into_iter()
+                .find(|s| s.technique == technique)
+                .map(Single::to_step);
+        }
+        DirectPointing => direct_pointing(grid),
+        DirectClaiming => direct_claiming(grid),
+        DirectHiddenPair => hidden_subset(grid, 2, true),
+        DirectHiddenTriple => hidden_subset(grid, 3, true),
+        Pointing => pointing_only(grid),
+        Claiming => locked_candidates_claiming(grid),
+        NakedPair => naked_subset(grid, 2),
+        NakedTriple => naked_subset(grid, 3),
+        NakedQuad => naked_subset(grid, 4),
+        HiddenPair => hidden_subset(grid, 2, false),
+        HiddenTriple => hidden_subset(grid, 3, false),
+        HiddenQuad => hidden_subset(grid, 4, false),
+        XWing => fish(grid, 2),
+        Swordfish => fish(grid, 3),
+        Jellyfish => fish(grid, 4),
+        Skyscraper | TwoStringKite | TurbotFish => super::single_digit::of_kind(grid, technique),
+        XYWing => xy_wing(grid),
+        XYZWing => xyz_wing(grid),
+        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
+            super::uniqueness::unique_rectangle_of(grid, technique)
+        }
+        Bug1 => bug_plus_one(grid),
+        XChain | XYChain | Aic => chains::chain_of(grid, technique),
+        ContradictionForcingChain | CellForcingChain | UnitForcingChain => {
+            forcing_chain(grid, never)
+        }
+    };
+    step.filter(|s| s.technique == technique)
+}

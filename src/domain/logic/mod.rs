@@ -1,0 +1,47 @@
+//! The logical solver: how a person solves a puzzle, step by step, and
+//! how hard that makes it.
+//!
+//! The backtracking solver (`domain::solver`) answers whether a puzzle
+//! has one solution; this module answers how a person would find it. It
+//! works on a [`Grid`] of placed digits and pencil marks, and finds the
+//! simplest [`Step`] available with a ladder of techniques ordered as
+//! Sukaku Explainer orders them (singles, intersections, subsets, fish,
+//! two-strong-link patterns, wings, unique rectangles, BUG+1, chains and
+//! forcing chains). The grader applies the simplest step until the
+//! puzzle is solved and rates it, on Sudoku Explainer's scale, by the
+//! hardest step it needed.
+//!
+//! Every technique is sound on a puzzle with one solution: it never
+//! places a wrong digit nor removes the solution's digit. The uniqueness
+//! techniques rely on that one solution, so callers certify it first.
+
+mod bits;
+mod chains;
+mod fish;
+mod forcing;
+mod grader;
+mod grid;
+mod hint;
+mod intersections;
+mod ladder;
+mod single_digit;
+mod singles;
+mod step;
+mod subsets;
+mod technique;
+mod uniqueness;
+mod wings;
+
+#[cfg(test)]
+mod tests;
+
+pub use grader::{
+    Grade, Observer, STALLED_RATING, Stall, TechniqueCounts, explain_until, grade, grade_until,
+    walk,
+};
+pub use grid::{Grid, MarksError};
+pub use hint::{Hint, PositionError, hint};
+pub use ladder::{find_technique, simplest_step};
+pub use singles::Single;
+pub use step::{Mark, Step};
+pub use technique::{Level, Rating, Technique};

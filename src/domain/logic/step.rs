@@ -1,0 +1,231 @@
+//! One logical step: the technique, the pattern it found, and what it
+//! changes on the grid.
+//!
+//! A step is data, not prose: the cells and digits of its pattern, its
+//! placements and its eliminations. The one-sentence explanation a player
+//! reads is written from that data only when someone asks for it, so that
+//! grading a million puzzles formats no text.
+
+use std::fmt::Write;
+
+use super::bits::{digits, unit_name};
+use super::grid::Grid;
+use super::technique::{Rating, Technique};
+use crate::domain::Cell;
+
+/// A digit in a cell: a candidate, a placement, or (digit 0) just the cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mark {
+    /// Row-major cell index, 0..81.
+    pub cell: u8,
+    /// 1-9, or 0 where only the cell matters.
+    pub digit: u8,
+}
+
+impl Mark {
+    /// The digit `digit` in the cell with row-major index `cell`.
+    pub fn new(cell: usize, digit: u8) -> Mark {
+        Mark {
+            cell: cell as u8,
+            digit,
+        }
+    }
+
+    /// The cell.
+    pub fn cell(self) -> Cell {
+        Cell::new(usize::from(self.cell)).expect("marks hold cell indices below 81")
+    }
+}
+
+/// One step of a logical solve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The technique that found it.
+    pub technique: Technique,
+    /// Its rating on Sudoku Explainer's scale.
+    pub rating: Rating,
+    /// The cells (and candidates) the reasoning uses.
+    pub pattern: Vec<Mark>,
+    /// Digits it places.
+    pub placements: Vec<Mark>,
+    /// Candidates it crosses out.
+    pub eliminations: Vec<Mark>,
+    /// The units the pattern lives in (indices as in `bits::UNITS`), for
+    /// the explanation.
+    pub units: Vec<usize>,
+    /// The digits the pattern is about, as a 9-bit mask.
+    pub digits: u16,
+}
+
+impl Step {
+    /// A step rated at its technique's base rating, with no units or
+    /// digits named yet.
+    pub fn new(technique: Technique) -> Step {
+        Step {
+            technique,
+            rating: technique.base_rating(),
+            pattern: Vec::new(),
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            units: Vec::new(),
+            digits: 0,
+        }
+    }
+
+    /// True when the step changes nothing: techniques never return one.
+    pub fn is_empty(&self) -> bool {
+        self.placements.is_empty() && self.eliminations.is_empty()
+    }
+
+    /// Applies the step's placements and eliminations to a grid.
+    pub fn apply(&self, grid: &mut Grid) {
+        for mark in &self.eliminations {
+            grid.eliminate(usize::from(mark.cell), mark.digit);
+        }
+        for mark in &self.placements {
+            if grid.value(usize::from(mark.cell)) == 0 {
+                grid.place(usize::from(mark.cell), mark.digit);
+            }
+        }
+    }
+
+    /// One sentence a player understands, in r1c1 terms.
+    pub fn explanation(&self) -> String {
+        let mut text = String::new();
+        let digits = digit_list(self.digits);
+        let units = self
+            .units
+            .iter()
+            .map(|&unit| unit_name(unit).to_string())
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let cells = cell_list(&self.pattern);
+        let _ = match self.technique {
+            Technique::FullHouse => write!(text, "{cells} is the last empty cell of {units}"),
+            Technique::HiddenSingleBox | Technique::HiddenSingleLine => {
+                write!(text, "{digits} has only one place left in {units}: {cells}")
+            }
+            Technique::NakedSingle => write!(text, "{cells} has no candidate left but {digits}"),
+            Technique::DirectPointing
+            | Technique::DirectClaiming
+            | Technique::Pointing
+            | Technique::Claiming => write!(
+                text,
+                "in {units}, {digits} can only go in {cells}, so it can go nowhere else in both"
+            ),
+            Technique::DirectHiddenPair
+            | Technique::DirectHiddenTriple
+            | Technique::HiddenPair
+            | Technique::HiddenTriple
+            | Technique::HiddenQuad => write!(
+                text,
+                "in {units}, {digits} can only go in {cells}, so those cells hold nothing else"
+            ),
+            Technique::NakedPair | Technique::NakedTriple | Technique::NakedQuad => write!(
+                text,
+                "{cells} hold only {digits} between them, so no other cell of {units} can"
+            ),
+            Technique::XWing | Technique::Swordfish | Technique::Jellyfish => write!(
+                text,
+                "{digits} is confined to {cells} across {units}, so it goes nowhere else in the crossing lines"
+            ),
+            Technique::Skyscraper | Technique::TwoStringKite | Technique::TurbotFish => write!(
+                text,
+                "{digits} is in one end or the other of the strong links {cells}, so no cell seeing both ends holds it"
+            ),
+            Technique::XYWing | Technique::XYZWing => write!(
+                text,
+                "whichever digit the pivot {} takes, one of the wings {} holds {digits}",
+                cell_list(&self.pattern[..1]),
+                cell_list(&self.pattern[1..])
+            ),
+            Technique::UniqueRectangle1
+            | Technique::UniqueRectangle2
+            | Technique::UniqueRectangle3
+            | Technique::UniqueRectangle4 => write!(
+                text,
+                "{cells} would form a deadly pattern on {digits} (two solutions), which a puzzle with one solution cannot have"
+            ),
+            Technique::Bug1 => write!(
+                text,
+                "without {} every cell would have two candidates, a deadly pattern with two solutions",
+                effect_list(&self.placements, "in")
+            ),
+            Technique::XChain | Technique::XYChain | Technique::Aic => write!(
+                text,
+                "a chain of {} links through {cells} makes each crossed-out candidate false either way",
+                self.pattern.len().saturating_sub(1)
+            ),
+            Technique::ContradictionForcingChain => write!(
+                text,
+                "assuming {} leads to a contradiction",
+                effect_list(&self.eliminations, "in")
+            ),
+            Technique::CellForcingChain | Technique::UnitForcingChain => write!(
+                text,
+                "every candidate of {} leads to the same result",
+                if units.is_empty() {
+                    cells.clone()
+                } else {
+                    units.clone()
+                }
+            ),
+        };
+        text.push_str(&self.outcome_sentence());
+        text
+    }
+
+    fn outcome_sentence(&self) -> String {
+        let mut text = String::new();
+        if !self.placements.is_empty() {
+            let _ = write!(text, "; place {}", effect_list(&self.placements, "in"));
+        }
+        let contradiction = self.technique == Technique::ContradictionForcingChain;
+        if !self.eliminations.is_empty() && !contradiction {
+            let _ = write!(text, "; remove {}", effect_list(&self.eliminations, "from"));
+        }
+        if contradiction {
+            let _ = write!(text, "; remove it");
+        }
+        text.push('.');
+        text
+    }
+}
+
+/// "3, 5 and 7".
+fn digit_list(mask: u16) -> String {
+    let names = digits(mask).map(|d| d.to_string()).collect::<Vec<_>>();
+    join_words(&names)
+}
+
+/// "r1c2, r1c5 and r3c4", each cell once, in the pattern's order.
+fn cell_list(marks: &[Mark]) -> String {
+    let mut seen = Vec::new();
+    for mark in marks {
+        if !seen.contains(&mark.cell) {
+            seen.push(mark.cell);
+        }
+    }
+    let names = seen
+        .iter()
+        .map(|&cell| Mark::new(usize::from(cell), 0).cell().to_string())
+        .collect::<Vec<_>>();
+    join_words(&names)
+}
+
+/// "5 from r1c2 and 7 from r3c3" (or "5 in r1c2" with `in`).
+fn effect_list(marks: &[Mark], preposition: &str) -> String {
+    let names = marks
+        .iter()
+        .map(|mark| format!("{} {preposition} {}", mark.digit, mark.cell()))
+        .collect::<Vec<_>>();
+    join_words(&names)
+}
+
+fn join_words(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}

@@ -1,0 +1,140 @@
+//! Naked and hidden subsets: n cells of a unit that hold only n digits
+//! between them, or n digits of a unit that fit only in n cells.
+//!
+//! Subsets are enumerated as 9-bit masks over a unit's cells (or digits),
+//! which for n ≤ 4 is at most 126 masks a unit: cheaper than any clever
+//! pruning at this size. Units are searched boxes first, then rows, then
+//! columns, as Sudoku Explainer does.
+
+use super::bits::{Cells, UNITS, bit, digits};
+use super::grid::Grid;
+use super::step::{Mark, Step};
+use super::technique::Technique;
+
+/// The first naked subset of `size` cells that eliminates something.
+pub fn naked_subset(grid: &Grid, size: u32) -> Option<Step> {
+    let technique = match size {
+        2 => Technique::NakedPair,
+        3 => Technique::NakedTriple,
+        _ => Technique::NakedQuad,
+    };
+    for (unit, cells) in UNITS.iter().enumerate() {
+        let open: Vec<usize> = grid.blanks().and(*cells).iter().collect();
+        if open.len() <= size as usize {
+            continue;
+        }
+        for choice in choices(open.len(), size) {
+            let chosen = pick(&open, choice);
+            let held = chosen
+                .iter()
+                .fold(0u16, |all, &cell| all | grid.marks(cell));
+            if held.count_ones() != size {
+                continue;
+            }
+            let set = chosen
+                .iter()
+                .fold(Cells::EMPTY, |set, &c| set.or(Cells::single(c)));
+            let mut step = Step::new(technique);
+            for digit in digits(held) {
+                for cell in grid.cells_with(digit).and(*cells).minus(set).iter() {
+                    step.eliminations.push(Mark::new(cell, digit));
+                }
+            }
+            if step.eliminations.is_empty() {
+                continue;
+            }
+            step.eliminations.sort();
+            step.pattern = chosen.iter().map(|&cell| Mark::new(cell, 0)).collect();
+            step.units.push(unit);
+            step.digits = held;
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// The first hidden subset of `size` digits that eliminates something;
+/// with `direct`, only one whose eliminations leave a hidden single of
+/// another digit in the same unit, which the step then places.
+pub fn hidden_subset(grid: &Grid, size: u32, direct: bool) -> Option<Step> {
+    let technique = match (size, direct) {
+        (2, true) => Technique::DirectHiddenPair,
+        (2, false) => Technique::HiddenPair,
+        (3, true) => Technique::DirectHiddenTriple,
+        (3, false) => Technique::HiddenTriple,
+        _ => Technique::HiddenQuad,
+    };
+    for (unit, cells) in UNITS.iter().enumerate() {
+        let open_digits: Vec<u8> = (1..=9)
+            .filter(|&d| !grid.cells_with(d).and(*cells).is_empty())
+            .collect();
+        if open_digits.len() <= size as usize {
+            continue;
+        }
+        for choice in choices(open_digits.len(), size) {
+            let chosen = pick(&open_digits, choice);
+            let set = chosen.iter().fold(Cells::EMPTY, |set, &d| {
+                set.or(grid.cells_with(d).and(*cells))
+            });
+            if set.len() != size {
+                continue;
+            }
+            let kept = chosen.iter().fold(0u16, |mask, &d| mask | bit(d));
+            if let Some(step) = hidden_step(grid, unit, set, kept, technique, direct) {
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+fn hidden_step(
+    grid: &Grid,
+    unit: usize,
+    set: Cells,
+    kept: u16,
+    technique: Technique,
+    direct: bool,
+) -> Option<Step> {
+    let mut step = Step::new(technique);
+    for cell in set.iter() {
+        for digit in digits(grid.marks(cell) & !kept) {
+            step.eliminations.push(Mark::new(cell, digit));
+        }
+    }
+    if step.eliminations.is_empty() {
+        return None;
+    }
+    step.pattern = set
+        .iter()
+        .flat_map(|cell| digits(grid.marks(cell) & kept).map(move |d| Mark::new(cell, d)))
+        .collect();
+    step.units.push(unit);
+    step.digits = kept;
+    if direct {
+        let placement = (1..=9).filter(|&d| kept & bit(d) == 0).find_map(|digit| {
+            let places = grid.cells_with(digit).and(UNITS[unit]);
+            let left = places.minus(set);
+            (left.len() == 1 && places != left).then(|| Mark::new(left.first().unwrap_or(0), digit))
+        })?;
+        step.eliminations.clear();
+        step.placements.push(placement);
+    }
+    Some(step)
+}
+
+/// Every `size`-element subset of `0..len`, as bit masks, in increasing
+/// order of the mask.
+fn choices(len: usize, size: u32) -> impl Iterator<Item = u16> {
+    (0u16..1 << len).filter(move |mask| mask.count_ones() == size)
+}
+
+/// The elements of `items` a choice mask selects.
+fn pick<T: Copy>(items: &[T], choice: u16) -> Vec<T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| choice >> i & 1 != 0)
+        .map(|(_, &item)| item)
+        .collect()
+}

@@ -1,0 +1,83 @@
+//! XY-Wing and XYZ-Wing: a pivot cell and two wings that force a digit
+//! into one of the wings.
+//!
+//! XY-Wing: the pivot holds {x, y}, one wing {x, z}, the other {y, z},
+//! both wings seeing the pivot. Whatever the pivot takes, one wing is z,
+//! so a cell seeing both wings cannot be z. XYZ-Wing is the same with the
+//! pivot holding {x, y, z}, so the cell must also see the pivot.
+
+use super::bits::{Cells, PEERS, bit, digits};
+use super::grid::Grid;
+use super::step::{Mark, Step};
+use super::technique::Technique;
+
+/// The first XY-Wing that eliminates something.
+pub fn xy_wing(grid: &Grid) -> Option<Step> {
+    wing(grid, 2, Technique::XYWing)
+}
+
+/// The first XYZ-Wing that eliminates something.
+pub fn xyz_wing(grid: &Grid) -> Option<Step> {
+    wing(grid, 3, Technique::XYZWing)
+}
+
+fn wing(grid: &Grid, pivot_size: u32, technique: Technique) -> Option<Step> {
+    let bivalue = grid.bivalue_cells();
+    for pivot in grid.blanks().iter() {
+        let held = grid.marks(pivot);
+        if held.count_ones() != pivot_size {
+            continue;
+        }
+        let wings: Vec<usize> = bivalue
+            .and(PEERS[pivot])
+            .iter()
+            .filter(|&w| grid.marks(w) & held != 0)
+            .collect();
+        for (i, &first) in wings.iter().enumerate() {
+            for &second in &wings[i + 1..] {
+                if let Some(step) = wing_step(grid, pivot, first, second, technique) {
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn wing_step(
+    grid: &Grid,
+    pivot: usize,
+    first: usize,
+    second: usize,
+    technique: Technique,
+) -> Option<Step> {
+    let (p, a, b) = (grid.marks(pivot), grid.marks(first), grid.marks(second));
+    let shared = a & b;
+    if a == b || shared.count_ones() != 1 {
+        return None;
+    }
+    let fits = match technique {
+        Technique::XYWing => shared & p == 0 && (a | b) & !shared == p,
+        _ => shared & p != 0 && a | b == p,
+    };
+    if !fits {
+        return None;
+    }
+    let z = digits(shared).next()?;
+    let mut seeing = PEERS[first].and(PEERS[second]);
+    if technique == Technique::XYZWing {
+        seeing = seeing.and(PEERS[pivot]);
+    }
+    let removed = grid.cells_with(z).and(seeing).minus(Cells::single(pivot));
+    if removed.is_empty() {
+        return None;
+    }
+    let mut step = Step::new(technique);
+    step.pattern = [pivot, first, second]
+        .iter()
+        .flat_map(|&cell| digits(grid.marks(cell)).map(move |d| Mark::new(cell, d)))
+        .collect();
+    step.eliminations = removed.iter().map(|cell| Mark::new(cell, z)).collect();
+    step.digits = bit(z);
+    Some(step)
+}
