@@ -71,13 +71,6 @@ impl Rpc {
         )
     }
 
-    /// True for the RPCs whose responses may outgrow --max-message-bytes
-    /// (a batch's results, a whole explained path), served with the batch
-    /// RPCs' message size limits.
-    pub fn has_large_messages(self) -> bool {
-        self.is_batch() || self == Rpc::Explain
-    }
-
     /// What sets the largest request message the RPC accepts.
     pub fn message_limit(self) -> &'static str {
         if self.is_batch() {

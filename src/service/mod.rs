@@ -94,8 +94,10 @@ impl SudokuService {
             self.limits.max_batch_request_bytes(),
             self.limits.max_batch_response_bytes(),
         );
+        let explain = (self.limits.max_message_bytes, MAX_EXPLAIN_RESPONSE_BYTES);
         SudokuServer {
             batch: self.clone().sized(batch),
+            explain: self.clone().sized(explain),
             single: self.sized(single),
         }
     }
@@ -292,7 +294,13 @@ pub struct CallSlot(pub Arc<tokio::sync::OwnedSemaphorePermit>);
 pub struct SudokuServer {
     single: SudokuServiceServer<SudokuService>,
     batch: SudokuServiceServer<SudokuService>,
+    explain: SudokuServiceServer<SudokuService>,
 }
+
+/// The largest Explain response: a whole logical path (at most 81
+/// placements and 648 eliminations, so some hundreds of steps) with an
+/// explanation per step stays well under this.
+pub const MAX_EXPLAIN_RESPONSE_BYTES: usize = 1 << 20;
 
 impl tonic::server::NamedService for SudokuServer {
     const NAME: &'static str =
@@ -317,10 +325,10 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        if Rpc::from_path(request.uri().path()).is_some_and(Rpc::has_large_messages) {
-            self.batch.call(request)
-        } else {
-            self.single.call(request)
+        match Rpc::from_path(request.uri().path()) {
+            Some(Rpc::Explain) => self.explain.call(request),
+            Some(rpc) if rpc.is_batch() => self.batch.call(request),
+            _ => self.single.call(request),
         }
     }
 }

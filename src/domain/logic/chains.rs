@@ -267,8 +267,9 @@ impl<'g> Search<'g> {
             .chunks(2)
             .map(|pair| self.strong_kind(pair[0], pair[1]))
             .collect();
-        let mut step = Step::new(technique_of(&strong));
-        step.rating = rating_of(&strong, nodes.len());
+        let technique = technique_of(&nodes, &strong);
+        let mut step = Step::new(technique);
+        step.rating = rating_of(technique, &strong, nodes.len());
         step.pattern = nodes
             .iter()
             .map(|&n| Mark::new(cell_of(n), digit_of(n)))
@@ -323,11 +324,11 @@ fn conclusions(grid: &Grid, start: Node, end: Node) -> (Vec<Mark>, bool) {
     (marks, false)
 }
 
-fn technique_of(strong: &[Strong]) -> Technique {
-    let cells = strong.iter().filter(|s| **s == Strong::Cell).count();
-    if cells == 0 {
+fn technique_of(nodes: &[Node], strong: &[Strong]) -> Technique {
+    let one_digit = nodes.iter().all(|&n| digit_of(n) == digit_of(nodes[0]));
+    if one_digit {
         Technique::XChain
-    } else if cells == strong.len() {
+    } else if strong.iter().all(|s| *s == Strong::Cell) {
         Technique::XYChain
     } else {
         Technique::Aic
@@ -338,8 +339,8 @@ fn technique_of(strong: &[Strong]) -> Technique {
 /// rate 5.4 or 5.8, plus a tenth when a link lies in a box or the lines
 /// cross, two when both; other chains rate 6.6 (one digit) or 7.0, plus
 /// their length bonus over the chain and its two ends.
-fn rating_of(strong: &[Strong], nodes: usize) -> Rating {
-    if technique_of(strong) != Technique::XChain {
+fn rating_of(technique: Technique, strong: &[Strong], nodes: usize) -> Rating {
+    if technique != Technique::XChain {
         return Rating(70 + length_bonus(nodes + 2));
     }
     let base = match strong.len() {

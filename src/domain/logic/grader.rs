@@ -70,7 +70,8 @@ pub struct Grade {
     /// The highest-rated step of the path (or [`STALLED_RATING`] when the
     /// path stalled below it).
     pub rating: Rating,
-    /// The technique of that step; `None` for a puzzle with no blanks.
+    /// The technique of that step; `None` for a puzzle with no blanks,
+    /// or one that stalled before its first step.
     pub hardest: Option<Technique>,
     /// How many times each technique was used.
     pub techniques: TechniqueCounts,

@@ -75,15 +75,16 @@ pub fn hint(
     })
 }
 
+/// The first wrong placement, else the first crossed-out solution digit:
+/// placements first, since a wrong one also crosses out marks the player
+/// never touched.
 fn first_mistake(position: &Board, grid: &Grid, solution: &Board) -> Option<Mark> {
-    for cell in (0..81).filter_map(Cell::new) {
-        let (placed, right) = (position.get(cell), solution.get(cell));
-        if placed != 0 && placed != right {
-            return Some(Mark::new(cell.index(), placed));
-        }
-        if placed == 0 && !grid.has(cell.index(), right) {
-            return Some(Mark::new(cell.index(), right));
-        }
+    let cells = || (0..81).filter_map(Cell::new);
+    let wrong = cells().find(|&c| position.get(c) != 0 && position.get(c) != solution.get(c));
+    if let Some(cell) = wrong {
+        return Some(Mark::new(cell.index(), position.get(cell)));
     }
-    None
+    cells()
+        .find(|&c| position.get(c) == 0 && !grid.has(c.index(), solution.get(c)))
+        .map(|cell| Mark::new(cell.index(), solution.get(cell)))
 }

@@ -137,7 +137,14 @@ impl Step {
                 text,
                 "whichever digit the pivot {} takes, one of the wings {} holds {digits}",
                 cell_list(&self.pattern[..1]),
-                cell_list(&self.pattern[1..])
+                cell_list(
+                    &self
+                        .pattern
+                        .iter()
+                        .copied()
+                        .filter(|m| m.cell != self.pattern[0].cell)
+                        .collect::<Vec<_>>()
+                )
             ),
             Technique::UniqueRectangle1
             | Technique::UniqueRectangle2
