@@ -6,8 +6,6 @@
 //! each question into a few AND and popcount instructions, which is what
 //! keeps grading a singles-only puzzle at a few microseconds.
 
-use crate::domain::Cell;
-
 /// A set of cells: bit `i` stands for the cell with row-major index `i`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Cells(pub u128);
@@ -46,11 +44,6 @@ impl Cells {
     /// The cells in increasing index order.
     pub fn iter(self) -> CellIter {
         CellIter(self.0)
-    }
-
-    /// The cells, as domain cells.
-    pub fn cells(self) -> impl Iterator<Item = Cell> {
-        self.iter().filter_map(Cell::new)
     }
 
     /// Cells in both sets.

@@ -16,7 +16,7 @@
 
 use super::bits::{PEERS, UNITS, UnitKind, bit, digits, unit_kind, units_of};
 use super::grid::Grid;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, keep_lowest};
 use super::technique::{Rating, Technique, length_bonus};
 
 /// The longest chain searched for, in candidates.
@@ -55,29 +55,25 @@ enum Strong {
     Unit(usize),
 }
 
-/// A chain found: its candidates from end to end, and the step it makes.
-struct Found {
-    nodes: Vec<Node>,
-    step: Step,
-}
-
 /// The lowest-rated one-digit chain with exactly `links` strong links
 /// that eliminates something (Sukaku Explainer's "3 strong links" and
 /// "4 strong links").
-pub fn strong_link_chain(grid: &Grid, links: usize) -> Option<Step> {
-    best_chain(grid, Links::OneDigit, 2 * links, |found| {
-        found.nodes.len() == 2 * links
-    })
+pub fn strong_link_chain(
+    grid: &Grid,
+    links: usize,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Step> {
+    let accept = |step: &Step| step.pattern.len() == 2 * links;
+    best_chain(grid, Links::OneDigit, 2 * links, &accept, should_stop)
 }
 
 /// The lowest-rated chain of any kind, rated by its length.
 pub fn any_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let x = best_chain_until(grid, Links::OneDigit, MAX_NODES, &|_| true, should_stop);
-    let all = best_chain_until(grid, Links::All, MAX_NODES, &|_| true, should_stop);
-    match (x, all) {
-        (Some(x), Some(all)) => Some(if all.rating < x.rating { all } else { x }),
-        (x, all) => x.or(all),
+    let mut best = best_chain(grid, Links::OneDigit, MAX_NODES, &|_| true, should_stop);
+    if let Some(step) = best_chain(grid, Links::All, MAX_NODES, &|_| true, should_stop) {
+        keep_lowest(&mut best, step);
     }
+    best
 }
 
 /// The lowest-rated chain of one kind (X-Chain, XY-Chain or AIC).
@@ -86,24 +82,17 @@ pub fn chain_of(grid: &Grid, technique: Technique) -> Option<Step> {
         Technique::XChain => Links::OneDigit,
         _ => Links::All,
     };
-    let accept = |found: &Found| found.step.technique == technique;
-    best_chain_until(grid, links, MAX_NODES, &accept, &|| false)
+    let accept = |step: &Step| step.technique == technique;
+    best_chain(grid, links, MAX_NODES, &accept, &|| false)
 }
 
+/// The lowest-rated chain of at most `max_nodes` candidates that
+/// `accept` takes, the earliest start first among equals.
 fn best_chain(
     grid: &Grid,
     links: Links,
     max_nodes: usize,
-    accept: impl Fn(&Found) -> bool,
-) -> Option<Step> {
-    best_chain_until(grid, links, max_nodes, &accept, &|| false)
-}
-
-fn best_chain_until(
-    grid: &Grid,
-    links: Links,
-    max_nodes: usize,
-    accept: &dyn Fn(&Found) -> bool,
+    accept: &dyn Fn(&Step) -> bool,
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Step> {
     let mut best: Option<Step> = None;
@@ -112,12 +101,9 @@ fn best_chain_until(
         if should_stop() {
             break;
         }
-        for found in search.chains_from(start, max_nodes) {
-            if !accept(&found) {
-                continue;
-            }
-            if best.as_ref().is_none_or(|b| found.step.rating < b.rating) {
-                best = Some(found.step);
+        for step in search.chains_from(start, max_nodes) {
+            if accept(&step) {
+                keep_lowest(&mut best, step);
             }
         }
     }
@@ -132,8 +118,9 @@ struct Search<'g> {
     parent: Vec<u16>,
     /// Depth of each state in the current search, 0 when unvisited.
     depth: Vec<u8>,
-    /// Strong links of each candidate, worked out once per grid.
-    strong: Vec<Vec<Node>>,
+    /// Strong links of each candidate, and the kind of each, worked out
+    /// once per grid.
+    strong: Vec<Vec<(Node, Strong)>>,
     /// Weak links of each candidate, worked out once per grid.
     weak: Vec<Vec<Node>>,
 }
@@ -153,11 +140,7 @@ impl<'g> Search<'g> {
         for cell in grid.blanks().iter() {
             for digit in digits(grid.marks(cell)) {
                 let at = node(cell, digit);
-                search.strong[at] = search
-                    .strong_links(at)
-                    .into_iter()
-                    .map(|(n, _)| n)
-                    .collect();
+                search.strong[at] = search.strong_links(at);
                 search.weak[at] = search.weak_links(at);
             }
         }
@@ -166,17 +149,13 @@ impl<'g> Search<'g> {
 
     /// Candidates with at least one strong link, in cell then digit order.
     fn starts(&self) -> Vec<Node> {
-        let mut starts = Vec::new();
-        for cell in self.grid.blanks().iter() {
-            for digit in digits(self.grid.marks(cell)) {
-                if !self.strong[node(cell, digit)].is_empty() {
-                    starts.push(node(cell, digit));
-                }
-            }
-        }
-        starts
+        (0..729).filter(|&at| !self.strong[at].is_empty()).collect()
     }
 
+    /// The strong links of a candidate: its cell's other digit when the
+    /// cell is bivalue, and its digit's other place in each unit (box,
+    /// row, column) where the digit has two; a partner linked twice is
+    /// listed once, by its first unit.
     fn strong_links(&self, from: Node) -> Vec<(Node, Strong)> {
         let (cell, digit) = (cell_of(from), digit_of(from));
         let mut found = Vec::new();
@@ -214,7 +193,7 @@ impl<'g> Search<'g> {
 
     /// Every chain from `start` (assumed false) to a candidate it makes
     /// true, shortest first, that eliminates or places something.
-    fn chains_from(&mut self, start: Node, max_nodes: usize) -> Vec<Found> {
+    fn chains_from(&mut self, start: Node, max_nodes: usize) -> Vec<Step> {
         self.parent.fill(NONE);
         self.depth.fill(0);
         let mut found = Vec::new();
@@ -228,13 +207,14 @@ impl<'g> Search<'g> {
                 continue;
             }
             let (at, on) = (state / 2, state % 2 == 1);
-            let next = if on { &self.weak[at] } else { &self.strong[at] };
-            for index in 0..next.len() {
-                let to = if on {
-                    self.weak[at][index]
-                } else {
-                    self.strong[at][index]
-                };
+            // From a false candidate the strong links lead on, from a true
+            // one the weak links.
+            let (weak, strong): (&[Node], &[(Node, Strong)]) = if on {
+                (&self.weak[at], &[])
+            } else {
+                (&[], &self.strong[at])
+            };
+            for to in weak.iter().copied().chain(strong.iter().map(|&(n, _)| n)) {
                 let reached = to * 2 + usize::from(!on);
                 if self.depth[reached] != 0 {
                     continue;
@@ -250,7 +230,7 @@ impl<'g> Search<'g> {
         found
     }
 
-    fn chain_to(&self, start: Node, end_state: usize) -> Option<Found> {
+    fn chain_to(&self, start: Node, end_state: usize) -> Option<Step> {
         let end = end_state / 2;
         let (effects, placement) = conclusions(self.grid, start, end);
         if effects.is_empty() && !placement {
@@ -281,19 +261,16 @@ impl<'g> Search<'g> {
             step.eliminations = effects;
         }
         step.digits = nodes.iter().fold(0, |m, &n| m | bit(digit_of(n)));
-        Some(Found { nodes, step })
+        Some(step)
     }
 
+    /// The kind of the strong link the search took from `a` to `b`.
     fn strong_kind(&self, a: Node, b: Node) -> Strong {
-        if cell_of(a) == cell_of(b) {
-            return Strong::Cell;
-        }
-        let theirs = units_of(cell_of(b));
-        let unit = units_of(cell_of(a))
-            .into_iter()
-            .find(|u| theirs.contains(u))
-            .expect("strongly linked places share a unit");
-        Strong::Unit(unit)
+        self.strong[a]
+            .iter()
+            .find(|&&(n, _)| n == b)
+            .map(|&(_, kind)| kind)
+            .expect("a chain's strong links come from the table")
     }
 }
 

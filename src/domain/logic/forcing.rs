@@ -12,10 +12,11 @@
 use super::bits::{UNITS, bit, digits};
 use super::grid::Grid;
 use super::singles;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, keep_lowest};
 use super::technique::{Rating, Technique, length_bonus};
 
-/// Most singles one assumption is followed through.
+/// Most implications one assumption is followed through: the assumed
+/// candidate, then two for each single it forces (about 40 singles).
 const MAX_IMPLICATIONS: usize = 81;
 
 /// What one assumption led to.
@@ -27,19 +28,19 @@ struct Branch {
     nodes: usize,
 }
 
-/// Follows the singles that placing `digit` in `cell` forces.
+/// Follows the singles that placing `digit` in `cell` forces, until none
+/// is left, the grid breaks, or [`MAX_IMPLICATIONS`] are made.
 fn assume(grid: &Grid, cell: usize, digit: u8) -> Branch {
     let mut grid = grid.clone();
     grid.place(cell, digit);
     let mut nodes = 1;
     let mut found = Vec::new();
-    while nodes < MAX_IMPLICATIONS {
+    let broken = loop {
         if grid.is_broken() {
-            return Branch {
-                grid,
-                broken: true,
-                nodes,
-            };
+            break true;
+        }
+        if nodes >= MAX_IMPLICATIONS {
+            break false;
         }
         found.clear();
         singles::naked_singles(&grid, &mut found);
@@ -48,12 +49,11 @@ fn assume(grid: &Grid, cell: usize, digit: u8) -> Branch {
             singles::hidden_singles_in_lines(&grid, &mut found);
         }
         let Some(single) = found.first().copied() else {
-            break;
+            break false;
         };
         grid.place(single.cell, single.digit);
         nodes += 2;
-    }
-    let broken = grid.is_broken();
+    };
     Branch {
         grid,
         broken,
@@ -61,57 +61,79 @@ fn assume(grid: &Grid, cell: usize, digit: u8) -> Branch {
     }
 }
 
-/// The lowest-rated forcing chain: a contradiction, or a cell or unit
-/// whose every option agrees on something.
-pub fn forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let mut best: Option<Step> = None;
-    let mut keep = |step: Step| {
-        if best.as_ref().is_none_or(|b| step.rating < b.rating) {
-            best = Some(step);
-        }
-    };
+/// Every candidate's branch, worked out once for all the forcing chains
+/// of one grid; `None` if `should_stop` said stop first.
+fn all_branches(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Vec<Option<Branch>>> {
+    let mut branches: Vec<Option<Branch>> = (0..729).map(|_| None).collect();
     for cell in grid.blanks().iter() {
         if should_stop() {
             return None;
         }
         for digit in digits(grid.marks(cell)) {
-            let branch = assume(grid, cell, digit);
+            branches[cell * 9 + usize::from(digit) - 1] = Some(assume(grid, cell, digit));
+        }
+    }
+    Some(branches)
+}
+
+fn branch(branches: &[Option<Branch>], cell: usize, digit: u8) -> &Branch {
+    branches[cell * 9 + usize::from(digit) - 1]
+        .as_ref()
+        .expect("every candidate has a branch")
+}
+
+/// The lowest-rated forcing chain: a contradiction, else a cell or unit
+/// whose every option agrees on something.
+pub fn forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    let branches = all_branches(grid, should_stop)?;
+    contradiction(grid, &branches).or_else(|| agreement(grid, &branches, should_stop))
+}
+
+/// The lowest-rated candidate whose branch breaks the grid: it is false.
+fn contradiction(grid: &Grid, branches: &[Option<Branch>]) -> Option<Step> {
+    let mut best = None;
+    for cell in grid.blanks().iter() {
+        for digit in digits(grid.marks(cell)) {
+            let branch = branch(branches, cell, digit);
             if branch.broken {
                 let mut step = Step::new(Technique::ContradictionForcingChain);
                 step.rating = Rating(85 + length_bonus(branch.nodes + 1));
                 step.pattern.push(Mark::new(cell, digit));
                 step.eliminations.push(Mark::new(cell, digit));
                 step.digits = bit(digit);
-                keep(step);
+                keep_lowest(&mut best, step);
             }
         }
     }
-    if let Some(step) = best.take() {
-        return Some(step);
-    }
-    let mut best: Option<Step> = None;
+    best
+}
+
+/// The lowest-rated cell, then unit, forcing chain.
+fn agreement(
+    grid: &Grid,
+    branches: &[Option<Branch>],
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Step> {
+    let mut best = None;
     for cell in grid.blanks().iter() {
-        if should_stop() {
-            return None;
-        }
         let options: Vec<(usize, u8)> = digits(grid.marks(cell)).map(|d| (cell, d)).collect();
-        if let Some(step) = agreement(grid, &options, Technique::CellForcingChain, None)
-            && best.as_ref().is_none_or(|b| step.rating < b.rating)
-        {
-            best = Some(step);
+        if let Some(step) = agreed(grid, branches, &options, Technique::CellForcingChain, None) {
+            keep_lowest(&mut best, step);
         }
     }
     for (unit, cells) in UNITS.iter().enumerate() {
+        if should_stop() {
+            return None;
+        }
         for digit in 1..=9 {
             let places = grid.cells_with(digit).and(*cells);
             if places.len() < 2 {
                 continue;
             }
             let options: Vec<(usize, u8)> = places.iter().map(|c| (c, digit)).collect();
-            if let Some(step) = agreement(grid, &options, Technique::UnitForcingChain, Some(unit))
-                && best.as_ref().is_none_or(|b| step.rating < b.rating)
-            {
-                best = Some(step);
+            let technique = Technique::UnitForcingChain;
+            if let Some(step) = agreed(grid, branches, &options, technique, Some(unit)) {
+                keep_lowest(&mut best, step);
             }
         }
     }
@@ -119,18 +141,18 @@ pub fn forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step
 }
 
 /// What every option (one of which must be true) forces alike.
-fn agreement(
+fn agreed(
     grid: &Grid,
+    branches: &[Option<Branch>],
     options: &[(usize, u8)],
     technique: Technique,
     unit: Option<usize>,
 ) -> Option<Step> {
-    let branches: Vec<Branch> = options
+    let branches: Vec<&Branch> = options
         .iter()
-        .map(|&(cell, digit)| assume(grid, cell, digit))
-        .filter(|branch| !branch.broken)
+        .map(|&(cell, digit)| branch(branches, cell, digit))
         .collect();
-    if branches.len() != options.len() {
+    if branches.iter().any(|branch| branch.broken) {
         return None;
     }
     let mut step = Step::new(technique);

@@ -54,7 +54,7 @@ impl Grid {
 
     /// The grid a board and a player's pencil marks give: 729 characters,
     /// digit `d` at position `9 * cell + d - 1` while it is a candidate,
-    /// `.` where it is crossed out. Marks of placed cells are ignored, and
+    /// `.` (or `0`) where it is crossed out. Marks of placed cells are ignored, and
     /// marks a placed digit rules out are dropped too.
     pub fn with_marks(board: &Board, text: &str) -> Result<Grid, MarksError> {
         let bytes = text.as_bytes();

@@ -19,62 +19,46 @@ pub fn locked_candidates(grid: &Grid) -> Option<Step> {
     pointing(grid, false).or_else(|| claiming(grid, false))
 }
 
-/// The first pointing pattern that eliminates something.
-pub fn pointing_only(grid: &Grid) -> Option<Step> {
-    pointing(grid, false)
-}
-
-/// The first claiming pattern that eliminates something.
-pub fn locked_candidates_claiming(grid: &Grid) -> Option<Step> {
-    claiming(grid, false)
-}
-
-/// The first pointing pattern whose eliminations leave a hidden single.
-pub fn direct_pointing(grid: &Grid) -> Option<Step> {
-    pointing(grid, true)
-}
-
-/// The first claiming pattern whose eliminations leave a hidden single.
-pub fn direct_claiming(grid: &Grid) -> Option<Step> {
-    claiming(grid, true)
-}
-
-fn pointing(grid: &Grid, direct: bool) -> Option<Step> {
+/// The first pointing pattern (a box's digit confined to one line) that
+/// eliminates something; with `direct`, only one that leaves a hidden
+/// single in another box, which it places.
+pub fn pointing(grid: &Grid, direct: bool) -> Option<Step> {
     let technique = if direct {
         Technique::DirectPointing
     } else {
         Technique::Pointing
     };
-    for unit in BOXES {
-        for line in COLUMNS.chain(ROWS) {
-            if UNITS[unit].and(UNITS[line]).is_empty() {
-                continue;
-            }
-            if let Some(step) = locked(grid, unit, line, technique, direct) {
-                return Some(step);
-            }
-        }
-    }
-    None
+    let pairs = BOXES.flat_map(|b| COLUMNS.chain(ROWS).map(move |line| (b, line)));
+    first_locked(grid, pairs, technique, direct)
 }
 
-fn claiming(grid: &Grid, direct: bool) -> Option<Step> {
+/// The first claiming pattern (a line's digit confined to one box) that
+/// eliminates something; with `direct`, only one that leaves a hidden
+/// single in another line, which it places.
+pub fn claiming(grid: &Grid, direct: bool) -> Option<Step> {
     let technique = if direct {
         Technique::DirectClaiming
     } else {
         Technique::Claiming
     };
-    for line in COLUMNS.chain(ROWS) {
-        for unit in BOXES {
-            if UNITS[unit].and(UNITS[line]).is_empty() {
-                continue;
-            }
-            if let Some(step) = locked(grid, line, unit, technique, direct) {
-                return Some(step);
-            }
-        }
-    }
-    None
+    let pairs = COLUMNS
+        .chain(ROWS)
+        .flat_map(|line| BOXES.map(move |b| (line, b)));
+    first_locked(grid, pairs, technique, direct)
+}
+
+/// The first of the `(base, cover)` unit pairs, in order, whose crossing
+/// locks a digit.
+fn first_locked(
+    grid: &Grid,
+    mut pairs: impl Iterator<Item = (usize, usize)>,
+    technique: Technique,
+    direct: bool,
+) -> Option<Step> {
+    pairs.find_map(|(base, cover)| {
+        let crosses = !UNITS[base].and(UNITS[cover]).is_empty();
+        crosses.then(|| locked(grid, base, cover, technique, direct))?
+    })
 }
 
 /// The digit of `base` confined to its crossing with `cover`, eliminated
@@ -102,7 +86,7 @@ fn locked(
         step.units = vec![base, cover];
         step.digits = bit(digit);
         if direct {
-            let Some((cell, _)) = single_left_by(grid, digit, removed, unit_kind(base)) else {
+            let Some(cell) = single_left_by(grid, digit, removed, unit_kind(base)) else {
                 continue;
             };
             step.placements.push(Mark::new(cell, digit));

@@ -10,9 +10,7 @@ use super::chains;
 use super::fish::fish;
 use super::forcing::forcing_chain;
 use super::grid::Grid;
-use super::intersections::{
-    direct_claiming, direct_pointing, locked_candidates, locked_candidates_claiming, pointing_only,
-};
+use super::intersections::{claiming, locked_candidates, pointing};
 use super::single_digit::two_strong_links;
 use super::singles::{self, Single};
 use super::step::Step;
@@ -42,9 +40,9 @@ type Finder<'a> = dyn Fn(&Grid) -> Option<Step> + 'a;
 /// `should_stop` is polled between techniques and inside the chain
 /// searches; once it says stop, the answer is `None`.
 pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let cheap: [&Finder; 20] = [
-        &direct_pointing,
-        &direct_claiming,
+    let ladder: [&Finder; 24] = [
+        &|g| pointing(g, true),
+        &|g| claiming(g, true),
         &|g| hidden_subset(g, 2, true),
         &naked_single,
         &|g| hidden_subset(g, 3, true),
@@ -62,23 +60,13 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| naked_subset(g, 4),
         &|g| fish(g, 4),
         &|g| hidden_subset(g, 4, false),
-        &|g| chains::strong_link_chain(g, 3),
-    ];
-    for finder in cheap {
-        if should_stop() {
-            return None;
-        }
-        if let Some(step) = finder(grid) {
-            return Some(step);
-        }
-    }
-    let rest: [&Finder; 4] = [
+        &|g| chains::strong_link_chain(g, 3, should_stop),
         &bug_plus_one,
-        &|g| chains::strong_link_chain(g, 4),
+        &|g| chains::strong_link_chain(g, 4, should_stop),
         &|g| chains::any_chain(g, should_stop),
         &|g| forcing_chain(g, should_stop),
     ];
-    for finder in rest {
+    for finder in ladder {
         if should_stop() {
             return None;
         }
@@ -123,12 +111,12 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
                 .find(|s| s.technique == technique)
                 .map(Single::to_step);
         }
-        DirectPointing => direct_pointing(grid),
-        DirectClaiming => direct_claiming(grid),
+        DirectPointing => pointing(grid, true),
+        DirectClaiming => claiming(grid, true),
         DirectHiddenPair => hidden_subset(grid, 2, true),
         DirectHiddenTriple => hidden_subset(grid, 3, true),
-        Pointing => pointing_only(grid),
-        Claiming => locked_candidates_claiming(grid),
+        Pointing => pointing(grid, false),
+        Claiming => claiming(grid, false),
         NakedPair => naked_subset(grid, 2),
         NakedTriple => naked_subset(grid, 3),
         NakedQuad => naked_subset(grid, 4),

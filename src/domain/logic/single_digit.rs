@@ -29,7 +29,7 @@ pub fn two_strong_links(grid: &Grid) -> Option<Step> {
         Technique::TurbotFish,
     ]
     .into_iter()
-    .find_map(|technique| (1..=9).find_map(|digit| find(grid, digit, technique)))
+    .find_map(|technique| of_kind(grid, technique))
 }
 
 /// The first pattern of one kind (Skyscraper, Two-String Kite or Turbot

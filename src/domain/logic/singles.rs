@@ -120,12 +120,7 @@ pub fn naked_singles(grid: &Grid, found: &mut Vec<Single>) {
 /// The hidden single that removing `removed` (cells, all losing `digit`)
 /// leaves in a unit of `kind` those cells belong to, if any: what makes a
 /// "direct" intersection direct.
-pub fn single_left_by(
-    grid: &Grid,
-    digit: u8,
-    removed: Cells,
-    kind: UnitKind,
-) -> Option<(usize, usize)> {
+pub fn single_left_by(grid: &Grid, digit: u8, removed: Cells, kind: UnitKind) -> Option<usize> {
     let remaining = grid.cells_with(digit).minus(removed);
     for index in removed.iter() {
         for unit in units_of(index)
@@ -134,7 +129,7 @@ pub fn single_left_by(
         {
             let places = remaining.and(UNITS[unit]);
             if places.len() == 1 {
-                return Some((places.first().expect("one place"), unit));
+                return places.first();
             }
         }
     }

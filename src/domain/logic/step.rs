@@ -199,6 +199,14 @@ impl Step {
     }
 }
 
+/// Keeps the lower-rated of `best` and `step`, the earlier one among
+/// equals: how the searches that try every start pick their step.
+pub fn keep_lowest(best: &mut Option<Step>, step: Step) {
+    if best.as_ref().is_none_or(|b| step.rating < b.rating) {
+        *best = Some(step);
+    }
+}
+
 /// "3, 5 and 7".
 fn digit_list(mask: u16) -> String {
     let names = digits(mask).map(|d| d.to_string()).collect::<Vec<_>>();

@@ -74,7 +74,7 @@ impl fmt::Display for Level {
 
 macro_rules! techniques {
     ($($variant:ident => $name:literal, $rating:literal;)*) => {
-        /// A solving technique, in the order the grader tries them.
+        /// A solving technique, roughly in the order the grader tries them.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Technique {
             $(
@@ -84,7 +84,7 @@ macro_rules! techniques {
         }
 
         impl Technique {
-            /// Every technique, in the order the grader tries them.
+            /// Every technique, roughly in the order the grader tries them.
             pub const ALL: &'static [Technique] = &[$(Technique::$variant),*];
 
             /// The name players know it by, e.g. "X-Wing".

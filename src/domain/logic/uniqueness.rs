@@ -106,8 +106,8 @@ fn type_1(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
     Some(step)
 }
 
-/// Two cells in one unit hold the pair plus the same one extra digit:
-/// one of them is that digit, so no cell seeing both is.
+/// The two cells that are not just the pair hold it plus the same one
+/// extra digit: one of them is that digit, so no cell seeing both is.
 fn type_2(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
     let (floor, roof) = rectangle.split(grid);
     let (2, &[a, b]) = (floor.len(), &roof[..]) else {
