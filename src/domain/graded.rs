@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::logic::{self, Grade, Hint, PositionError, Step};
 use super::{
-    Board, Outcome, PuzzleError, SolvePuzzleError, SolveReport, parse_board, solve_puzzle_since,
+    Board, Outcome, PuzzleError, SolvePuzzleError, SolveReport, parse_board, solve_board_since,
 };
 
 /// A solve, and its grade when one was asked for and the puzzle has
@@ -42,6 +42,32 @@ impl Budget<'_> {
     }
 }
 
+/// Certifies `board`, then, when it has exactly one solution, runs
+/// `logic` on that solution within what the solve left of `max_time`
+/// (counted from `started`).
+fn certify_then<T>(
+    board: &Board,
+    started: Instant,
+    max_time: Option<Duration>,
+    is_cancelled: &dyn Fn() -> bool,
+    logic: impl FnOnce(&Board, &Budget) -> T,
+) -> Result<(SolveReport, Option<T>), SolvePuzzleError> {
+    let report = solve_board_since(board, started, max_time, is_cancelled)?;
+    let (Outcome::Solved, Some(solution)) = (report.outcome, report.solution) else {
+        return Ok((report, None));
+    };
+    let budget = Budget {
+        started,
+        deadline: max_time.and_then(|budget| started.checked_add(budget)),
+        is_cancelled,
+    };
+    let result = logic(&solution, &budget);
+    if is_cancelled() {
+        return Err(SolvePuzzleError::Cancelled);
+    }
+    Ok((report, Some(result)))
+}
+
 /// Parses, solves and (with `grade`) grades one puzzle, all within
 /// `max_time` from `started`.
 pub fn solve_and_grade(
@@ -51,31 +77,18 @@ pub fn solve_and_grade(
     max_time: Option<Duration>,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<GradedReport, SolvePuzzleError> {
-    let report = solve_puzzle_since(text, started, max_time, is_cancelled)?;
-    let grade = if grade && report.outcome == Outcome::Solved {
-        let board = parse_board(text)?;
-        let budget = budget(started, max_time, is_cancelled);
-        let grade = logic::grade_until(&board, &|| budget.should_stop(), &|| budget.elapsed());
-        if is_cancelled() {
-            return Err(SolvePuzzleError::Cancelled);
-        }
-        Some(grade)
-    } else {
-        None
-    };
-    Ok(GradedReport { report, grade })
-}
-
-fn budget(
-    started: Instant,
-    max_time: Option<Duration>,
-    is_cancelled: &dyn Fn() -> bool,
-) -> Budget<'_> {
-    Budget {
-        started,
-        deadline: max_time.and_then(|budget| started.checked_add(budget)),
-        is_cancelled,
+    let board = parse_board(text)?;
+    if !grade {
+        let report = solve_board_since(&board, started, max_time, is_cancelled)?;
+        return Ok(GradedReport {
+            report,
+            grade: None,
+        });
     }
+    let (report, grade) = certify_then(&board, started, max_time, is_cancelled, |_, budget| {
+        logic::grade_until(&board, &|| budget.should_stop(), &|| budget.elapsed())
+    })?;
+    Ok(GradedReport { report, grade })
 }
 
 /// A puzzle's logical path: its steps and grade when it has exactly one
@@ -98,25 +111,15 @@ pub fn explain_puzzle(
     max_time: Option<Duration>,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<Explained, SolvePuzzleError> {
-    let report = solve_puzzle_since(text, started, max_time, is_cancelled)?;
-    if report.outcome != Outcome::Solved {
-        return Ok(Explained {
-            outcome: report.outcome,
-            steps: Vec::new(),
-            grade: None,
-        });
-    }
     let board = parse_board(text)?;
-    let budget = budget(started, max_time, is_cancelled);
-    let (steps, grade) =
-        logic::explain_until(&board, &|| budget.should_stop(), &|| budget.elapsed());
-    if is_cancelled() {
-        return Err(SolvePuzzleError::Cancelled);
-    }
+    let (report, path) = certify_then(&board, started, max_time, is_cancelled, |_, budget| {
+        logic::explain_until(&board, &|| budget.should_stop(), &|| budget.elapsed())
+    })?;
+    let (steps, grade) = path.map_or((Vec::new(), None), |(steps, grade)| (steps, Some(grade)));
     Ok(Explained {
         outcome: report.outcome,
         steps,
-        grade: Some(grade),
+        grade,
     })
 }
 
@@ -145,7 +148,8 @@ pub struct HintAnswer {
 }
 
 /// The hint for a player's position (see [`logic::hint`]); empty
-/// `progress` and `marks` mean none given.
+/// `progress` and `marks` mean none given. The position is read and
+/// checked before the puzzle is solved.
 pub fn hint_puzzle(
     text: &str,
     progress: &str,
@@ -154,25 +158,22 @@ pub fn hint_puzzle(
     max_time: Option<Duration>,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<HintAnswer, HintError> {
-    let report = solve_puzzle_since(text, started, max_time, is_cancelled)?;
-    let position: Option<Board> = match progress {
+    let givens = parse_board(text).map_err(SolvePuzzleError::from)?;
+    let placed = match progress {
         "" => None,
         text => Some(parse_board(text).map_err(HintError::Progress)?),
     };
-    let (Outcome::Solved, Some(solution)) = (report.outcome, report.solution) else {
-        return Ok(HintAnswer {
-            outcome: report.outcome,
-            hint: None,
-        });
-    };
-    let givens = parse_board(text).map_err(SolvePuzzleError::from)?;
     let marks = (!marks.is_empty()).then_some(marks);
-    let budget = budget(started, max_time, is_cancelled);
-    let hint = logic::hint(&givens, &solution, position.as_ref(), marks, &|| {
-        budget.should_stop()
-    })?;
+    let grid = logic::position(&givens, placed.as_ref(), marks)?;
+    let (report, hint) = certify_then(
+        &givens,
+        started,
+        max_time,
+        is_cancelled,
+        |solution, budget| logic::hint_at(&grid, solution, &|| budget.should_stop()),
+    )?;
     Ok(HintAnswer {
         outcome: report.outcome,
-        hint: Some(hint),
+        hint,
     })
 }

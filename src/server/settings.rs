@@ -88,7 +88,9 @@ pub struct Settings {
 
     /// Largest request or response message in bytes. An item holds at most
     /// a 256-byte id and 2 KiB of puzzle text; larger items are refused one
-    /// by one, and a message over this limit ends its call.
+    /// by one, and a message over this limit ends its call. (Batch RPCs
+    /// size their messages by --max-batch, and an Explain response may
+    /// take up to 1 MiB.)
     #[arg(long, env = "SUDOKU_MAX_MESSAGE_BYTES", value_parser = parse_bytes,
           default_value_t = Limits::DEFAULT.max_message_bytes)]
     pub max_message_bytes: usize,

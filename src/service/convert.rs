@@ -14,11 +14,13 @@ use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade, sol
 use crate::pb;
 use crate::pool::CancelCheck;
 
-/// A solved puzzle and the time the worker spent on it.
-#[derive(Debug, Clone, Copy)]
+/// A solved puzzle, its grade when one was asked for, and the time the
+/// worker spent on it. The grade is boxed: batches and streams hold
+/// thousands of answers, and never ask for one.
+#[derive(Debug, Clone)]
 pub struct Solved {
     report: SolveReport,
-    grade: Option<Grade>,
+    grade: Option<Box<Grade>>,
     elapsed: Duration,
 }
 
@@ -59,13 +61,16 @@ pub fn solve_job_graded(
     max_time: Duration,
     cancel: &CancelCheck,
 ) -> Result<Solved, SolvePuzzleError> {
+    if !grade {
+        return solve_job(puzzle, max_time, cancel);
+    }
     let started = Instant::now();
     let graded = solve_and_grade(puzzle, grade, started, Some(max_time), &|| {
         cancel.is_cancelled()
     })?;
     Ok(Solved {
         report: graded.report,
-        grade: graded.grade,
+        grade: graded.grade.map(Box::new),
         elapsed: started.elapsed(),
     })
 }
@@ -89,7 +94,8 @@ impl Solved {
         self.report.outcome
     }
 
-    /// How long the worker took to parse and solve the puzzle.
+    /// How long the worker took to parse, solve and (when asked) grade
+    /// the puzzle.
     pub fn elapsed(&self) -> Duration {
         self.elapsed
     }
@@ -119,7 +125,7 @@ impl From<Solved> for pb::SolveResponse {
             outcome: solved.outcome_code(),
             solution: solved.solution(),
             stats: Some(solved.stats()),
-            grade: solved.grade.as_ref().map(pb_grade),
+            grade: solved.grade.as_deref().map(pb_grade),
         }
     }
 }
@@ -143,7 +149,13 @@ pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, St
     let max_time = Limits::default().max_solve_time;
     check_puzzle(&request.puzzle)
         .and_then(|()| {
-            solve_job(&request.puzzle, max_time, &CancelCheck(&|| false)).map_err(Into::into)
+            solve_job_graded(
+                &request.puzzle,
+                request.grade,
+                max_time,
+                &CancelCheck(&|| false),
+            )
+            .map_err(Into::into)
         })
         .map(pb::SolveResponse::from)
         .map_err(Status::from)

@@ -14,7 +14,7 @@ use crate::pb;
 use super::SudokuService;
 use super::convert::pb_outcome;
 use super::error::ServiceError;
-use super::limits::check_puzzle;
+use super::limits::{check_puzzle, check_puzzle_length};
 
 /// The protobuf form of a grade.
 pub fn pb_grade(grade: &Grade) -> pb::Grade {
@@ -49,10 +49,10 @@ fn pb_level(level: Level) -> pb::Level {
 
 /// The protobuf form of a candidate: 1-based row and column.
 pub fn pb_candidate(mark: Mark) -> pb::Candidate {
-    let cell = u32::from(mark.cell);
+    let cell = mark.cell();
     pb::Candidate {
-        row: cell / 9 + 1,
-        column: cell % 9 + 1,
+        row: cell.row() as u32 + 1,
+        column: cell.column() as u32 + 1,
         digit: u32::from(mark.digit),
     }
 }
@@ -87,10 +87,7 @@ impl SudokuService {
         request: pb::HintRequest,
     ) -> Result<pb::HintResponse, ServiceError> {
         check_puzzle(&request.puzzle)?;
-        check_puzzle(&request.progress).map_err(|e| match e {
-            ServiceError::InvalidPuzzle(e) => ServiceError::InvalidProgress(e),
-            other => other,
-        })?;
+        check_puzzle_length(request.progress.len()).map_err(ServiceError::InvalidProgress)?;
         let max_time = self.limits.max_solve_time;
         let answer = self.pool.try_submit(move |cancel| {
             hint_puzzle(

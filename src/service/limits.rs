@@ -71,7 +71,8 @@ pub struct Limits {
     pub stream_window_bytes: usize,
     /// SolveStream calls open at once; more are refused.
     pub max_open_streams: usize,
-    /// Largest request or response message, in bytes.
+    /// Largest request or response message, in bytes (batch responses and
+    /// Explain responses have their own limits).
     pub max_message_bytes: usize,
     /// Bytes all streams together may be charged at once.
     pub max_inflight_bytes: usize,
@@ -199,7 +200,9 @@ pub fn admit_batch(
     let checked: Vec<Result<SharedText, ServiceError>> = puzzles
         .into_iter()
         .map(|puzzle| {
-            let checked = check_puzzle_length(puzzle.len()).map(|()| puzzle);
+            let checked = check_puzzle_length(puzzle.len())
+                .map(|()| puzzle)
+                .map_err(ServiceError::from);
             charge += item_charge(0, checked.as_ref().map_or(0, SharedText::len));
             checked
         })
@@ -232,13 +235,14 @@ pub fn check_item(id: &str, puzzle: &str) -> Result<(), ServiceError> {
 
 /// Checks puzzle text against its cap.
 pub fn check_puzzle(puzzle: &str) -> Result<(), ServiceError> {
-    check_puzzle_length(puzzle.len())
+    Ok(check_puzzle_length(puzzle.len())?)
 }
 
-/// Checks the length of puzzle text against its cap.
-fn check_puzzle_length(length: usize) -> Result<(), ServiceError> {
+/// Checks the length of puzzle text (or of a board of progress) against
+/// the cap of puzzle text.
+pub fn check_puzzle_length(length: usize) -> Result<(), PuzzleError> {
     if length > MAX_PUZZLE_BYTES {
-        return Err(PuzzleError::TooLong { length }.into());
+        return Err(PuzzleError::TooLong { length });
     }
     Ok(())
 }

@@ -286,10 +286,11 @@ impl SudokuService {
 #[derive(Debug, Clone)]
 pub struct CallSlot(pub Arc<tokio::sync::OwnedSemaphorePermit>);
 
-/// The service as tonic serves it: the generated server twice, once with
-/// the message size limits of the one-puzzle RPCs (`--max-message-bytes`)
-/// and once with those of the batch RPCs (a full batch of the largest
-/// items), since tonic sets one limit per server, not per method.
+/// The service as tonic serves it: the generated server three times, with
+/// the message size limits of the one-puzzle RPCs (`--max-message-bytes`),
+/// of the batch RPCs (a full batch of the largest items), and of Explain
+/// (a one-puzzle request, a whole path as the response), since tonic sets
+/// one limit per server, not per method.
 #[derive(Clone)]
 pub struct SudokuServer {
     single: SudokuServiceServer<SudokuService>,
@@ -320,7 +321,7 @@ where
         &mut self,
         context: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Result<(), Self::Error>> {
-        // The generated server is always ready; both halves are the same.
+        // The generated server is always ready; the three copies are the same.
         self.single.poll_ready(context)
     }
 

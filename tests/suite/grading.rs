@@ -202,3 +202,23 @@ async fn bad_progress_and_marks_are_refused_naming_the_field() {
         assert_eq!(violations[0].field, field, "{status:?}");
     }
 }
+
+#[tokio::test]
+async fn an_explanation_larger_than_the_message_limit_still_arrives() {
+    let settings = Settings {
+        max_message_bytes: 4096,
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let explained = server
+        .client()
+        .await
+        .explain(ExplainRequest {
+            puzzle: CLASSIC.to_string(),
+        })
+        .await
+        .expect("Explain has its own response limit")
+        .into_inner();
+    assert!(prost::Message::encoded_len(&explained) > 4096);
+    assert_eq!(explained.outcome(), Outcome::Solved);
+}

@@ -52,6 +52,19 @@ pub fn hint(
     marks: Option<&str>,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<Hint, PositionError> {
+    let grid = position(givens, progress, marks)?;
+    Ok(hint_at(&grid, solution, should_stop))
+}
+
+/// A player's position as a grid: `progress` (the givens when `None`),
+/// which must keep every given, with `marks` if given, else the
+/// candidates the placed digits leave. Needs no solution, so that a bad
+/// position is refused before any solving.
+pub fn position(
+    givens: &Board,
+    progress: Option<&Board>,
+    marks: Option<&str>,
+) -> Result<Grid, PositionError> {
     let position = progress.unwrap_or(givens);
     for cell in (0..81).filter_map(Cell::new) {
         let (given, placed) = (givens.get(cell), position.get(cell));
@@ -59,20 +72,25 @@ pub fn hint(
             return Err(PositionError::GivenChanged { cell, given });
         }
     }
-    let grid = match marks {
+    Ok(match marks {
         Some(text) => Grid::with_marks(position, text)?,
         None => Grid::new(position),
-    };
-    if let Some(mistake) = first_mistake(position, &grid, solution) {
-        return Ok(Hint::Mistake(mistake));
+    })
+}
+
+/// The hint from a position (see [`position`]) against the puzzle's
+/// unique `solution`.
+pub fn hint_at(grid: &Grid, solution: &Board, should_stop: &dyn Fn() -> bool) -> Hint {
+    if let Some(mistake) = first_mistake(&grid.board(), grid, solution) {
+        return Hint::Mistake(mistake);
     }
     if grid.is_solved() {
-        return Ok(Hint::Solved);
+        return Hint::Solved;
     }
-    Ok(match simplest_step(&grid, should_stop) {
+    match simplest_step(grid, should_stop) {
         Some(step) => Hint::Step(step),
         None => Hint::Stalled,
-    })
+    }
 }
 
 /// The first wrong placement, else the first crossed-out solution digit:

@@ -40,7 +40,7 @@ pub use grader::{
     walk,
 };
 pub use grid::{Grid, MarksError};
-pub use hint::{Hint, PositionError, hint};
+pub use hint::{Hint, PositionError, hint, hint_at, position};
 pub use ladder::{find_technique, simplest_step};
 pub use singles::Single;
 pub use step::{Mark, Step};
