@@ -11,10 +11,11 @@ use std::time::Instant;
 use clap::Args;
 
 use super::Failure;
-use super::output::ExitCode;
+use super::output::{ExitCode, Format, outcome_word};
 use super::solve::{is_puzzle_argument, open_input};
 use crate::domain::logic::{Grade, Level};
-use crate::domain::{Outcome, SolvePuzzleError, solve_and_grade};
+use crate::domain::{Answer, Outcome, SolveReport, solve_and_grade};
+use crate::file::is_puzzle_line;
 
 /// Flags of `sudoku grade`.
 #[derive(Debug, Args)]
@@ -22,22 +23,15 @@ pub struct GradeArgs {
     /// A puzzle (81 cells), or a file of puzzles one per line (`-` for
     /// stdin).
     pub input: String,
-    /// Grade in this process (the only mode so far; grading on a server
-    /// is the Solve RPC with `grade` set).
-    #[arg(long, default_value_t = true)]
+    /// Grade in this process: the default, and for now the only way
+    /// (on a server, grading is the Solve RPC with `grade` set).
+    #[arg(long)]
     pub local: bool,
-    /// How to print each puzzle's grade.
-    #[arg(long, value_enum, default_value_t = GradeFormat::Text)]
-    pub format: GradeFormat,
-}
-
-/// How `sudoku grade` prints a grade.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum GradeFormat {
-    /// `RATING LEVEL HARDEST`, e.g. `3.2 hard X-Wing`.
-    Text,
-    /// One JSON object per line, with every technique's count.
-    Json,
+    /// How to print each puzzle's grade: `RATING LEVEL HARDEST` lines
+    /// (e.g. `3.2 hard X-Wing`), or one JSON object per line with every
+    /// technique's count.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// Runs `sudoku grade`.
@@ -55,13 +49,13 @@ pub fn run(args: GradeArgs) -> Result<ExitCode, Failure> {
         ungraded: 0,
         worst: ExitCode::Success,
     };
-    for line in input.lines() {
+    for line in input.split(b'\n') {
         let line = line.map_err(Failure::io)?;
-        let puzzle = line.trim();
-        if puzzle.is_empty() || puzzle.starts_with('#') {
+        if !is_puzzle_line(&line) {
             continue;
         }
-        let (code, text, level) = grade_line(puzzle, args.format);
+        let puzzle = String::from_utf8_lossy(&line);
+        let (code, text, level) = grade_line(puzzle.trim(), args.format);
         summary.count(code, level);
         writeln!(out, "{text}").map_err(Failure::io)?;
     }
@@ -72,7 +66,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode, Failure> {
 
 /// Grades one puzzle: its exit code, its output line, and its level
 /// when it has a grade.
-fn grade_line(puzzle: &str, format: GradeFormat) -> (ExitCode, String, Option<Level>) {
+fn grade_line(puzzle: &str, format: Format) -> (ExitCode, String, Option<Level>) {
     let (code, line) = match solve_and_grade(puzzle, true, Instant::now(), None, &|| false) {
         Ok(graded) => match graded.grade {
             Some(grade) => {
@@ -81,38 +75,37 @@ fn grade_line(puzzle: &str, format: GradeFormat) -> (ExitCode, String, Option<Le
             }
             None => {
                 let outcome = graded.report.outcome;
+                let reason = format!("{}: {}", outcome_word(outcome), why_ungraded(outcome));
                 (
                     ExitCode::of(outcome),
-                    format_refusal(puzzle, outcome_word(outcome), format),
+                    format_refusal(puzzle, &reason, format),
                 )
             }
         },
         Err(error) => {
-            let code = match error {
-                SolvePuzzleError::Puzzle(_) => ExitCode::Invalid,
-                _ => ExitCode::Failure,
-            };
+            let answer = Answer::from(Err::<SolveReport, _>(error));
+            let reason = format!("invalid: {}", answer.error.unwrap_or_default());
             (
-                code,
-                format_refusal(puzzle, &format!("invalid: {error}"), format),
+                ExitCode::of(answer.outcome),
+                format_refusal(puzzle, &reason, format),
             )
         }
     };
     (code, line, None)
 }
 
-fn outcome_word(outcome: Outcome) -> &'static str {
+fn why_ungraded(outcome: Outcome) -> &'static str {
     match outcome {
-        Outcome::MultipleSolutions => "multiple: the puzzle has several solutions, so no grade",
-        Outcome::NoSolution => "unsolvable: the puzzle has no solution, so no grade",
-        _ => "failed",
+        Outcome::MultipleSolutions => "the puzzle has several solutions, so no grade",
+        Outcome::NoSolution => "the puzzle has no solution, so no grade",
+        _ => "no grade",
     }
 }
 
-fn format_grade(puzzle: &str, grade: &Grade, format: GradeFormat) -> String {
+fn format_grade(puzzle: &str, grade: &Grade, format: Format) -> String {
     let hardest = grade.hardest.map_or("none", |t| t.name());
     match format {
-        GradeFormat::Text => {
+        Format::Text => {
             let stalled = if grade.stalled.is_some() {
                 " (stalled)"
             } else {
@@ -120,7 +113,7 @@ fn format_grade(puzzle: &str, grade: &Grade, format: GradeFormat) -> String {
             };
             format!("{} {} {hardest}{stalled}", grade.rating, grade.level())
         }
-        GradeFormat::Json => {
+        Format::Json => {
             let techniques: serde_json::Map<String, serde_json::Value> = grade
                 .techniques
                 .iter()
@@ -139,10 +132,10 @@ fn format_grade(puzzle: &str, grade: &Grade, format: GradeFormat) -> String {
     }
 }
 
-fn format_refusal(puzzle: &str, reason: &str, format: GradeFormat) -> String {
+fn format_refusal(puzzle: &str, reason: &str, format: Format) -> String {
     match format {
-        GradeFormat::Text => reason.to_string(),
-        GradeFormat::Json => serde_json::json!({ "puzzle": puzzle, "error": reason }).to_string(),
+        Format::Text => reason.to_string(),
+        Format::Json => serde_json::json!({ "puzzle": puzzle, "error": reason }).to_string(),
     }
 }
 

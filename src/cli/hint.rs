@@ -59,12 +59,7 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
                 "{}",
                 draw(&position, &step.pattern, std::io::stdout().is_terminal())
             );
-            println!(
-                "{} ({}): {}",
-                step.technique,
-                step.rating,
-                step.explanation()
-            );
+            println!("{}", step_line(&step));
             Ok(ExitCode::Success)
         }
         Some(Hint::Mistake(mark)) => {
