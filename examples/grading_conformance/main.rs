@@ -14,6 +14,7 @@
 //! cargo run --release --example grading_conformance -- speed FILE [REPEAT]
 //! ```
 
+mod effects;
 mod reglib;
 mod se_paths;
 
@@ -50,6 +51,14 @@ fn read(path: &str) -> String {
         eprintln!("cannot read {path}: {error}");
         std::process::exit(2);
     })
+}
+
+/// The puzzles of a benchmark set: the first 81 characters of each line
+/// that is not a `#` comment (the sets' README gives that rule).
+fn puzzles_of(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.get(..81))
 }
 
 fn solve(board: &Board) -> Option<Board> {
@@ -206,11 +215,8 @@ fn soundness(file: &str) {
     let (mut puzzles, mut steps, mut stalled, mut wrong) = (0, 0, 0, 0);
     let mut slowest = (Duration::ZERO, String::new());
     let started = Instant::now();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.len() >= 81)
-    {
-        let Ok(board) = parse_board(&line[..81]) else {
+    for line in puzzles_of(&text) {
+        let Ok(board) = parse_board(line) else {
             continue;
         };
         let Some(solution) = solve(&board) else {
@@ -230,14 +236,14 @@ fn soundness(file: &str) {
         );
         let time = one.elapsed();
         if time > slowest.0 {
-            slowest = (time, line[..81].to_string());
+            slowest = (time, line.to_string());
         }
         puzzles += 1;
         steps += checker.steps;
         stalled += usize::from(grade.stalled.is_some());
         if !checker.wrong.is_empty() {
             wrong += 1;
-            eprintln!("UNSOUND {}: {}", &line[..81], checker.wrong.join("; "));
+            eprintln!("UNSOUND {}: {}", line, checker.wrong.join("; "));
         }
     }
     println!(
@@ -252,10 +258,8 @@ fn soundness(file: &str) {
 /// the rate; the certifying solve is not timed.
 fn speed(file: &str, repeat: usize) {
     let text = read(file);
-    let boards: Vec<Board> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.len() >= 81)
-        .filter_map(|l| parse_board(&l[..81]).ok())
+    let boards: Vec<Board> = puzzles_of(&text)
+        .filter_map(|l| parse_board(l).ok())
         .filter(|b| solve(b).is_some())
         .collect();
     let mut slowest = Duration::ZERO;

@@ -26,6 +26,8 @@ use sudoku_grpc::domain::logic::Technique as T;
 use sudoku_grpc::domain::logic::{Grid, Mark, Step, Technique, find_technique};
 use sudoku_grpc::domain::parse_board;
 
+use crate::effects::{Effects, percent, sort_marks};
+
 /// The file read from the grading data folder.
 const LIBRARY: &str = "hodoku-reglib-1.4.txt";
 
@@ -149,42 +151,6 @@ fn mapping_for(code: &str) -> Option<&'static Mapping> {
         .iter()
         .find(|mapping| mapping.0 == code)
         .or_else(|| MAPPINGS.iter().find(|mapping| mapping.0 == base))
-}
-
-/// What a technique changes: eliminations and placements, each sorted
-/// and without repeats.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Effects {
-    eliminations: Vec<Mark>,
-    placements: Vec<Mark>,
-}
-
-impl Effects {
-    /// Adds a step's effects (to merge the steps of one instance).
-    fn add(&mut self, step: &Step) {
-        self.eliminations.extend_from_slice(&step.eliminations);
-        self.placements.extend_from_slice(&step.placements);
-        sort_marks(&mut self.eliminations);
-        sort_marks(&mut self.placements);
-    }
-
-    /// The effects as eliminations only: a placement crosses out the
-    /// other candidates of its cell in `grid`.
-    fn as_eliminations(&self, grid: &Grid) -> Vec<Mark> {
-        let mut marks = self.eliminations.clone();
-        for placement in &self.placements {
-            let cell = usize::from(placement.cell);
-            let others = (1..=9u8).filter(|&d| d != placement.digit && grid.has(cell, d));
-            marks.extend(others.map(|digit| Mark::new(cell, digit)));
-        }
-        sort_marks(&mut marks);
-        marks
-    }
-}
-
-fn sort_marks(marks: &mut Vec<Mark>) {
-    marks.sort();
-    marks.dedup();
 }
 
 /// One case: the grid to search, what must be found, or that nothing
@@ -363,9 +329,7 @@ fn agreement(case: &Case, effects: &Effects) -> Option<bool> {
     if *effects == case.expected {
         return Some(false);
     }
-    let ours = effects.as_eliminations(&case.grid);
-    let theirs = case.expected.as_eliminations(&case.grid);
-    (!ours.is_empty() && ours == theirs).then_some(true)
+    effects.same_as(&case.expected, &case.grid).then_some(true)
 }
 
 /// The cases of one code and how they went.
@@ -535,11 +499,4 @@ fn name_of<'a>(names: &'a BTreeMap<String, String>, code: &str) -> &'a str {
         .get(code)
         .or_else(|| names.get(base))
         .map_or("?", String::as_str)
-}
-
-fn percent(part: usize, whole: usize) -> String {
-    if whole == 0 {
-        return "(-)".to_string();
-    }
-    format!("({:.1}%)", 100.0 * part as f64 / whole as f64)
 }

@@ -19,6 +19,8 @@ use sudoku_grpc::domain::logic::Technique as T;
 use sudoku_grpc::domain::logic::{self, Grid, Mark, Rating, Stall, Step, Technique};
 use sudoku_grpc::domain::{Board, parse_board};
 
+use crate::effects::{Effects, percent, sort_marks};
+
 /// Longest a puzzle's path may take before it counts as stalled.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
 
@@ -82,54 +84,6 @@ fn puzzle_ids(dir: &str) -> Vec<String> {
         .collect();
     ids.sort();
     ids
-}
-
-/// What a step changes: eliminations and placements, each sorted and
-/// without repeats.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Effects {
-    eliminations: Vec<Mark>,
-    placements: Vec<Mark>,
-}
-
-impl Effects {
-    fn of(step: &Step) -> Effects {
-        let mut effects = Effects {
-            eliminations: step.eliminations.clone(),
-            placements: step.placements.clone(),
-        };
-        sort_marks(&mut effects.eliminations);
-        sort_marks(&mut effects.placements);
-        effects
-    }
-
-    /// The effects as eliminations only: a placement crosses out the
-    /// other candidates of its cell in `grid` (Sukaku Explainer writes
-    /// BUG+1 that way).
-    fn as_eliminations(&self, grid: &Grid) -> Vec<Mark> {
-        let mut marks = self.eliminations.clone();
-        for placement in &self.placements {
-            let cell = usize::from(placement.cell);
-            let others = (1..=9u8).filter(|&d| d != placement.digit && grid.has(cell, d));
-            marks.extend(others.map(|digit| Mark::new(cell, digit)));
-        }
-        sort_marks(&mut marks);
-        marks
-    }
-
-    /// True when both change the grid the same way, however written.
-    fn same_as(&self, other: &Effects, grid: &Grid) -> bool {
-        if self == other {
-            return true;
-        }
-        let ours = self.as_eliminations(grid);
-        !ours.is_empty() && ours == other.as_eliminations(grid)
-    }
-}
-
-fn sort_marks(marks: &mut Vec<Mark>) {
-    marks.sort();
-    marks.dedup();
 }
 
 /// One puzzle as Sukaku Explainer rated it.
@@ -465,11 +419,4 @@ fn print_counts(counts: &BTreeMap<String, usize>) {
     for (what, count) in sorted {
         println!("      {count:>4}  {what}");
     }
-}
-
-fn percent(part: usize, whole: usize) -> String {
-    if whole == 0 {
-        return "(-)".to_string();
-    }
-    format!("({:.1}%)", 100.0 * part as f64 / whole as f64)
 }
