@@ -20,7 +20,7 @@ mod se_paths;
 
 use std::time::{Duration, Instant};
 
-use sudoku_grpc::domain::logic::{self, Grade, Grid, Observer, Single, Step};
+use sudoku_grpc::domain::logic::{self, Grade, Grid, Level, Observer, Rating, Single, Step};
 use sudoku_grpc::domain::{Board, Outcome, parse_board, solver};
 
 fn main() {
@@ -115,6 +115,7 @@ fn exchange(dir: &str) {
         "  stalled: {stalled}; slowest grade {:.1} ms",
         slowest.as_secs_f64() * 1e3
     );
+    print_level_confusion(&rows);
     println!("  by SE rating: count, exact, within 0.5, mean of ours");
     let mut ratings: Vec<f64> = theirs.clone();
     ratings.sort_by(f64::total_cmp);
@@ -128,6 +129,26 @@ fn exchange(dir: &str) {
             within(&group, 0.05),
             within(&group, 0.5)
         );
+    }
+}
+
+/// How many puzzles of each of Sukaku Explainer's levels (rows) got each
+/// of ours (columns).
+fn print_level_confusion(rows: &[(f64, Grade, Duration)]) {
+    let mut counts = [[0usize; 4]; 4];
+    for (expected, grade, _) in rows {
+        let theirs = Rating((expected * 10.0).round() as u16).level();
+        counts[theirs as usize][grade.level() as usize] += 1;
+    }
+    let names = Level::ALL.map(Level::name);
+    println!(
+        "  levels, SE (rows) against ours (columns): {}",
+        names.join(" ")
+    );
+    for (level, row) in names.iter().zip(counts) {
+        if row.iter().any(|&n| n > 0) {
+            println!("    {level:>10}: {row:?}");
+        }
     }
 }
 
