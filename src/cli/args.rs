@@ -38,6 +38,18 @@ impl ServersArg {
     }
 }
 
+/// Where a command works: on a server (the default), or in this process.
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// Work in this process instead of on a server.
+    #[arg(long)]
+    pub local: bool,
+    #[command(flatten)]
+    pub servers: ServersArg,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
+
 /// How to reach the servers: TLS and compression.
 #[derive(Debug, Args)]
 pub struct ConnectArgs {

@@ -1,21 +1,25 @@
 //! `sudoku grade`: how hard puzzles are for a person, one line each.
 //!
-//! Grading runs in this process: the certifying solver first (a puzzle
-//! without exactly one solution has no grade, and its line says why),
-//! then the logical solver. A file ends with a summary of the levels on
-//! stderr, so that stdout stays one line per puzzle.
+//! Grading is solving with `grade` set, so it runs wherever `sudoku
+//! solve` does, with the same flags: on a server by default (Solve for
+//! one puzzle, SolveBatchStream for a file, every grade checked before it
+//! is printed), or in this process with `--local`. A puzzle without
+//! exactly one solution has no grade, and its line says why. A file ends
+//! with the run's summary and one of the levels on stderr, so that stdout
+//! stays one line per puzzle.
 
-use std::io::{self, BufRead, Write};
-use std::time::Instant;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::Args;
 
 use super::Failure;
-use super::output::{ExitCode, Format, outcome_word};
-use super::solve::{is_puzzle_argument, open_input};
-use crate::domain::logic::{Grade, Level};
-use crate::domain::{Answer, Outcome, SolveReport, solve_and_grade};
-use crate::file::is_puzzle_line;
+use super::output::{ExitCode, Format, escaped, outcome_word, write_json_string};
+use super::solve::{RunArgs, answer_one, is_puzzle_argument, run_file};
+use crate::domain::logic::Level;
+use crate::domain::{Answer, GradeSummary, Outcome};
+use crate::file::LineFormat;
 
 /// Flags of `sudoku grade`.
 #[derive(Debug, Args)]
@@ -23,150 +27,142 @@ pub struct GradeArgs {
     /// A puzzle (81 cells), or a file of puzzles one per line (`-` for
     /// stdin).
     pub input: String,
-    /// Grade in this process: the default, and for now the only way
-    /// (on a server, grading is the Solve RPC with `grade` set).
-    #[arg(long)]
-    pub local: bool,
     /// How to print each puzzle's grade: `RATING LEVEL HARDEST` lines
-    /// (e.g. `3.2 hard X-Wing`), or one JSON object per line with every
-    /// technique's count.
+    /// (e.g. `3.2 hard X-Wing`), or one JSON object per line with the
+    /// input line number and every technique's count.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Runs `sudoku grade`.
 pub fn run(args: GradeArgs) -> Result<ExitCode, Failure> {
-    let mut out = io::stdout().lock();
+    let lines = Arc::new(GradeLines::new(args.format));
     if is_puzzle_argument(&args.input) {
-        let (code, line, _) = grade_line(&args.input, args.format);
-        writeln!(out, "{line}").map_err(Failure::io)?;
-        return Ok(code);
+        let answer = answer_one(&args.input, &args.run, true)?;
+        let mut line = Vec::new();
+        lines.write_line(&mut line, 1, &answer);
+        io::stdout().write_all(&line).map_err(Failure::io)?;
+        return Ok(ExitCode::of(answer.outcome));
     }
-    let input = open_input(&args.input)?;
-    let started = Instant::now();
-    let mut summary = Summary {
-        levels: [0; 4],
-        ungraded: 0,
-        worst: ExitCode::Success,
-    };
-    for line in input.split(b'\n') {
-        let line = line.map_err(Failure::io)?;
-        if !is_puzzle_line(&line) {
-            continue;
-        }
-        let puzzle = String::from_utf8_lossy(&line);
-        let (code, text, level) = grade_line(puzzle.trim(), args.format);
-        summary.count(code, level);
-        writeln!(out, "{text}").map_err(Failure::io)?;
+    let code = run_file(&args.input, &args.run, lines.clone(), true)?;
+    if !args.run.quiet {
+        eprintln!("{}", lines.summary());
     }
-    out.flush().map_err(Failure::io)?;
-    eprintln!("{}", summary.report(started.elapsed().as_secs_f64()));
-    Ok(summary.worst)
+    Ok(code)
 }
 
-/// Grades one puzzle: its exit code, its output line, and its level
-/// when it has a grade.
-fn grade_line(puzzle: &str, format: Format) -> (ExitCode, String, Option<Level>) {
-    let (code, line) = match solve_and_grade(puzzle, true, Instant::now(), None, &|| false) {
-        Ok(graded) => match graded.grade {
-            Some(grade) => {
-                let line = format_grade(puzzle, &grade, format);
-                return (ExitCode::Success, line, Some(grade.level()));
-            }
-            None => {
-                let outcome = graded.report.outcome;
-                let reason = format!("{}: {}", outcome_word(outcome), why_ungraded(outcome));
-                (
-                    ExitCode::of(outcome),
-                    format_refusal(puzzle, &reason, format),
-                )
-            }
-        },
-        Err(error) => {
-            let answer = Answer::from(Err::<SolveReport, _>(error));
-            let reason = format!("invalid: {}", answer.error.unwrap_or_default());
-            (
-                ExitCode::of(answer.outcome),
-                format_refusal(puzzle, &reason, format),
-            )
-        }
-    };
-    (code, line, None)
-}
-
-fn why_ungraded(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::MultipleSolutions => "the puzzle has several solutions, so no grade",
-        Outcome::NoSolution => "the puzzle has no solution, so no grade",
-        _ => "no grade",
-    }
-}
-
-fn format_grade(puzzle: &str, grade: &Grade, format: Format) -> String {
-    let hardest = grade.hardest.map_or("none", |t| t.name());
-    match format {
-        Format::Text => {
-            let stalled = if grade.stalled.is_some() {
-                " (stalled)"
-            } else {
-                ""
-            };
-            format!("{} {} {hardest}{stalled}", grade.rating, grade.level())
-        }
-        Format::Json => {
-            let techniques: serde_json::Map<String, serde_json::Value> = grade
-                .techniques
-                .iter()
-                .map(|(t, n)| (t.name().to_string(), n.into()))
-                .collect();
-            serde_json::json!({
-                "puzzle": puzzle,
-                "rating": grade.rating.value(),
-                "level": grade.level().name(),
-                "hardest_technique": hardest,
-                "techniques": techniques,
-                "stalled": grade.stalled.map(|s| s.to_string()),
-            })
-            .to_string()
-        }
-    }
-}
-
-fn format_refusal(puzzle: &str, reason: &str, format: Format) -> String {
-    match format {
-        Format::Text => reason.to_string(),
-        Format::Json => serde_json::json!({ "puzzle": puzzle, "error": reason }).to_string(),
-    }
-}
-
-/// Levels and refusals of a file run.
+/// Grade lines, counting the levels as they are written (on whichever
+/// threads write them).
 #[derive(Debug)]
-struct Summary {
-    levels: [usize; 4],
-    ungraded: usize,
-    worst: ExitCode,
+struct GradeLines {
+    format: Format,
+    levels: [AtomicU64; 4],
+    ungraded: AtomicU64,
 }
 
-impl Summary {
-    fn count(&mut self, code: ExitCode, level: Option<Level>) {
-        self.worst = self.worst.max(code);
-        match level {
-            Some(level) => self.levels[level as usize] += 1,
-            None => self.ungraded += 1,
+impl GradeLines {
+    fn new(format: Format) -> GradeLines {
+        GradeLines {
+            format,
+            levels: Default::default(),
+            ungraded: AtomicU64::new(0),
         }
     }
 
-    fn report(&self, seconds: f64) -> String {
-        let graded: usize = self.levels.iter().sum();
+    /// The levels of the puzzles written so far, and how many had no
+    /// grade.
+    fn summary(&self) -> String {
+        let counts = self.levels.iter().map(|n| n.load(Ordering::Relaxed));
+        let graded: u64 = counts.clone().sum();
         let levels = Level::ALL
             .iter()
-            .zip(self.levels)
+            .zip(counts)
             .map(|(level, n)| format!("{n} {level}"))
             .collect::<Vec<_>>()
             .join(", ");
         format!(
-            "graded {graded} puzzles in {seconds:.2}s: {levels}; {} not graded",
-            self.ungraded
+            "graded {graded} puzzles: {levels}; {} not graded",
+            self.ungraded.load(Ordering::Relaxed)
         )
     }
+}
+
+impl LineFormat for GradeLines {
+    fn write_line(&self, out: &mut Vec<u8>, line: u64, answer: &Answer) {
+        match &answer.grade {
+            Some(grade) => {
+                self.levels[grade.level() as usize].fetch_add(1, Ordering::Relaxed);
+                match self.format {
+                    Format::Text => write_grade_text(out, grade),
+                    Format::Json => write_grade_json(out, line, grade),
+                }
+            }
+            None => {
+                self.ungraded.fetch_add(1, Ordering::Relaxed);
+                let reason = why_ungraded(answer);
+                match self.format {
+                    Format::Text => {
+                        let word = outcome_word(answer.outcome);
+                        out.extend_from_slice(format!("{word}: {}", escaped(&reason)).as_bytes());
+                    }
+                    Format::Json => write_refusal_json(out, line, answer.outcome, &reason),
+                }
+            }
+        }
+        out.push(b'\n');
+    }
+}
+
+/// Why a puzzle has no grade.
+fn why_ungraded(answer: &Answer) -> String {
+    match (answer.outcome, &answer.error) {
+        (_, Some(error)) => error.clone(),
+        (Outcome::MultipleSolutions, None) => {
+            "the puzzle has several solutions, so no grade".to_string()
+        }
+        (Outcome::NoSolution, None) => "the puzzle has no solution, so no grade".to_string(),
+        (_, None) => "no grade".to_string(),
+    }
+}
+
+/// `RATING LEVEL HARDEST`, and `(stalled)` when the path stalled.
+fn write_grade_text(out: &mut Vec<u8>, grade: &GradeSummary) {
+    let hardest = grade.hardest.map_or("none", |t| t.name());
+    let stalled = if grade.stalled.is_some() {
+        " (stalled)"
+    } else {
+        ""
+    };
+    let text = format!("{} {} {hardest}{stalled}", grade.rating, grade.level());
+    out.extend_from_slice(text.as_bytes());
+}
+
+fn write_grade_json(out: &mut Vec<u8>, line: u64, grade: &GradeSummary) {
+    let techniques: serde_json::Map<String, serde_json::Value> = grade
+        .techniques
+        .iter()
+        .map(|(t, n)| (t.name().to_string(), (*n).into()))
+        .collect();
+    let object = serde_json::json!({
+        "line": line,
+        "outcome": outcome_word(Outcome::Solved),
+        "rating": grade.rating.value(),
+        "level": grade.level().name(),
+        "hardest_technique": grade.hardest.map_or("none", |t| t.name()),
+        "techniques": techniques,
+        "stalled": grade.stalled,
+    });
+    out.extend_from_slice(object.to_string().as_bytes());
+}
+
+fn write_refusal_json(out: &mut Vec<u8>, line: u64, outcome: Outcome, reason: &str) {
+    out.extend_from_slice(b"{\"line\":");
+    out.extend_from_slice(itoa::Buffer::new().format(line).as_bytes());
+    out.extend_from_slice(b",\"outcome\":\"");
+    out.extend_from_slice(outcome_word(outcome).as_bytes());
+    out.extend_from_slice(b"\",\"error\":");
+    write_json_string(out, reason);
+    out.push(b'}');
 }

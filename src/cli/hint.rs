@@ -1,19 +1,28 @@
 //! `sudoku hint` and `sudoku explain`: the next logical step from a
 //! position, drawn on the grid, and the whole path from the givens.
 //!
-//! Both run in this process. The grid marks the step's pattern cells:
-//! in colour on a terminal, and with brackets otherwise, so that the
-//! output reads the same in a pipe or a log.
+//! Both run on a server by default (the Hint and Explain calls, every
+//! step checked against this client's own solve before it is shown; see
+//! [`crate::client::logic`]) or in this process with `--local`. The grid
+//! marks the step's pattern cells: in colour on a terminal, and with
+//! brackets otherwise, so that the output reads the same in a pipe or a
+//! log.
 
 use std::io::IsTerminal;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::Failure;
+use super::args::TargetArgs;
 use super::output::ExitCode;
-use crate::domain::logic::{Hint, Mark, Step};
-use crate::domain::{Board, Outcome, explain_puzzle, hint_puzzle, parse_board};
+use super::{Failure, with_runtime};
+use crate::client::{self, ClientError};
+use crate::domain::logic::Mark;
+use crate::domain::{
+    Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, explain_puzzle, hint_puzzle,
+    parse_board,
+};
+use crate::pb;
 
 /// Flags of `sudoku hint`.
 #[derive(Debug, Args)]
@@ -27,6 +36,8 @@ pub struct HintArgs {
     /// a candidate, '.' where crossed out.
     #[arg(long, default_value = "")]
     pub marks: String,
+    #[command(flatten)]
+    pub target: TargetArgs,
 }
 
 /// Flags of `sudoku explain`.
@@ -34,27 +45,41 @@ pub struct HintArgs {
 pub struct ExplainArgs {
     /// The puzzle (81 cells).
     pub puzzle: String,
+    #[command(flatten)]
+    pub target: TargetArgs,
 }
 
 /// Runs `sudoku hint`.
 pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
-    let answer = hint_puzzle(
-        &args.puzzle,
-        &args.progress,
-        &args.marks,
-        Instant::now(),
-        None,
-        &|| false,
-    )
-    .map_err(|error| Failure::usage(error.to_string()))?;
+    let report = if args.target.local {
+        hint_puzzle(
+            &args.puzzle,
+            &args.progress,
+            &args.marks,
+            Instant::now(),
+            None,
+            &|| false,
+        )
+        .map(HintReport::from)
+        .map_err(|error| Failure::usage(error.to_string()))?
+    } else {
+        let request = pb::HintRequest {
+            puzzle: args.puzzle.clone(),
+            progress: args.progress.clone(),
+            marks: args.marks.clone(),
+        };
+        on_server(&args.target, |channel, connect| async move {
+            client::logic::hint(channel, &connect, request).await
+        })?
+    };
     let position = match args.progress.as_str() {
         "" => parse_board(&args.puzzle),
         progress => parse_board(progress),
     }
     .map_err(|error| Failure::usage(error.to_string()))?;
-    match answer.hint {
-        None => refuse(answer.outcome),
-        Some(Hint::Step(step)) => {
+    match report.hint {
+        None => refuse(report.outcome),
+        Some(HintSummary::Step(step)) => {
             print!(
                 "{}",
                 draw(&position, &step.pattern, std::io::stdout().is_terminal())
@@ -62,7 +87,7 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
             println!("{}", step_line(&step));
             Ok(ExitCode::Success)
         }
-        Some(Hint::Mistake(mark)) => {
+        Some(HintSummary::Mistake(mark)) => {
             println!(
                 "mistake at {}: {} is not the solution's digit there, or was crossed out",
                 mark.cell(),
@@ -70,27 +95,36 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
             );
             Ok(ExitCode::Success)
         }
-        Some(Hint::Solved) => {
+        Some(HintSummary::Solved) => {
             println!("the position is solved");
             Ok(ExitCode::Success)
         }
-        Some(Hint::Stalled) => Err(Failure::error("no technique this solver knows applies")),
+        Some(HintSummary::Stalled(why)) => Err(Failure::error(format!("no hint: {why}"))),
     }
 }
 
 /// Runs `sudoku explain`: one step per line, then the grade.
 pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
-    let explained = explain_puzzle(&args.puzzle, Instant::now(), None, &|| false)
-        .map_err(|error| Failure::usage(error.to_string()))?;
-    let Some(grade) = explained.grade else {
-        return refuse(explained.outcome);
+    let path = if args.target.local {
+        explain_puzzle(&args.puzzle, Instant::now(), None, &|| false)
+            .map(PathReport::from)
+            .map_err(|error| Failure::usage(error.to_string()))?
+    } else {
+        let puzzle = args.puzzle.clone();
+        on_server(&args.target, |channel, connect| async move {
+            client::logic::explain(channel, &connect, &puzzle).await
+        })?
     };
-    for (number, step) in explained.steps.iter().enumerate() {
+    let Some(grade) = path.grade else {
+        return refuse(path.outcome);
+    };
+    for (number, step) in path.steps.iter().enumerate() {
         println!("{:3}. {}", number + 1, step_line(step));
     }
     let hardest = grade.hardest.map_or("none", |t| t.name());
     let stalled = grade
         .stalled
+        .as_ref()
         .map(|s| format!(" (stalled: {s})"))
         .unwrap_or_default();
     println!(
@@ -101,13 +135,31 @@ pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::Success)
 }
 
-fn step_line(step: &Step) -> String {
-    format!(
-        "{} ({}): {}",
-        step.technique,
-        step.rating,
-        step.explanation()
-    )
+/// Runs `call` on the first server. A puzzle, progress or marks the
+/// server refuses as invalid is a usage error (exit code 2), as it is
+/// here.
+fn on_server<T, F>(
+    target: &TargetArgs,
+    call: impl FnOnce(tonic::transport::Channel, client::ConnectOptions) -> F,
+) -> Result<T, Failure>
+where
+    F: Future<Output = Result<T, ClientError>>,
+{
+    let connect = target.connect.options()?;
+    let server = &target.servers.servers()?[0];
+    with_runtime(async {
+        let channel = client::connect(server, &connect).await?;
+        call(channel, connect).await.map_err(|error| match error {
+            ClientError::Rpc(status) if status.code() == tonic::Code::InvalidArgument => {
+                Failure::usage(client::check::shown(status.message()))
+            }
+            other => Failure::from(other),
+        })
+    })
+}
+
+fn step_line(step: &StepSummary) -> String {
+    format!("{} ({}): {}", step.technique, step.rating, step.explanation)
 }
 
 fn refuse(outcome: Outcome) -> Result<ExitCode, Failure> {

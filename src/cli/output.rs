@@ -120,7 +120,7 @@ impl Output {
 }
 
 /// Writes `text` as a JSON string, quotes included.
-fn write_json_string(out: &mut Vec<u8>, text: &str) {
+pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
     serde_json::to_writer(&mut *out, text).expect("writing to a Vec cannot fail");
 }
 
@@ -243,6 +243,7 @@ mod tests {
             solution: Some(parse_board(SOLUTION).unwrap()),
             error: None,
             guesses: Some(3),
+            grade: None,
         }
     }
 
@@ -263,6 +264,7 @@ mod tests {
             solution: None,
             error: None,
             guesses: Some(0),
+            grade: None,
         };
         assert_eq!(line(TEXT, &none), "unsolvable\n");
         let invalid = Answer::refused(Outcome::Invalid, "bad 'x'");

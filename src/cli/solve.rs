@@ -8,15 +8,16 @@
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{ConnectArgs, ServersArg};
+use super::args::TargetArgs;
 use super::output::{ExitCode, Format, Output};
 use super::progress::{ProgressKind, RunDisplay};
 use super::{Failure, with_runtime};
 use crate::client;
-use crate::domain::{Answer, looks_like_puzzle, solve_puzzle};
+use crate::domain::{Answer, looks_like_puzzle, solve_and_grade, solve_puzzle};
 use crate::file::{
     DEFAULT_BATCH, LineFormat, RemoteError, RemoteOptions, RemoteRpc, Run, solve_local,
     solve_remote,
@@ -32,12 +33,6 @@ pub struct SolveArgs {
     /// starting with `#` and blank lines are skipped). A file that cannot
     /// be read exits with code 3.
     pub input: String,
-    /// Solve in this process instead of on a server.
-    #[arg(long)]
-    pub local: bool,
-    /// Solver threads for --local [default: the number of available cores].
-    #[arg(long, requires = "local", value_parser = clap::value_parser!(u16).range(1..))]
-    pub threads: Option<u16>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -45,12 +40,23 @@ pub struct SolveArgs {
     /// line in text, as a "grid" field in JSON).
     #[arg(long)]
     pub grid: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Where and how puzzles are worked out: flags `sudoku solve` and
+/// `sudoku grade` share.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Solver threads for --local [default: the number of available cores].
+    #[arg(long, requires = "local", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// No progress, no summary and no notes about lines with errors on
     /// stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    #[command(flatten)]
-    pub servers: ServersArg,
     /// Which RPC streams a file: `batch` (SolveBatchStream, many puzzles per
     /// message, the fast path) or `stream` (SolveStream, one per message).
     #[arg(long, value_enum, default_value_t = RpcArg::Batch, conflicts_with = "local")]
@@ -67,8 +73,6 @@ pub struct SolveArgs {
     /// Failed attempts in a row, per stream, before a file run gives up.
     #[arg(long, default_value_t = 5, conflicts_with = "local")]
     pub retries: u32,
-    #[command(flatten)]
-    pub connect: ConnectArgs,
 }
 
 /// The RPC that streams a file through servers.
@@ -82,33 +86,50 @@ pub enum RpcArg {
 
 /// Runs `sudoku solve`.
 pub fn run(args: SolveArgs) -> Result<ExitCode, Failure> {
+    let output = Output {
+        format: args.format,
+        grid: args.grid,
+    };
     if is_puzzle_argument(&args.input) {
-        return solve_one(&args);
+        let answer = answer_one(&args.input, &args.run, false)?;
+        let mut line = Vec::new();
+        output.write_line(&mut line, 1, &answer);
+        io::stdout().write_all(&line).map_err(Failure::io)?;
+        return Ok(ExitCode::of(answer.outcome));
     }
     if args.grid {
         return Err(Failure::usage(
             "--grid draws a single puzzle's solution, not a file's",
         ));
     }
-    let input = open_input(&args.input)?;
-    let progress = progress_kind(&args);
-    let output: Arc<dyn LineFormat> = Arc::new(Output {
-        format: args.format,
-        grid: false,
-    });
-    let mut display = RunDisplay::new(progress, args.quiet);
-    let result = if args.local {
-        let threads = args.threads.map_or_else(available_cores, usize::from);
+    run_file(&args.input, &args.run, Arc::new(output), false)
+}
+
+/// Works out every puzzle of the file `input` (and with `grade`, grades
+/// it), here or through servers as `run` says, printing each answer with
+/// `output` and, unless quiet, a summary on stderr; returns the exit code.
+pub(super) fn run_file(
+    input: &str,
+    run: &RunArgs,
+    output: Arc<dyn LineFormat>,
+    grade: bool,
+) -> Result<ExitCode, Failure> {
+    let progress = progress_kind(input);
+    let input = open_input(input)?;
+    let mut display = RunDisplay::new(progress, run.quiet);
+    let result = if run.target.local {
+        let threads = run.threads.map_or_else(available_cores, usize::from);
         solve_local(
             input,
             io::stdout().lock(),
             output,
             threads,
+            grade,
             &mut |progress| display.report(progress),
         )
         .map_err(Failure::io)
     } else {
-        let options = remote_options(&args)?;
+        let options = remote_options(run, grade)?;
         with_runtime(async {
             solve_remote(
                 input,
@@ -142,32 +163,27 @@ pub(super) fn is_puzzle_argument(input: &str) -> bool {
 /// with other characters in it: nine short of a board.
 const MIN_CELLS_OF_A_MISTYPED_PUZZLE: usize = 72;
 
-/// Solves the one puzzle given on the command line and prints its answer.
-fn solve_one(args: &SolveArgs) -> Result<ExitCode, Failure> {
-    let puzzle = &args.input;
-    let answer = if args.local {
-        solve_here(puzzle)
-    } else {
-        let connect = args.connect.options()?;
-        let server = &args.servers.servers()?[0];
-        with_runtime(async {
-            let channel = client::connect(server, &connect).await?;
-            Ok(client::solve(channel, &connect, puzzle).await?)
-        })?
-    };
-    let output = Output {
-        format: args.format,
-        grid: args.grid,
-    };
-    let mut line = Vec::new();
-    output.write_line(&mut line, 1, &answer);
-    io::stdout().write_all(&line).map_err(Failure::io)?;
-    Ok(ExitCode::of(answer.outcome))
+/// Works out the one puzzle given on the command line (and with `grade`,
+/// grades it), here or on the first server.
+pub(super) fn answer_one(puzzle: &str, run: &RunArgs, grade: bool) -> Result<Answer, Failure> {
+    if run.target.local {
+        return Ok(solve_here(puzzle, grade));
+    }
+    let connect = run.target.connect.options()?;
+    let server = &run.target.servers.servers()?[0];
+    with_runtime(async {
+        let channel = client::connect(server, &connect).await?;
+        Ok(client::solve(channel, &connect, puzzle, grade).await?)
+    })
 }
 
-/// Solves one puzzle in this process, with no time limit.
-fn solve_here(puzzle: &str) -> Answer {
-    solve_puzzle(puzzle, None, || false).into()
+/// Solves (and grades) one puzzle in this process, with no time limit.
+fn solve_here(puzzle: &str, grade: bool) -> Answer {
+    if grade {
+        solve_and_grade(puzzle, true, Instant::now(), None, &|| false).into()
+    } else {
+        solve_puzzle(puzzle, None, || false).into()
+    }
 }
 
 /// A puzzle file, or stdin for `-`, read in large blocks.
@@ -183,32 +199,33 @@ pub(super) fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Failure>
 
 /// The progress display a file run gets: a bar on a terminal, sized by the
 /// file when it has a size.
-fn progress_kind(args: &SolveArgs) -> ProgressKind {
+fn progress_kind(input: &str) -> ProgressKind {
     if !io::stderr().is_terminal() {
         ProgressKind::Hidden
-    } else if args.input == "-" {
+    } else if input == "-" {
         ProgressKind::Counter
     } else {
-        std::fs::metadata(&args.input).map_or(ProgressKind::Counter, |metadata| ProgressKind::Bar {
+        std::fs::metadata(input).map_or(ProgressKind::Counter, |metadata| ProgressKind::Bar {
             total_bytes: metadata.len(),
         })
     }
 }
 
 /// The streaming options the flags ask for.
-fn remote_options(args: &SolveArgs) -> Result<RemoteOptions, Failure> {
-    let rpc = match args.rpc {
+fn remote_options(run: &RunArgs, grade: bool) -> Result<RemoteOptions, Failure> {
+    let rpc = match run.rpc {
         RpcArg::Stream => RemoteRpc::Stream,
-        RpcArg::Batch => RemoteRpc::Batch(usize::from(args.batch)),
+        RpcArg::Batch => RemoteRpc::Batch(usize::from(run.batch)),
     };
     Ok(RemoteOptions {
-        servers: args.servers.list.clone(),
+        servers: run.target.servers.list.clone(),
         rpc,
-        streams: args
+        streams: run
             .streams
-            .map_or(2 * args.servers.list.len(), usize::from),
-        retries: args.retries,
-        connect: args.connect.options()?,
+            .map_or(2 * run.target.servers.list.len(), usize::from),
+        retries: run.retries,
+        connect: run.target.connect.options()?,
+        grade,
     })
 }
 

@@ -4,13 +4,16 @@
 //! [`Answer`] only if its outcome is one this client knows, it carries a
 //! solution exactly when its outcome has one, that solution is 81 digits
 //! that obey the rules and keep the puzzle's givens, and it carries an
-//! error exactly when its outcome calls for one. Anything else is a
+//! error exactly when its outcome calls for one, and a grade exactly when
+//! one was asked for and the puzzle was solved, a grade whose parts agree
+//! (see [`checked_grade`]). Anything else is a
 //! [`ProtocolError`] that says what the server sent. A wrong solution from
 //! a broken or hostile server is caught here; that a "solved" puzzle has no
 //! second solution cannot be checked this cheaply, and is taken from the
 //! server.
 
-use crate::domain::{Answer, Board, Outcome, parse_board_bytes};
+use crate::domain::logic::{Level, Rating, Technique};
+use crate::domain::{Answer, Board, GradeSummary, Outcome, parse_board_bytes};
 use crate::pb;
 
 /// An answer this client cannot trust: what the server sent.
@@ -18,15 +21,27 @@ use crate::pb;
 #[error("{0}")]
 pub struct ProtocolError(String);
 
+impl ProtocolError {
+    /// An error saying what the server sent.
+    pub fn new(what: impl Into<String>) -> ProtocolError {
+        ProtocolError(what.into())
+    }
+}
+
 /// How much of a string from the network an error message quotes.
 const QUOTED_CHARS: usize = 100;
 
 /// A string from the network made safe to show: control characters
 /// escaped, cut to its first [`QUOTED_CHARS`] characters.
 pub fn shown(text: &str) -> String {
+    shown_up_to(text, QUOTED_CHARS)
+}
+
+/// [`shown`], cut to its first `chars` characters.
+pub fn shown_up_to(text: &str, chars: usize) -> String {
     let mut shown: String = text
         .chars()
-        .take(QUOTED_CHARS)
+        .take(chars)
         .flat_map(|character| {
             let escaped: Vec<char> = if character.is_control() {
                 character.escape_default().collect()
@@ -36,7 +51,7 @@ pub fn shown(text: &str) -> String {
             escaped
         })
         .collect();
-    if text.chars().nth(QUOTED_CHARS).is_some() {
+    if text.chars().nth(chars).is_some() {
         shown.push_str("...");
     }
     shown
@@ -48,30 +63,37 @@ pub fn quoted(text: &str) -> String {
 }
 
 /// The answer a SolveStream response gives to `puzzle`, the text that was
-/// sent.
+/// sent, with a grade if `graded` (the request asked for one).
 pub fn stream_answer(
     puzzle: &[u8],
     response: &pb::SolveStreamResponse,
+    graded: bool,
 ) -> Result<Answer, ProtocolError> {
-    answer_with_error(
+    let answer = answer_with_error(
         puzzle,
         response.outcome,
         &response.solution,
         response.error.as_ref(),
         response.stats.as_ref(),
-    )
+    )?;
+    with_grade(answer, response.grade.as_ref(), graded)
 }
 
 /// The answer one result of a batch gives to `puzzle`, checked as a
 /// stream answer is.
-pub fn batch_result(puzzle: &[u8], result: &pb::SolveResult) -> Result<Answer, ProtocolError> {
-    answer_with_error(
+pub fn batch_result(
+    puzzle: &[u8],
+    result: &pb::SolveResult,
+    graded: bool,
+) -> Result<Answer, ProtocolError> {
+    let answer = answer_with_error(
         puzzle,
         result.outcome,
         result.solution.as_str(),
         result.error.as_ref(),
         result.stats.as_ref(),
-    )
+    )?;
+    with_grade(answer, result.grade.as_ref(), graded)
 }
 
 /// The answer of a stream response or batch result, whose fields are
@@ -89,9 +111,14 @@ fn answer_with_error(
     checked(puzzle, outcome, solution, error, guesses)
 }
 
-/// The answer a unary Solve response gives to `puzzle`. A unary call
-/// answers only with a verdict; every other outcome is a failed call.
-pub fn unary_answer(puzzle: &str, response: &pb::SolveResponse) -> Result<Answer, ProtocolError> {
+/// The answer a unary Solve response gives to `puzzle` (with a grade if
+/// `graded`). A unary call answers only with a verdict; every other
+/// outcome is a failed call.
+pub fn unary_answer(
+    puzzle: &str,
+    response: &pb::SolveResponse,
+    graded: bool,
+) -> Result<Answer, ProtocolError> {
     let outcome = outcome_of(response.outcome)?;
     if outcome.has_error() {
         return Err(ProtocolError(format!(
@@ -100,17 +127,132 @@ pub fn unary_answer(puzzle: &str, response: &pb::SolveResponse) -> Result<Answer
         )));
     }
     let guesses = response.stats.as_ref().map(|stats| stats.guesses);
-    checked(
+    let answer = checked(
         puzzle.as_bytes(),
         outcome,
         &response.solution,
         None,
         guesses,
-    )
+    )?;
+    with_grade(answer, response.grade.as_ref(), graded)
+}
+
+/// The answer with its grade: there must be one exactly when it was asked
+/// for (`graded`) and the puzzle was solved, which for a server means it
+/// has exactly one solution.
+fn with_grade(
+    mut answer: Answer,
+    grade: Option<&pb::Grade>,
+    graded: bool,
+) -> Result<Answer, ProtocolError> {
+    let due = graded && answer.outcome == Outcome::Solved;
+    match (due, grade) {
+        (true, Some(grade)) => answer.grade = Some(Box::new(checked_grade(grade)?)),
+        (false, None) => {}
+        (true, None) => {
+            return Err(ProtocolError(
+                "no grade for a solved puzzle, though one was asked for (a server too old \
+                 to grade?)"
+                    .to_string(),
+            ));
+        }
+        (false, Some(_)) if graded => {
+            return Err(ProtocolError(
+                "a grade for a puzzle that was not solved".to_string(),
+            ));
+        }
+        (false, Some(_)) => {
+            return Err(ProtocolError("a grade nobody asked for".to_string()));
+        }
+    }
+    Ok(answer)
+}
+
+/// The highest rating a grade may have: well above Sudoku Explainer's
+/// scale (which ends near 12) and this server's fallback for a stalled
+/// path (10.0 and up).
+const MAX_RATING: f64 = 100.0;
+
+/// A grade whose parts agree: a rating in tenths on the scale, the level
+/// that rating falls in, known techniques each counted once and at least
+/// once, none rated above the grade, the hardest among them, and a reason
+/// exactly when it stalled.
+pub fn checked_grade(grade: &pb::Grade) -> Result<GradeSummary, ProtocolError> {
+    let fail = |what: String| Err(ProtocolError(format!("a grade with {what}")));
+    let rating = checked_rating(grade.rating)?;
+    if level_of(grade.level) != Some(rating.level()) {
+        return fail(format!("level {} for a rating of {rating}", grade.level));
+    }
+    let hardest = match grade.hardest_technique.as_str() {
+        "" => None,
+        name => Some(known_technique(name)?),
+    };
+    let mut techniques = Vec::with_capacity(grade.techniques.len());
+    for counted in &grade.techniques {
+        let technique = known_technique(&counted.technique)?;
+        if counted.count == 0 || techniques.iter().any(|&(seen, _)| seen == technique) {
+            return fail(format!(
+                "{} counted {} or twice",
+                technique.name(),
+                counted.count
+            ));
+        }
+        if technique.base_rating() > rating {
+            return fail(format!("{} above its rating of {rating}", technique.name()));
+        }
+        techniques.push((technique, counted.count));
+    }
+    techniques.sort_by_key(|&(technique, _)| technique as usize);
+    if let Some(hardest) = hardest
+        && !techniques.iter().any(|&(used, _)| used == hardest)
+    {
+        return fail(format!(
+            "{} as its hardest, which it did not use",
+            hardest.name()
+        ));
+    }
+    if grade.stalled == grade.stalled_reason.is_empty() {
+        return fail("a stall and its reason at odds".to_string());
+    }
+    Ok(GradeSummary {
+        rating,
+        hardest,
+        techniques,
+        stalled: grade.stalled.then(|| shown(&grade.stalled_reason)),
+    })
+}
+
+/// A rating on Sudoku Explainer's scale: in tenths, from 0 to
+/// [`MAX_RATING`].
+pub fn checked_rating(value: f64) -> Result<Rating, ProtocolError> {
+    let tenths = (value * 10.0).round();
+    if !(0.0..=MAX_RATING).contains(&value) || (value * 10.0 - tenths).abs() > 1e-6 {
+        return Err(ProtocolError(format!(
+            "a rating of {value}, not in tenths from 0 to {MAX_RATING}"
+        )));
+    }
+    Ok(Rating(tenths as u16))
+}
+
+/// The technique a grade or step names, if this client knows it.
+pub fn known_technique(name: &str) -> Result<Technique, ProtocolError> {
+    Technique::from_name(name)
+        .ok_or_else(|| ProtocolError(format!("an unknown technique {}", quoted(name))))
+}
+
+/// The level a grade names, if it is one this client knows.
+fn level_of(value: i32) -> Option<Level> {
+    match pb::Level::try_from(value).ok()? {
+        pb::Level::Unspecified => None,
+        pb::Level::Easy => Some(Level::Easy),
+        pb::Level::Medium => Some(Level::Medium),
+        pb::Level::Hard => Some(Level::Hard),
+        pb::Level::Diabolical => Some(Level::Diabolical),
+    }
 }
 
 /// The outcome a response names, if it is one this client knows.
-fn outcome_of(value: i32) -> Result<Outcome, ProtocolError> {
+pub fn outcome_of(value: i32) -> Result<Outcome, ProtocolError> {
     match pb::Outcome::try_from(value) {
         Ok(pb::Outcome::Solved) => Ok(Outcome::Solved),
         Ok(pb::Outcome::MultipleSolutions) => Ok(Outcome::MultipleSolutions),
@@ -190,6 +332,7 @@ fn checked(
         solution,
         error,
         guesses,
+        grade: None,
     })
 }
 
@@ -242,6 +385,7 @@ mod tests {
             solution: solution.into(),
             error: None,
             stats: None,
+            grade: None,
         }
     }
 
@@ -258,18 +402,22 @@ mod tests {
     }
 
     fn error(response: &pb::SolveStreamResponse) -> String {
-        stream_answer(CLASSIC.as_bytes(), response)
+        stream_answer(CLASSIC.as_bytes(), response, false)
             .unwrap_err()
             .to_string()
     }
 
     #[test]
     fn a_right_answer_is_accepted() {
-        let answer =
-            stream_answer(CLASSIC.as_bytes(), &response(pb::Outcome::Solved, SOLUTION)).unwrap();
+        let answer = stream_answer(
+            CLASSIC.as_bytes(),
+            &response(pb::Outcome::Solved, SOLUTION),
+            false,
+        )
+        .unwrap();
         assert_eq!(answer.outcome, Outcome::Solved);
         assert_eq!(answer.solution.unwrap().to_line(), SOLUTION);
-        let invalid = stream_answer(b"12x", &refusal(4, "bad")).unwrap();
+        let invalid = stream_answer(b"12x", &refusal(4, "bad"), false).unwrap();
         assert_eq!(
             (invalid.outcome, invalid.error.as_deref()),
             (Outcome::Invalid, Some("bad"))
@@ -375,7 +523,9 @@ mod tests {
             grade: None,
         };
         assert_eq!(
-            unary_answer(CLASSIC, &unary).unwrap_err().to_string(),
+            unary_answer(CLASSIC, &unary, false)
+                .unwrap_err()
+                .to_string(),
             "outcome OUTCOME_INVALID in a unary answer, which fails the call instead"
         );
     }
@@ -384,5 +534,77 @@ mod tests {
     fn shown_strings_are_short_and_escaped() {
         assert_eq!(shown("a\nb"), "a\\nb");
         assert_eq!(shown(&"x".repeat(150)), format!("{}...", "x".repeat(100)));
+    }
+
+    /// The grade this server gives `puzzle`, as it sends it.
+    fn graded(puzzle: &str) -> (pb::Grade, crate::domain::logic::Grade) {
+        let report =
+            crate::domain::solve_and_grade(puzzle, true, std::time::Instant::now(), None, &|| {
+                false
+            })
+            .unwrap();
+        let grade = report.grade.unwrap();
+        (crate::service::grading::pb_grade(&grade), grade)
+    }
+
+    #[test]
+    fn a_true_grade_is_accepted_as_it_was_made() {
+        let (sent, grade) = graded(CLASSIC);
+        assert_eq!(checked_grade(&sent).unwrap(), GradeSummary::from(&grade));
+        let mut response = response(pb::Outcome::Solved, SOLUTION);
+        response.grade = Some(sent);
+        let answer = stream_answer(CLASSIC.as_bytes(), &response, true).unwrap();
+        assert_eq!(answer.grade.as_deref(), Some(&GradeSummary::from(&grade)));
+    }
+
+    #[test]
+    fn a_grade_comes_exactly_when_asked_for_and_the_puzzle_is_solved() {
+        let (sent, _) = graded(CLASSIC);
+        let mut with_grade = response(pb::Outcome::Solved, SOLUTION);
+        with_grade.grade = Some(sent.clone());
+        let refused = stream_answer(CLASSIC.as_bytes(), &with_grade, false).unwrap_err();
+        assert_eq!(refused.to_string(), "a grade nobody asked for");
+        let without = response(pb::Outcome::Solved, SOLUTION);
+        let refused = stream_answer(CLASSIC.as_bytes(), &without, true).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .starts_with("no grade for a solved puzzle")
+        );
+        let mut gave_up = refusal(pb::Outcome::GaveUp as i32, "out of time");
+        assert!(stream_answer(CLASSIC.as_bytes(), &gave_up, true).is_ok());
+        gave_up.grade = Some(sent);
+        let refused = stream_answer(CLASSIC.as_bytes(), &gave_up, true).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "a grade for a puzzle that was not solved"
+        );
+    }
+
+    #[test]
+    fn a_grade_whose_parts_disagree_is_refused() {
+        let (sent, _) = graded(
+            "..4.12.......79.8.....4....7..6..8.43.....2...62....15.4......6.53.....2..64..3..",
+        );
+        let refused = |change: &dyn Fn(&mut pb::Grade)| {
+            let mut grade = sent.clone();
+            change(&mut grade);
+            checked_grade(&grade).unwrap_err().to_string()
+        };
+        assert!(refused(&|g| g.rating = 4.25).contains("not in tenths"));
+        assert!(refused(&|g| g.rating = f64::NAN).contains("not in tenths"));
+        assert!(refused(&|g| g.level = pb::Level::Easy as i32).contains("level 1"));
+        assert!(refused(&|g| g.techniques[0].technique = "Guessing".into()).contains("unknown"));
+        assert!(refused(&|g| g.techniques[0].count = 0).contains("counted 0"));
+        assert!(refused(&|g| g.techniques.push(g.techniques[0].clone())).contains("twice"));
+        assert!(refused(&|g| g.hardest_technique = "Swordfish".into()).contains("did not use"));
+        assert!(refused(&|g| g.stalled = true).contains("at odds"));
+        let above = |g: &mut pb::Grade| {
+            g.techniques.push(pb::TechniqueCount {
+                technique: "Jellyfish".into(),
+                count: 1,
+            })
+        };
+        assert!(refused(&above).contains("Jellyfish above its rating of 4.2"));
     }
 }

@@ -6,6 +6,7 @@
 //! trusted, and says what a server sent when it could not.
 
 pub mod check;
+pub mod logic;
 
 use std::time::Duration;
 
@@ -27,12 +28,14 @@ pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
 /// rather than buffered.
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 
-/// The largest batch response a client accepts for a batch of `puzzles`:
-/// a result per puzzle, each well under the 1 KiB allowed here (this
-/// server keeps each within 512 bytes), and never less than
+/// The largest batch response a client accepts for a batch of `puzzles`
+/// (graded, with `graded`): a result per puzzle, each well under the 1 KiB
+/// allowed here (this server keeps each within 512 bytes), and 2 KiB more
+/// for a grade (this server's are within 1.5 KiB); never less than
 /// [`MAX_RESPONSE_BYTES`].
-pub fn max_batch_response_bytes(puzzles: usize) -> usize {
-    MAX_RESPONSE_BYTES.max((puzzles + 1) * 1024)
+pub fn max_batch_response_bytes(puzzles: usize, graded: bool) -> usize {
+    let per_result = if graded { 3 * 1024 } else { 1024 };
+    MAX_RESPONSE_BYTES.max((puzzles + 1) * per_result)
 }
 
 /// The largest HTTP/2 frame the client accepts: larger than the 16 KiB
@@ -144,19 +147,21 @@ pub async fn connect(address: &str, options: &ConnectOptions) -> Result<Channel,
         })
 }
 
-/// Solves one puzzle on the server, checking its answer. An invalid puzzle
-/// is an answer ([`Outcome::Invalid`]), not an error.
+/// Solves one puzzle on the server (and grades it, with `grade`),
+/// checking its answer. An invalid puzzle is an answer
+/// ([`Outcome::Invalid`]), not an error.
 pub async fn solve(
     channel: Channel,
     options: &ConnectOptions,
     puzzle: &str,
+    grade: bool,
 ) -> Result<Answer, ClientError> {
     let request = SolveRequest {
         puzzle: puzzle.to_string(),
-        grade: false,
+        grade,
     };
     match options.sudoku_client(channel).solve(request).await {
-        Ok(response) => Ok(check::unary_answer(puzzle, response.get_ref())?),
+        Ok(response) => Ok(check::unary_answer(puzzle, response.get_ref(), grade)?),
         Err(status) if status.code() == tonic::Code::InvalidArgument => {
             Ok(Answer::refused(Outcome::Invalid, status.message()))
         }

@@ -6,6 +6,8 @@
 //! has been checked (see `crate::client`), so what it holds can be trusted
 //! as much as the local solver.
 
+use super::graded::{Explained, GradedReport, HintAnswer};
+use super::logic::{Grade, Hint, Level, Mark, Rating, Step, Technique};
 use super::solver::SolveReport;
 use super::{Board, Outcome, SolvePuzzleError};
 
@@ -20,6 +22,151 @@ pub struct Answer {
     pub error: Option<String>,
     /// The solver's branching decisions, when known.
     pub guesses: Option<u64>,
+    /// How hard the puzzle is for a person, when that was asked for and
+    /// the puzzle has exactly one solution (boxed: most answers have none).
+    pub grade: Option<Box<GradeSummary>>,
+}
+
+/// A grade as an answer carries it, worked out here or checked from a
+/// server's: what the command line prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GradeSummary {
+    /// On Sudoku Explainer's scale.
+    pub rating: Rating,
+    /// The technique of the hardest step, if there was a step.
+    pub hardest: Option<Technique>,
+    /// Each technique used, with how many times, in the ladder's order.
+    pub techniques: Vec<(Technique, u32)>,
+    /// Why the logical path stopped short, if it did.
+    pub stalled: Option<String>,
+}
+
+impl GradeSummary {
+    /// The level the rating falls in.
+    pub fn level(&self) -> Level {
+        self.rating.level()
+    }
+}
+
+impl From<&Grade> for GradeSummary {
+    fn from(grade: &Grade) -> GradeSummary {
+        GradeSummary {
+            rating: grade.rating,
+            hardest: grade.hardest,
+            techniques: grade.techniques.iter().collect(),
+            stalled: grade.stalled.map(|stall| stall.to_string()),
+        }
+    }
+}
+
+/// A logical step as the command line shows it, worked out here or
+/// checked from a server's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepSummary {
+    /// The technique that found it.
+    pub technique: Technique,
+    /// Its rating on Sudoku Explainer's scale.
+    pub rating: Rating,
+    /// The cells (and candidates) the reasoning uses.
+    pub pattern: Vec<Mark>,
+    /// Digits it places.
+    pub placements: Vec<Mark>,
+    /// Candidates it crosses out.
+    pub eliminations: Vec<Mark>,
+    /// One sentence a player understands.
+    pub explanation: String,
+}
+
+impl From<&Step> for StepSummary {
+    fn from(step: &Step) -> StepSummary {
+        StepSummary {
+            technique: step.technique,
+            rating: step.rating,
+            pattern: step.pattern.clone(),
+            placements: step.placements.clone(),
+            eliminations: step.eliminations.clone(),
+            explanation: step.explanation(),
+        }
+    }
+}
+
+/// A hint as the command line shows it, worked out here or checked from
+/// a server's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HintSummary {
+    /// The simplest step from the position.
+    Step(StepSummary),
+    /// A placement or crossed-out mark that contradicts the solution.
+    Mistake(Mark),
+    /// The position is solved.
+    Solved,
+    /// The logical solver found no step; why.
+    Stalled(String),
+}
+
+/// A hint answer: the puzzle's outcome, and a hint when the puzzle has
+/// exactly one solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HintReport {
+    /// What the certifying solver found.
+    pub outcome: Outcome,
+    /// The hint, for a puzzle with exactly one solution.
+    pub hint: Option<HintSummary>,
+}
+
+/// A puzzle's logical path, as the command line shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathReport {
+    /// What the certifying solver found.
+    pub outcome: Outcome,
+    /// The path from the givens (empty unless the puzzle is unique).
+    pub steps: Vec<StepSummary>,
+    /// Its grade (unless the puzzle is not unique).
+    pub grade: Option<GradeSummary>,
+}
+
+impl From<HintAnswer> for HintReport {
+    fn from(answer: HintAnswer) -> HintReport {
+        let hint = answer.hint.map(|hint| match hint {
+            Hint::Step(step) => HintSummary::Step(StepSummary::from(&step)),
+            Hint::Mistake(mark) => HintSummary::Mistake(mark),
+            Hint::Solved => HintSummary::Solved,
+            Hint::Stalled => {
+                HintSummary::Stalled("no technique the logical solver knows applies".to_string())
+            }
+        });
+        HintReport {
+            outcome: answer.outcome,
+            hint,
+        }
+    }
+}
+
+impl From<Explained> for PathReport {
+    fn from(explained: Explained) -> PathReport {
+        PathReport {
+            outcome: explained.outcome,
+            steps: explained.steps.iter().map(StepSummary::from).collect(),
+            grade: explained.grade.as_ref().map(GradeSummary::from),
+        }
+    }
+}
+
+impl From<Result<GradedReport, SolvePuzzleError>> for Answer {
+    /// The answer a graded solve in this process gives: as a plain solve's
+    /// (see below), with the grade.
+    fn from(result: Result<GradedReport, SolvePuzzleError>) -> Answer {
+        match result {
+            Ok(graded) => Answer {
+                grade: graded
+                    .grade
+                    .as_ref()
+                    .map(|g| Box::new(GradeSummary::from(g))),
+                ..Answer::from(&graded.report)
+            },
+            Err(error) => Answer::from(Err::<SolveReport, _>(error)),
+        }
+    }
 }
 
 impl Answer {
@@ -31,6 +178,7 @@ impl Answer {
             solution: None,
             error: Some(message.into()),
             guesses: None,
+            grade: None,
         }
     }
 }
@@ -42,6 +190,7 @@ impl From<&SolveReport> for Answer {
             solution: report.solution,
             error: None,
             guesses: Some(report.stats.guesses),
+            grade: None,
         }
     }
 }

@@ -85,8 +85,18 @@ pub fn solve_and_grade(
             grade: None,
         });
     }
-    let (report, grade) = certify_then(&board, started, max_time, is_cancelled, |_, budget| {
-        logic::grade_until(&board, &|| budget.should_stop(), &|| budget.elapsed())
+    grade_board(&board, started, max_time, is_cancelled)
+}
+
+/// Solves and grades a parsed puzzle, within `max_time` from `started`.
+pub fn grade_board(
+    board: &Board,
+    started: Instant,
+    max_time: Option<Duration>,
+    is_cancelled: &dyn Fn() -> bool,
+) -> Result<GradedReport, SolvePuzzleError> {
+    let (report, grade) = certify_then(board, started, max_time, is_cancelled, |_, budget| {
+        logic::grade_until(board, &|| budget.should_stop(), &|| budget.elapsed())
     })?;
     Ok(GradedReport { report, grade })
 }

@@ -14,20 +14,23 @@ use std::time::Instant;
 use super::read::{Chunk, ChunkReader, PuzzleLine, too_long_message};
 use super::write::{AnswerWriter, ChunkAnswers};
 use super::{LineFormat, Progress, Run};
-use crate::domain::{Answer, Outcome, SolvePuzzleError, parse_board_bytes, solve_board};
+use crate::domain::{
+    Answer, Outcome, SolvePuzzleError, grade_board, parse_board_bytes, solve_board,
+};
 use crate::pool::{JobHandle, WorkerPool};
 
 /// Chunks in flight per solver thread: one being solved, one waiting.
 const CHUNKS_PER_THREAD: usize = 2;
 
-/// Solves every puzzle of `input` on `threads` solver threads and writes
-/// one line per puzzle to `output`, formatted by `format`, in input order;
-/// `progress` hears of each chunk written.
+/// Solves (and with `grade`, grades) every puzzle of `input` on `threads`
+/// solver threads and writes one line per puzzle to `output`, formatted by
+/// `format`, in input order; `progress` hears of each chunk written.
 pub fn solve_local(
     input: impl BufRead,
     output: impl Write,
     format: Arc<dyn LineFormat>,
     threads: usize,
+    grade: bool,
     progress: &mut (dyn FnMut(Progress<'_>) + Send),
 ) -> io::Result<Run> {
     let started = Instant::now();
@@ -43,7 +46,7 @@ pub fn solve_local(
         }
         let format = format.clone();
         let job = pool
-            .try_submit(move |_| solve_chunk(&chunk, &*format))
+            .try_submit(move |_| solve_chunk(&chunk, &*format, grade))
             .expect("the pool's queue holds the whole window");
         pending.push_back(job);
     }
@@ -58,25 +61,31 @@ pub fn solve_local(
 }
 
 /// Solves every puzzle of a chunk: a worker's job.
-fn solve_chunk(chunk: &Chunk, format: &dyn LineFormat) -> ChunkAnswers {
+fn solve_chunk(chunk: &Chunk, format: &dyn LineFormat, grade: bool) -> ChunkAnswers {
     let mut answers = ChunkAnswers::with_capacity(chunk.len(), chunk.input_bytes());
     for (line, puzzle) in chunk.puzzles() {
         let answer = match puzzle {
             PuzzleLine::TooLong => Answer::refused(Outcome::Invalid, too_long_message()),
-            PuzzleLine::Text(bytes) => solve_line(bytes),
+            PuzzleLine::Text(bytes) => solve_line(bytes, grade),
         };
         answers.add(format, line, &answer);
     }
     answers
 }
 
-/// The answer to one puzzle line: solved here, with no time limit (the
-/// user's own machine is not shared).
-fn solve_line(bytes: &[u8]) -> Answer {
-    parse_board_bytes(bytes)
-        .map_err(SolvePuzzleError::from)
-        .and_then(|board| solve_board(&board, None, || false))
-        .into()
+/// The answer to one puzzle line: solved (and graded) here, with no time
+/// limit (the user's own machine is not shared).
+fn solve_line(bytes: &[u8], grade: bool) -> Answer {
+    let board = parse_board_bytes(bytes).map_err(SolvePuzzleError::from);
+    if grade {
+        board
+            .and_then(|board| grade_board(&board, Instant::now(), None, &|| false))
+            .into()
+    } else {
+        board
+            .and_then(|board| solve_board(&board, None, || false))
+            .into()
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +130,7 @@ mod tests {
             &mut out,
             Arc::new(Plain),
             threads,
+            false,
             &mut progress,
         )
         .unwrap();

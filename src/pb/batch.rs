@@ -19,12 +19,12 @@ use std::fmt;
 
 use prost::bytes::{Buf, BufMut, Bytes};
 use prost::encoding::{
-    DecodeContext, WireType, check_wire_type, encode_key, encode_varint, encoded_len_varint, int32,
-    key_len, message, skip_field, string,
+    DecodeContext, WireType, bool, check_wire_type, encode_key, encode_varint, encoded_len_varint,
+    int32, key_len, message, skip_field, string,
 };
 use prost::{DecodeError, Message};
 
-use super::{Outcome, SolveStats};
+use super::{Grade, Outcome, SolveStats};
 
 /// The most elements of a batch's repeated field that are decoded: one
 /// more than the largest `--max-batch` a server accepts, so that any batch
@@ -146,6 +146,8 @@ pub struct SolveBatchRequest {
     puzzles: Vec<SharedText>,
     /// Puzzles the message held beyond [`MAX_KEPT`], counted, not kept.
     uncounted: usize,
+    /// Also grade every puzzle.
+    pub grade: bool,
 }
 
 impl SolveBatchRequest {
@@ -160,7 +162,13 @@ impl SolveBatchRequest {
             id: id.into(),
             puzzles,
             uncounted: 0,
+            grade: false,
         }
+    }
+
+    /// The same request, asking (or not) for every puzzle's grade.
+    pub fn graded(self, grade: bool) -> SolveBatchRequest {
+        SolveBatchRequest { grade, ..self }
     }
 
     /// The puzzles kept, in order.
@@ -186,6 +194,9 @@ impl Message for SolveBatchRequest {
         for puzzle in &self.puzzles {
             encode_text(2, puzzle, buf);
         }
+        if self.grade {
+            bool::encode(3, &self.grade, buf);
+        }
     }
 
     fn merge_field(
@@ -202,6 +213,7 @@ impl Message for SolveBatchRequest {
                 Ok(())
             }
             2 => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
+            3 => bool::merge(wire_type, &mut self.grade, buf, ctx),
             _ => skip_field(wire_type, tag, buf, ctx),
         }
     }
@@ -209,7 +221,12 @@ impl Message for SolveBatchRequest {
     fn encoded_len(&self) -> usize {
         let id = id_len(&self.id);
         let puzzles: usize = self.puzzles.iter().map(|puzzle| text_len(2, puzzle)).sum();
-        id + puzzles
+        let grade = if self.grade {
+            bool::encoded_len(3, &self.grade)
+        } else {
+            0
+        };
+        id + puzzles + grade
     }
 
     fn clear(&mut self) {
@@ -248,6 +265,8 @@ pub struct SolveResult {
     pub error: Option<tonic_types::pb::Status>,
     /// How the solver got there.
     pub stats: Option<SolveStats>,
+    /// The puzzle's grade, when the batch asked for it.
+    pub grade: Option<Grade>,
 }
 
 impl SolveResult {
@@ -271,6 +290,9 @@ impl Message for SolveResult {
         }
         if let Some(stats) = &self.stats {
             message::encode(4, stats, buf);
+        }
+        if let Some(grade) = &self.grade {
+            message::encode(5, grade, buf);
         }
     }
 
@@ -299,6 +321,12 @@ impl Message for SolveResult {
                 buf,
                 ctx,
             ),
+            5 => message::merge(
+                wire_type,
+                self.grade.get_or_insert_with(Default::default),
+                buf,
+                ctx,
+            ),
             _ => skip_field(wire_type, tag, buf, ctx),
         }
     }
@@ -322,7 +350,11 @@ impl Message for SolveResult {
             .stats
             .as_ref()
             .map_or(0, |stats| message::encoded_len(4, stats));
-        outcome + solution + error + stats
+        let grade = self
+            .grade
+            .as_ref()
+            .map_or(0, |grade| message::encoded_len(5, grade));
+        outcome + solution + error + stats + grade
     }
 
     fn clear(&mut self) {
@@ -495,6 +527,11 @@ mod tests {
         let decoded = SolveBatchRequest::decode(request.encode_to_vec().as_slice()).unwrap();
         assert_eq!(decoded, request);
         assert_eq!(request.encoded_len(), request.encode_to_vec().len());
+        let graded = request.graded(true);
+        let decoded = SolveBatchRequest::decode(graded.encode_to_vec().as_slice()).unwrap();
+        assert!(decoded.grade);
+        assert_eq!(decoded, graded);
+        assert_eq!(graded.encoded_len(), graded.encode_to_vec().len());
 
         let result = SolveResult {
             outcome: 1,
@@ -503,6 +540,12 @@ mod tests {
             stats: Some(SolveStats {
                 guesses: 3,
                 solve_time: None,
+            }),
+            grade: Some(Grade {
+                rating: 3.2,
+                level: 3,
+                hardest_technique: "X-Wing".into(),
+                ..Grade::default()
             }),
         };
         let response = SolveBatchResponse::new("b-7".into(), vec![result, SolveResult::default()]);

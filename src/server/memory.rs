@@ -11,7 +11,8 @@
 //!            + calls in flight  × (call, headers included, + max_message_bytes)
 //!            + max_open_streams × stream
 //!            + max_batch_calls  × (call + stream + 2 × largest batch request
-//!                                               + 2 × largest batch response)
+//!                                               + its answers
+//!                                               + largest batch response)
 //!            + max_inflight_bytes
 //! ```
 //!
@@ -30,6 +31,7 @@ use std::fmt;
 
 use super::Settings;
 use super::calls::SIDE_CALLS;
+use crate::service::limits::ITEM_OVERHEAD_BYTES;
 
 /// The process at rest: code, the async runtime, the worker threads'
 /// stacks as touched, the allocator's arenas.
@@ -102,13 +104,18 @@ impl MemoryBound {
     }
 }
 
-/// What one batch call may hold at most (see the module docs).
+/// What one batch call may hold at most (see the module docs): its
+/// request as read and as decoded, its answers (each within an item's
+/// answer allowance) and their encoding (the largest response, every
+/// puzzle graded).
 fn batch_call_bytes(settings: &Settings) -> usize {
     let limits = settings.limits();
+    let answers = (limits.max_batch + 1) * ITEM_OVERHEAD_BYTES;
     CALL_BYTES
         + STREAM_BYTES
         + 2 * limits.max_batch_request_bytes()
-        + 2 * limits.max_batch_response_bytes()
+        + answers
+        + limits.max_batch_response_bytes()
 }
 
 impl fmt::Display for MemoryBound {
@@ -159,10 +166,11 @@ mod tests {
         assert_eq!(bound.streams, 5 * STREAM_BYTES);
         assert_eq!(bound.requests, 1 << 20);
         let batch_request = 259 + 100 * 2051;
-        let batch_response = 256 + 101 * 512;
+        let answers = 101 * 512;
+        let batch_response = 256 + 101 * (512 + 1280);
         assert_eq!(
             bound.batch_calls,
-            3 * (CALL_BYTES + STREAM_BYTES + 2 * batch_request + 2 * batch_response)
+            3 * (CALL_BYTES + STREAM_BYTES + 2 * batch_request + answers + batch_response)
         );
         let tls = Settings {
             tls_cert: Some("c.pem".into()),

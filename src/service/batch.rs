@@ -24,8 +24,9 @@ pub async fn solve_batch(
     service: &SudokuService,
     request: SolveBatchRequest,
 ) -> Result<SolveBatchResponse, ServiceError> {
+    let grade = request.grade;
     let (id, puzzles, count) = request.into_parts();
-    let (id, admitted, _) = admit_batch(id, puzzles, count, service.limits.max_batch);
+    let (id, admitted, _) = admit_batch(id, puzzles, count, service.limits.max_batch, grade);
     let items = admitted.inspect_err(|refused| {
         service
             .metrics

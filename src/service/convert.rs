@@ -16,7 +16,7 @@ use crate::pool::CancelCheck;
 
 /// A solved puzzle, its grade when one was asked for, and the time the
 /// worker spent on it. The grade is boxed: batches and streams hold
-/// thousands of answers, and never ask for one.
+/// thousands of answers, most of them without one.
 #[derive(Debug, Clone)]
 pub struct Solved {
     report: SolveReport,
@@ -25,54 +25,42 @@ pub struct Solved {
 }
 
 /// The job a worker runs for one puzzle: parse, check, solve within
-/// `max_time`, and time it.
+/// `max_time`, grade it too when `grade` is set (within the same
+/// `max_time`), and time it.
 pub fn solve_job(
-    puzzle: &str,
-    max_time: Duration,
-    cancel: &CancelCheck,
-) -> Result<Solved, SolvePuzzleError> {
-    solve_timed(puzzle, Instant::now(), max_time, cancel).0
-}
-
-/// [`solve_job`] for a puzzle whose clock started at `started` (when the
-/// worker finished the one before it), with the time it ended: a job of
-/// many puzzles reads the clock once per puzzle.
-pub fn solve_timed(
-    puzzle: &str,
-    started: Instant,
-    max_time: Duration,
-    cancel: &CancelCheck,
-) -> (Result<Solved, SolvePuzzleError>, Instant) {
-    let report = solve_puzzle_since(puzzle, started, Some(max_time), || cancel.is_cancelled());
-    let ended = Instant::now();
-    let solved = report.map(|report| Solved {
-        report,
-        grade: None,
-        elapsed: ended - started,
-    });
-    (solved, ended)
-}
-
-/// [`solve_job`], also grading the puzzle when `grade` is set (within the
-/// same `max_time`).
-pub fn solve_job_graded(
     puzzle: &str,
     grade: bool,
     max_time: Duration,
     cancel: &CancelCheck,
 ) -> Result<Solved, SolvePuzzleError> {
-    if !grade {
-        return solve_job(puzzle, max_time, cancel);
-    }
-    let started = Instant::now();
-    let graded = solve_and_grade(puzzle, grade, started, Some(max_time), &|| {
-        cancel.is_cancelled()
-    })?;
-    Ok(Solved {
-        report: graded.report,
-        grade: graded.grade.map(Box::new),
-        elapsed: started.elapsed(),
-    })
+    solve_timed(puzzle, grade, Instant::now(), max_time, cancel).0
+}
+
+/// [`solve_job`] for a puzzle whose clock started at `started`
+/// (when the worker finished the one before it), with the time it ended:
+/// a job of many puzzles reads the clock once per puzzle.
+pub fn solve_timed(
+    puzzle: &str,
+    grade: bool,
+    started: Instant,
+    max_time: Duration,
+    cancel: &CancelCheck,
+) -> (Result<Solved, SolvePuzzleError>, Instant) {
+    let is_cancelled = || cancel.is_cancelled();
+    let graded = if grade {
+        solve_and_grade(puzzle, true, started, Some(max_time), &is_cancelled)
+            .map(|graded| (graded.report, graded.grade.map(Box::new)))
+    } else {
+        solve_puzzle_since(puzzle, started, Some(max_time), is_cancelled)
+            .map(|report| (report, None))
+    };
+    let ended = Instant::now();
+    let solved = graded.map(|(report, grade)| Solved {
+        report,
+        grade,
+        elapsed: ended - started,
+    });
+    (solved, ended)
 }
 
 /// The protobuf value of an outcome: the one place the service converts
@@ -136,9 +124,15 @@ impl From<Solved> for pb::SolveResponse {
 /// server.
 pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStreamResponse {
     let max_time = Limits::default().max_solve_time;
-    let (id, item, _) = admit_item(request.id, request.puzzle);
+    let (id, item, _) = admit_item(request.id, request.puzzle, request.grade);
     let answer = item.and_then(|puzzle| {
-        solve_job(&puzzle, max_time, &CancelCheck(&|| false)).map_err(ServiceError::from)
+        solve_job(
+            &puzzle.text,
+            puzzle.grade,
+            max_time,
+            &CancelCheck(&|| false),
+        )
+        .map_err(ServiceError::from)
     });
     stream_response(id, answer)
 }
@@ -149,7 +143,7 @@ pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, St
     let max_time = Limits::default().max_solve_time;
     check_puzzle(&request.puzzle)
         .and_then(|()| {
-            solve_job_graded(
+            solve_job(
                 &request.puzzle,
                 request.grade,
                 max_time,
@@ -172,6 +166,7 @@ pub fn stream_response(
         solution,
         error,
         stats,
+        grade,
     } = answer_fields(answer);
     pb::SolveStreamResponse {
         id,
@@ -179,6 +174,7 @@ pub fn stream_response(
         solution,
         error,
         stats,
+        grade,
     }
 }
 
@@ -230,10 +226,14 @@ impl EncodedResults {
 }
 
 /// A solved puzzle's result, framed as field 2: the outcome, the 81 digits
-/// written straight from the board, and the stats.
+/// written straight from the board, the stats, and the grade if any.
 fn encode_solved(solved: &Solved, out: &mut Vec<u8>) {
     let outcome = solved.outcome_code();
     let stats = solved.stats();
+    let grade = solved.grade.as_deref().map(pb_grade);
+    let grade_len = grade
+        .as_ref()
+        .map_or(0, |grade| message::encoded_len(5, grade));
     let outcome_len = if outcome == 0 {
         0
     } else {
@@ -243,7 +243,7 @@ fn encode_solved(solved: &Solved, out: &mut Vec<u8>) {
         .report
         .solution
         .map_or(0, |_| key_len(2) + encoded_len_varint(81) + 81);
-    let length = outcome_len + solution_len + message::encoded_len(4, &stats);
+    let length = outcome_len + solution_len + message::encoded_len(4, &stats) + grade_len;
     encode_key(2, WireType::LengthDelimited, out);
     encode_varint(length as u64, out);
     if outcome != 0 {
@@ -258,6 +258,9 @@ fn encode_solved(solved: &Solved, out: &mut Vec<u8>) {
         out.extend_from_slice(&digits);
     }
     message::encode(4, &stats, out);
+    if let Some(grade) = &grade {
+        message::encode(5, grade, out);
+    }
 }
 
 /// The result for one puzzle of a batch (see [`answer_fields`]).
@@ -267,12 +270,14 @@ pub fn solve_result(answer: Result<Solved, ServiceError>) -> pb::SolveResult {
         solution,
         error,
         stats,
+        grade,
     } = answer_fields(answer);
     pb::SolveResult {
         outcome,
         solution: solution.into(),
         error,
         stats,
+        grade,
     }
 }
 
@@ -282,6 +287,7 @@ struct AnswerFields {
     solution: String,
     error: Option<tonic_types::pb::Status>,
     stats: Option<pb::SolveStats>,
+    grade: Option<pb::Grade>,
 }
 
 /// One puzzle's answer, or the error that replaced it, with the outcome
@@ -294,12 +300,14 @@ fn answer_fields(answer: Result<Solved, ServiceError>) -> AnswerFields {
             solution: solved.solution(),
             error: None,
             stats: Some(solved.stats()),
+            grade: solved.grade.as_deref().map(pb_grade),
         },
         Err(error) => AnswerFields {
             outcome: pb_outcome(error.outcome()) as i32,
             solution: String::new(),
             error: Some(rpc_status(&Status::from(error))),
             stats: None,
+            grade: None,
         },
     }
 }
@@ -314,7 +322,13 @@ mod tests {
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn solved(text: &str) -> Solved {
-        solve_job(text, Duration::from_secs(10), &CancelCheck(&|| false)).unwrap()
+        solve_job(
+            text,
+            false,
+            Duration::from_secs(10),
+            &CancelCheck(&|| false),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -381,12 +395,58 @@ mod tests {
         );
     }
 
+    /// The largest grade (every technique, each used as often as can be,
+    /// the longest name as the hardest, the longest reason for stalling)
+    /// fits the allowance a graded item is charged for it, framed as a
+    /// field of its answer.
+    #[test]
+    fn the_largest_grade_fits_its_allowance() {
+        use crate::domain::logic::{Stall, Technique};
+        use crate::service::limits::GRADE_OVERHEAD_BYTES;
+        let longest = |texts: Vec<String>| texts.into_iter().max_by_key(String::len).unwrap();
+        let names = || Technique::ALL.iter().map(|t| t.name().to_string());
+        let reasons = vec![
+            Stall::NoTechnique {
+                placed: usize::MAX,
+                blanks: usize::MAX,
+            }
+            .to_string(),
+            Stall::OutOfTime {
+                elapsed: Duration::MAX,
+            }
+            .to_string(),
+        ];
+        let grade = pb::Grade {
+            rating: 10.0,
+            level: pb::Level::Diabolical as i32,
+            hardest_technique: longest(names().collect()),
+            techniques: names()
+                .map(|technique| pb::TechniqueCount {
+                    technique,
+                    count: u32::MAX,
+                })
+                .collect(),
+            stalled: true,
+            stalled_reason: longest(reasons),
+        };
+        let size = message::encoded_len(6, &grade);
+        assert!(size <= GRADE_OVERHEAD_BYTES, "{size} bytes");
+    }
+
     /// Results encoded by hand are the bytes prost writes for the same
     /// results, and slices of them cut at result boundaries.
     #[test]
     fn encoded_results_are_what_prost_would_encode() {
+        let graded = solve_job(
+            CLASSIC,
+            true,
+            Duration::from_secs(10),
+            &CancelCheck(&|| false),
+        );
+        assert!(graded.as_ref().unwrap().grade.is_some());
         let answers = vec![
             Ok(solved(CLASSIC)),
+            graded.map_err(ServiceError::from),
             Ok(solved(&".".repeat(81))),
             Ok(solved(&format!("12345678.........9{}", ".".repeat(63)))),
             Err(ServiceError::InvalidPuzzle(PuzzleError::WrongCellCount {

@@ -10,7 +10,19 @@ use std::time::{Duration, Instant};
 use super::convert::solve_timed;
 use super::error::ServiceError;
 use super::protocol::{Answer, Item};
+use crate::pb::SharedText;
 use crate::pool::{CancelCheck, JobError};
+
+/// A puzzle admitted to be solved, and whether its answer is to carry a
+/// grade: requests of one stream may differ, and a job may hold puzzles
+/// of several.
+#[derive(Debug, Clone)]
+pub struct QueuedPuzzle {
+    /// The puzzle text, as the client sent it.
+    pub text: SharedText,
+    /// Also grade it (within the same time budget).
+    pub grade: bool,
+}
 
 /// The most puzzles solved as one pool job, and the most a stream takes in
 /// at once from requests that have already arrived.
@@ -50,7 +62,8 @@ pub fn solve_items(
                 Err(refused) => Err(refused.clone()),
                 Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
                 Ok(puzzle) => {
-                    let (answer, ended) = solve_timed(puzzle.as_str(), clock, max_time, cancel);
+                    let (answer, ended) =
+                        solve_timed(&puzzle.text, puzzle.grade, clock, max_time, cancel);
                     clock = ended;
                     answer.map_err(Into::into)
                 }

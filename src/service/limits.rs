@@ -44,6 +44,8 @@ use std::time::Duration;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::error::ServiceError;
+use super::jobs::QueuedPuzzle;
+use super::protocol::Item;
 use crate::domain::{MAX_PUZZLE_BYTES, PuzzleError};
 use crate::pb::SharedText;
 
@@ -58,9 +60,18 @@ pub const MAX_ID_BYTES: usize = 256;
 /// the bookkeeping around both.
 pub const ITEM_OVERHEAD_BYTES: usize = 512;
 
+/// What an admitted item that asks for its grade is charged besides
+/// [`ITEM_OVERHEAD_BYTES`]: the largest grade (every technique named,
+/// with its count, and the longest reason for stalling) encodes to under
+/// this (1,004 bytes with the 39 techniques of today); `convert`'s tests
+/// check it. The grade a worker keeps until it is encoded is a fixed-size
+/// value well within the answer's own allowance.
+pub const GRADE_OVERHEAD_BYTES: usize = 1280;
+
 /// The most an item can be charged: the largest id and puzzle text allowed,
-/// and the allowance.
-pub const MAX_ITEM_CHARGE: usize = MAX_ID_BYTES + MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES;
+/// and the allowances for its answer and its grade.
+pub const MAX_ITEM_CHARGE: usize =
+    MAX_ID_BYTES + MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES + GRADE_OVERHEAD_BYTES;
 
 /// Limits the service applies to its calls.
 #[derive(Debug, Clone, Copy)]
@@ -104,11 +115,12 @@ impl Limits {
         first_message_timeout: Duration::from_secs(10),
     };
 
-    /// The most a batch request can be charged (see [`batch_charge`]).
+    /// The most a batch request can be charged (see [`admit_batch`]): a
+    /// full batch of the largest puzzles, graded.
     pub fn max_batch_charge(&self) -> usize {
         MAX_ID_BYTES
             + ITEM_OVERHEAD_BYTES
-            + self.max_batch * (MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES)
+            + self.max_batch * (MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES + GRADE_OVERHEAD_BYTES)
     }
 
     /// The largest batch request message: a full batch of the largest
@@ -120,9 +132,10 @@ impl Limits {
     }
 
     /// The largest batch response message: the largest id, and each
-    /// result within the allowance an item is charged for its answer.
+    /// result within the allowances an item is charged for its answer and
+    /// its grade (every puzzle graded).
     pub fn max_batch_response_bytes(&self) -> usize {
-        MAX_ID_BYTES + (self.max_batch + 1) * ITEM_OVERHEAD_BYTES
+        MAX_ID_BYTES + (self.max_batch + 1) * (ITEM_OVERHEAD_BYTES + GRADE_OVERHEAD_BYTES)
     }
 
     /// A SolveBatchStream's window: `batch_window` full batches of
@@ -148,14 +161,24 @@ pub fn item_charge(id_bytes: usize, puzzle_bytes: usize) -> usize {
     id_bytes + puzzle_bytes + ITEM_OVERHEAD_BYTES
 }
 
+/// What an admitted puzzle's grade is charged: its allowance when one
+/// was asked for.
+fn grade_charge(grade: bool) -> usize {
+    if grade { GRADE_OVERHEAD_BYTES } else { 0 }
+}
+
 /// A stream request checked against the item caps: the id to echo, the
-/// puzzle to solve or why it was refused, and what it is charged (at most
-/// [`MAX_ITEM_CHARGE`]). A refused item's text is dropped here, and an id
-/// over its cap is not echoed.
-pub fn admit_item(id: String, puzzle: String) -> (String, Result<String, ServiceError>, usize) {
+/// puzzle to solve (and whether to grade it) or why it was refused, and
+/// what it is charged (at most [`MAX_ITEM_CHARGE`]). A refused item's text
+/// is dropped here, and an id over its cap is not echoed.
+pub fn admit_item(id: String, puzzle: String, grade: bool) -> (String, Item, usize) {
     match check_item(&id, &puzzle) {
         Ok(()) => {
-            let charge = item_charge(id.len(), puzzle.len());
+            let charge = item_charge(id.len(), puzzle.len()) + grade_charge(grade);
+            let puzzle = QueuedPuzzle {
+                text: puzzle.into(),
+                grade,
+            };
             (id, Ok(puzzle), charge)
         }
         Err(error @ ServiceError::IdTooLong { .. }) => {
@@ -170,19 +193,20 @@ pub fn admit_item(id: String, puzzle: String) -> (String, Result<String, Service
 
 /// A batch's puzzles, each to solve or refused on its own, or why the
 /// whole batch is refused.
-pub type AdmittedBatch = Result<Vec<Result<SharedText, ServiceError>>, ServiceError>;
+pub type AdmittedBatch = Result<Vec<Item>, ServiceError>;
 
 /// A batch request checked against the caps: the id to echo, and either
 /// the batch's puzzles (each refused on its own if over its cap), with
 /// what the batch is charged, or why the whole batch is refused. A batch
-/// is charged its id and, per puzzle, its text and the allowance;
-/// refused puzzles and batches only the allowance, and their text is
-/// dropped here.
+/// is charged its id and, per puzzle, its text and the allowances (the
+/// grade's when `grade` asks for one); refused puzzles and batches only
+/// the answer's allowance, and their text is dropped here.
 pub fn admit_batch(
     id: String,
     puzzles: Vec<SharedText>,
     count: usize,
     max_batch: usize,
+    grade: bool,
 ) -> (String, AdmittedBatch, usize) {
     if id.len() > MAX_ID_BYTES {
         let refused = ServiceError::IdTooLong { length: id.len() };
@@ -203,11 +227,18 @@ pub fn admit_batch(
             let checked = check_puzzle_length(puzzle.len())
                 .map(|()| puzzle)
                 .map_err(ServiceError::from);
-            charge += item_charge(0, checked.as_ref().map_or(0, SharedText::len));
+            charge += match &checked {
+                Ok(text) => item_charge(0, text.len()) + grade_charge(grade),
+                Err(_) => item_charge(0, 0),
+            };
             checked
         })
         .collect();
-    (id, Ok(with_own_buffer(checked)), charge)
+    let items = with_own_buffer(checked)
+        .into_iter()
+        .map(|checked| checked.map(|text| QueuedPuzzle { text, grade }))
+        .collect();
+    (id, Ok(items), charge)
 }
 
 /// The admitted texts of a batch copied into one buffer of the batch's
@@ -450,15 +481,25 @@ mod tests {
             ("i".repeat(MAX_ID_BYTES + 1), "1".repeat(20_000)),
             (String::new(), String::new()),
         ];
-        for (id, puzzle) in cases {
-            let (echoed, item, charge) = admit_item(id.clone(), puzzle.clone());
+        for ((id, puzzle), grade) in cases
+            .into_iter()
+            .flat_map(|case| [(case.clone(), false), (case, true)])
+        {
+            let (echoed, item, charge) = admit_item(id.clone(), puzzle.clone(), grade);
             assert!(charge <= MAX_ITEM_CHARGE, "{charge}");
             match item {
-                Ok(text) => assert_eq!((echoed, text), (id, puzzle)),
+                Ok(queued) => {
+                    let graded = if grade { GRADE_OVERHEAD_BYTES } else { 0 };
+                    assert_eq!(charge, item_charge(id.len(), puzzle.len()) + graded);
+                    assert_eq!(
+                        (echoed, queued.text, queued.grade),
+                        (id, puzzle.into(), grade)
+                    );
+                }
                 Err(_) => assert!(echoed.len() <= MAX_ID_BYTES),
             }
         }
-        assert_eq!(admit_item("i".repeat(300), String::new()).0, "");
+        assert_eq!(admit_item("i".repeat(300), String::new(), false).0, "");
     }
 
     #[tokio::test]
@@ -517,7 +558,7 @@ mod tests {
         ]
         .map(SharedText::from)
         .into();
-        let (id, items, charge) = admit_batch("b".into(), puzzles.clone(), 3, 3);
+        let (id, items, charge) = admit_batch("b".into(), puzzles.clone(), 3, 3, false);
         let items = items.unwrap();
         assert_eq!(id, "b");
         assert_eq!(
@@ -525,14 +566,20 @@ mod tests {
             1 + ITEM_OVERHEAD_BYTES + 81 + 3 * ITEM_OVERHEAD_BYTES
         );
         assert!(items[0].is_ok() && items[1].is_err() && items[2].is_ok());
+        assert!(!items[0].as_ref().unwrap().grade);
 
-        let (id, refused, charge) = admit_batch("b".into(), puzzles.clone(), 3, 2);
+        // Graded, each admitted puzzle is also charged its grade.
+        let (_, items, graded_charge) = admit_batch("b".into(), puzzles.clone(), 3, 3, true);
+        assert_eq!(graded_charge, charge + 2 * GRADE_OVERHEAD_BYTES);
+        assert!(items.unwrap()[2].as_ref().unwrap().grade);
+
+        let (id, refused, charge) = admit_batch("b".into(), puzzles.clone(), 3, 2, true);
         assert_eq!((id.as_str(), charge), ("b", 1 + ITEM_OVERHEAD_BYTES));
         assert_eq!(
             refused.unwrap_err().to_string(),
             "the batch has 3 puzzles, over the limit of 2 (--max-batch); split it"
         );
-        let (id, refused, _) = admit_batch("i".repeat(MAX_ID_BYTES + 1), puzzles, 3, 3);
+        let (id, refused, _) = admit_batch("i".repeat(MAX_ID_BYTES + 1), puzzles, 3, 3, false);
         assert_eq!(id, "");
         assert!(matches!(refused, Err(ServiceError::IdTooLong { .. })));
     }
@@ -553,6 +600,7 @@ mod tests {
             largest.puzzles().to_vec(),
             limits.max_batch,
             limits.max_batch,
+            true,
         );
         assert_eq!(charge, limits.max_batch_charge());
         let (puzzles, bytes) = limits.batch_stream_window();

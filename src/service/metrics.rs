@@ -524,6 +524,7 @@ mod tests {
             let mut tally = metrics.tally(Rpc::SolveStream);
             let solved = super::super::convert::solve_job(
                 CLASSIC,
+                false,
                 std::time::Duration::from_secs(10),
                 &CancelCheck(&|| false),
             );

@@ -10,7 +10,7 @@ mod batch;
 mod convert;
 pub mod deadline;
 mod error;
-mod grading;
+pub(crate) mod grading;
 mod jobs;
 pub mod limits;
 mod metrics;
@@ -35,7 +35,7 @@ use crate::pb::{
     SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStreamRequest,
 };
 use crate::pool::WorkerPool;
-use convert::{Solved, solve_job_graded};
+use convert::{Solved, solve_job};
 use protocol::{Batches, SingleItems};
 
 /// At most one log line a second about calls shed for overload; the
@@ -120,7 +120,7 @@ impl SudokuService {
         limits::check_puzzle(&request.puzzle)?;
         let max_time = self.limits.max_solve_time;
         let answer = self.pool.try_submit(move |cancel| {
-            solve_job_graded(&request.puzzle, request.grade, max_time, cancel)
+            solve_job(&request.puzzle, request.grade, max_time, cancel)
         })?;
         Ok(answer.await??)
     }

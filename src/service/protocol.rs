@@ -16,14 +16,13 @@ use prost::bytes::Bytes;
 
 use super::convert::{EncodedResults, Solved, stream_response};
 use super::error::{ServiceError, rpc_status};
+use super::jobs::QueuedPuzzle;
 use super::limits::{Limits, MAX_ITEM_CHARGE, admit_batch, admit_item};
 use super::metrics::{PuzzleTally, Rpc};
-use crate::pb::{
-    SharedText, SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse,
-};
+use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
 
 /// A puzzle to solve, or why it was refused before solving.
-pub type Item = Result<SharedText, ServiceError>;
+pub type Item = Result<QueuedPuzzle, ServiceError>;
 
 /// A puzzle's answer, or why it has none.
 pub type Answer = Result<Solved, ServiceError>;
@@ -103,8 +102,8 @@ impl Protocol for SingleItems {
     }
 
     fn admit(&self, request: SolveStreamRequest, items: &mut Vec<Item>) -> (String, usize) {
-        let (id, item, charge) = admit_item(request.id, request.puzzle);
-        items.push(item.map(SharedText::from));
+        let (id, item, charge) = admit_item(request.id, request.puzzle, request.grade);
+        items.push(item);
         (id, charge)
     }
 
@@ -166,8 +165,9 @@ impl Protocol for Batches {
     }
 
     fn admit(&self, request: SolveBatchRequest, items: &mut Vec<Item>) -> (KeptBatch, usize) {
+        let grade = request.grade;
         let (id, puzzles, count) = request.into_parts();
-        let (id, admitted, charge) = admit_batch(id, puzzles, count, self.limits.max_batch);
+        let (id, admitted, charge) = admit_batch(id, puzzles, count, self.limits.max_batch, grade);
         let puzzles = admitted.map(|admitted| {
             let count = admitted.len();
             items.extend(admitted);

@@ -39,6 +39,7 @@ async fn compressed_unary_and_stream_calls_are_answered_compressed() {
             .map(|i| SolveStreamRequest {
                 id: i.to_string(),
                 puzzle: CLASSIC.to_string(),
+                grade: false,
             })
             .collect();
         let response = client

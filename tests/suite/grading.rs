@@ -1,22 +1,19 @@
-//! Grades, hints and explanations over a real connection: Solve with
-//! `grade`, Hint and Explain, their refusals, and the time budget.
+//! Grades, hints and explanations over a real connection: Solve,
+//! SolveStream, SolveBatch and SolveBatchStream with `grade`, Hint and
+//! Explain, their refusals, and the time budget.
 
 use std::time::Duration;
 
-use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
-use sudoku_grpc::pb::{Candidate, ExplainRequest, HintRequest, Level, Outcome, SolveRequest, Step};
+use crate::common::{
+    CLASSIC, CLASSIC_SOLUTION, NEEDS_FORCING_CHAINS, TWO_SOLUTIONS, TestServer, XY_WING as HARD,
+};
+use sudoku_grpc::pb::{
+    Candidate, ExplainRequest, Grade, HintRequest, Level, Outcome, SolveBatchRequest, SolveRequest,
+    SolveStreamRequest, Step,
+};
 use sudoku_grpc::server::Settings;
 use tonic::Code;
 use tonic_types::StatusExt;
-
-/// Two solutions: the classic with two givens removed.
-const TWO_SOLUTIONS: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8...9";
-
-/// A puzzle whose grading needs forcing chains: about 50 ms of grading,
-/// against well under a millisecond of solving.
-const NEEDS_FORCING_CHAINS: &str =
-    ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3";
 
 fn graded(puzzle: &str) -> SolveRequest {
     SolveRequest {
@@ -67,6 +64,99 @@ async fn a_graded_solve_carries_a_grade_that_agrees_with_itself() {
     assert!(!grade.stalled);
     let ungraded = server.solve(CLASSIC).await.unwrap();
     assert_eq!(ungraded.grade, None, "no grade unless asked for");
+}
+
+/// A stream item asking for a grade, or not.
+fn stream_item(id: &str, puzzle: &str, grade: bool) -> SolveStreamRequest {
+    SolveStreamRequest {
+        id: id.to_string(),
+        puzzle: puzzle.to_string(),
+        grade,
+    }
+}
+
+/// Puzzles of every kind a graded batch meets: easy, harder, two
+/// solutions, invalid, and a chain puzzle.
+fn mixed_puzzles() -> Vec<String> {
+    [CLASSIC, HARD, TWO_SOLUTIONS, "12", NEEDS_FORCING_CHAINS]
+        .map(String::from)
+        .into()
+}
+
+/// The grade unary Solve gives a puzzle, for comparison.
+async fn unary_grade(server: &TestServer, puzzle: &str) -> Option<Grade> {
+    let mut client = server.client().await;
+    client.solve(graded(puzzle)).await.ok()?.into_inner().grade
+}
+
+#[tokio::test]
+async fn stream_items_are_graded_when_they_ask_and_as_solve_grades_them() {
+    let server = TestServer::default().await;
+    let puzzles = mixed_puzzles();
+    let requests = puzzles
+        .iter()
+        .enumerate()
+        .flat_map(|(i, puzzle)| {
+            [
+                stream_item(&format!("{i}-graded"), puzzle, true),
+                stream_item(&format!("{i}-plain"), puzzle, false),
+            ]
+        })
+        .collect();
+    let (responses, failed) = server.stream(requests).await;
+    assert!(failed.is_none(), "{failed:?}");
+    assert_eq!(responses.len(), 2 * puzzles.len());
+    for (pair, puzzle) in responses.chunks(2).zip(&puzzles) {
+        let (graded, plain) = (&pair[0], &pair[1]);
+        assert!(graded.id.ends_with("graded") && plain.id.ends_with("plain"));
+        assert_eq!(graded.outcome, plain.outcome, "{puzzle}");
+        assert_eq!(graded.solution, plain.solution, "{puzzle}");
+        assert_eq!(plain.grade, None, "no grade unless asked for");
+        assert_eq!(graded.grade, unary_grade(&server, puzzle).await, "{puzzle}");
+    }
+    let grades: Vec<bool> = responses.iter().map(|r| r.grade.is_some()).collect();
+    assert_eq!(
+        grades,
+        [
+            true, false, true, false, false, false, false, false, true, false
+        ]
+    );
+    let chains = responses[8].grade.as_ref().unwrap();
+    assert!(chains.rating >= 7.0 && !chains.stalled, "{chains:?}");
+}
+
+#[tokio::test]
+async fn graded_batches_carry_a_grade_per_unique_puzzle_over_both_batch_calls() {
+    let server = TestServer::default().await;
+    let puzzles = mixed_puzzles();
+    let request = SolveBatchRequest::new("graded", puzzles.clone()).graded(true);
+    let plain = SolveBatchRequest::new("plain", puzzles.clone());
+    let (responses, failed) = server
+        .batch_stream(vec![request.clone(), plain.clone()])
+        .await;
+    assert!(failed.is_none(), "{failed:?}");
+    let mut client = server.client().await;
+    let unary = client.solve_batch(request).await.unwrap().into_inner();
+    let unary_plain = client.solve_batch(plain).await.unwrap().into_inner();
+    for response in [&responses[1], &unary_plain] {
+        assert!(response.results.iter().all(|r| r.grade.is_none()));
+    }
+    for response in [&responses[0], &unary] {
+        assert_eq!(response.results.len(), puzzles.len());
+        for (result, puzzle) in response.results.iter().zip(&puzzles) {
+            assert_eq!(result.grade, unary_grade(&server, puzzle).await, "{puzzle}");
+        }
+        let graded = response.results.iter().filter(|r| r.grade.is_some());
+        assert_eq!(graded.count(), 3);
+    }
+    assert_eq!(
+        responses[0].results[0].grade.as_ref().unwrap().level(),
+        Level::Easy
+    );
+    assert_eq!(
+        responses[0].results[1].grade.as_ref().unwrap().level(),
+        Level::Hard
+    );
 }
 
 #[tokio::test]

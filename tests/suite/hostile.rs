@@ -187,6 +187,7 @@ async fn a_long_stream_of_invalid_items_gets_every_answer_in_order() {
             let request = SolveStreamRequest {
                 id: i.to_string(),
                 puzzle: "x".to_string(),
+                grade: false,
             };
             requests.send(request).await.unwrap();
         }
@@ -217,12 +218,14 @@ async fn an_oversized_stream_item_ends_the_stream_after_the_items_before_it() {
         let request = SolveStreamRequest {
             id: i.to_string(),
             puzzle: CLASSIC.to_string(),
+            grade: false,
         };
         requests.send(request).await.unwrap();
     }
     let oversized = SolveStreamRequest {
         id: "too large".to_string(),
         puzzle: ".".repeat(1 << 20),
+        grade: false,
     };
     requests.send(oversized).await.unwrap();
     for i in 0..3 {

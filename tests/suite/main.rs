@@ -19,6 +19,7 @@ mod differential;
 mod flood;
 mod fuzz_regressions;
 mod grading;
+mod grading_cli;
 mod health_reflection;
 mod hostile;
 mod limits;

@@ -49,7 +49,11 @@ async fn counts_calls_puzzles_and_solve_times_by_rpc_and_outcome() {
         let id = i.to_string();
         let puzzle = puzzle.to_string();
         requests
-            .send(SolveStreamRequest { id, puzzle })
+            .send(SolveStreamRequest {
+                id,
+                puzzle,
+                grade: false,
+            })
             .await
             .unwrap();
     }
@@ -146,6 +150,7 @@ async fn streams_over_the_cap_are_refused_and_counted() {
         .send(SolveStreamRequest {
             id: "a".into(),
             puzzle: CLASSIC.into(),
+            grade: false,
         })
         .await
         .unwrap();
@@ -252,6 +257,7 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
         .send(SolveStreamRequest {
             id: "1".to_string(),
             puzzle: CLASSIC.to_string(),
+            grade: false,
         })
         .await
         .unwrap();

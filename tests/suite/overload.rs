@@ -82,6 +82,7 @@ async fn a_greedy_stream_does_not_starve_a_small_one() {
             let request = SolveStreamRequest {
                 id: i.to_string(),
                 puzzle: feed[i % feed.len()].clone(),
+                grade: false,
             };
             if greedy.send(request).await.is_err() {
                 break;
@@ -107,6 +108,7 @@ async fn a_greedy_stream_does_not_starve_a_small_one() {
         let request = SolveStreamRequest {
             id: i.to_string(),
             puzzle: puzzle.clone(),
+            grade: false,
         };
         small.send(request).await.unwrap();
     }
@@ -223,6 +225,7 @@ async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
     let slow = (0..64).map(|i| SolveStreamRequest {
         id: i.to_string(),
         puzzle: crate::common::SLOW.to_string(),
+        grade: false,
     });
     let _held = client.solve_stream(tokio_stream::iter(slow)).await.unwrap();
     let solve = |mut client: sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient<_>| async move {

@@ -20,6 +20,7 @@ fn item(i: usize) -> SolveStreamRequest {
     SolveStreamRequest {
         id: i.to_string(),
         puzzle: CLASSIC.to_string(),
+        grade: false,
     }
 }
 

@@ -90,6 +90,7 @@ impl SudokuService for BadServer {
                     details: Vec::new(),
                 }),
                 stats: None,
+                grade: None,
             })
         });
         Ok(Response::new(Box::pin(answers)))
@@ -160,6 +161,7 @@ fn answer_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
                     details: Vec::new(),
                 }),
                 stats: None,
+                grade: None,
             }
         })
         .collect();

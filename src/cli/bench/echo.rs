@@ -60,13 +60,14 @@ impl SudokuService for EchoService {
         let mut requests = request.into_inner();
         let (sender, receiver) = mpsc::channel(RESPONSE_BUFFER);
         tokio::spawn(async move {
-            while let Ok(Some(SolveStreamRequest { id, puzzle })) = requests.message().await {
+            while let Ok(Some(SolveStreamRequest { id, puzzle, .. })) = requests.message().await {
                 let response = SolveStreamResponse {
                     id,
                     outcome: Outcome::Solved.into(),
                     solution: puzzle,
                     error: None,
                     stats: None,
+                    grade: None,
                 };
                 if sender.send(Ok(response)).await.is_err() {
                     break;
@@ -114,6 +115,7 @@ fn echo_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
             outcome: Outcome::Solved.into(),
             solution: puzzle.clone(),
             error: None,
+            grade: None,
             stats: Some(SolveStats {
                 guesses: 0,
                 solve_time: Some(prost_types::Duration {

@@ -181,7 +181,9 @@ async fn stream_tests(
                 StreamKind::Single => channels,
                 StreamKind::Batch(size) => channels
                     .into_iter()
-                    .map(|client| client.max_decoding_message_size(max_batch_response_bytes(size)))
+                    .map(|client| {
+                        client.max_decoding_message_size(max_batch_response_bytes(size, false))
+                    })
                     .collect(),
             };
             async move {
@@ -373,6 +375,7 @@ async fn one_stream(
             let request = SolveStreamRequest {
                 id: index.to_string(),
                 puzzle: puzzles[index % puzzles.len()].clone(),
+                grade: false,
             };
             if sender.send(request).await.is_err() {
                 break;

@@ -94,6 +94,11 @@ macro_rules! techniques {
                 }
             }
 
+            /// The technique with this name, if there is one.
+            pub fn from_name(name: &str) -> Option<Technique> {
+                Technique::ALL.iter().copied().find(|t| t.name() == name)
+            }
+
             /// Its rating, or for chains the rating of the shortest one.
             pub fn base_rating(self) -> Rating {
                 match self {

@@ -19,6 +19,8 @@ use crate::pb::{
 /// request ids; overlong lines are answered here, never sent.
 pub(super) struct ChunkJob {
     pub chunk: Chunk,
+    /// Whether its puzzles are to be graded too.
+    pub grade: bool,
     pub done: oneshot::Sender<ChunkAnswers>,
 }
 
@@ -61,6 +63,7 @@ impl InFlight {
                 (line, PuzzleLine::Text(bytes)) => Some(SolveStreamRequest {
                     id: itoa::Buffer::new().format(line).to_string(),
                     puzzle: puzzle_text(bytes),
+                    grade: self.job.grade,
                 }),
                 (_, PuzzleLine::TooLong) => None,
             }
@@ -84,10 +87,13 @@ impl InFlight {
             });
             puzzles.push(text);
             if puzzles.len() == size {
-                batches.push(batch_request(current.take().expect("just filled")));
+                batches.push(batch_request(
+                    current.take().expect("just filled"),
+                    self.job.grade,
+                ));
             }
         }
-        batches.extend(current.map(batch_request));
+        batches.extend(current.map(|batch| batch_request(batch, self.job.grade)));
         batches
     }
 
@@ -127,7 +133,7 @@ impl InFlight {
             else {
                 unreachable!("a batch covers only lines that are sent");
             };
-            let answer = check::batch_result(puzzle, result)
+            let answer = check::batch_result(puzzle, result, self.job.grade)
                 .map_err(|error| format!("the answer to line {line}: {error}"))?;
             self.answers.push(answer);
             self.answer_local_lines();
@@ -148,7 +154,7 @@ impl InFlight {
                 check::quoted(&response.id)
             ));
         }
-        let answer = check::stream_answer(puzzle, response)
+        let answer = check::stream_answer(puzzle, response, self.job.grade)
             .map_err(|error| format!("the answer to line {line}: {error}"))?;
         self.answers.push(answer);
         self.answer_local_lines();
@@ -167,11 +173,18 @@ impl InFlight {
     }
 }
 
-/// A batch request from its first line number and puzzles, with its count.
-fn batch_request((first, puzzles): (u64, Vec<SharedText>)) -> (SolveBatchRequest, usize) {
+/// A batch request from its first line number and puzzles (asking for
+/// their grades with `grade`), with its count.
+fn batch_request(
+    (first, puzzles): (u64, Vec<SharedText>),
+    grade: bool,
+) -> (SolveBatchRequest, usize) {
     let count = puzzles.len();
     let id = itoa::Buffer::new().format(first).to_string();
-    (SolveBatchRequest::from_texts(id, puzzles), count)
+    (
+        SolveBatchRequest::from_texts(id, puzzles).graded(grade),
+        count,
+    )
 }
 
 /// A line's text as a request carries it: as it is when it is UTF-8 (the

@@ -85,6 +85,8 @@ pub struct RemoteOptions {
     pub retries: u32,
     /// TLS and compression.
     pub connect: ConnectOptions,
+    /// Also grade every puzzle (each answer then carries its grade).
+    pub grade: bool,
 }
 
 /// Why a streamed run stopped short.
@@ -133,12 +135,17 @@ pub async fn solve_remote(
     progress: &mut (dyn FnMut(Progress<'_>) + Send),
 ) -> Result<Run, RemoteError> {
     let started = Instant::now();
-    let servers = server_clients(&options.servers, &options.connect, options.rpc)?;
+    let max_response = match options.rpc {
+        RemoteRpc::Stream => MAX_RESPONSE_BYTES,
+        RemoteRpc::Batch(size) => max_batch_response_bytes(size, options.grade),
+    };
+    let servers = server_clients(&options.servers, &options.connect, max_response)?;
     let streams = options.streams.max(1);
     let ahead = streams * CHUNKS_AHEAD_PER_STREAM;
     let (work_sender, work_receiver) = mpsc::channel::<ChunkJob>(ahead);
     let (order_sender, order_receiver) = mpsc::channel::<oneshot::Receiver<ChunkAnswers>>(ahead);
-    let reader = std::thread::spawn(move || read_chunks(input, work_sender, order_sender));
+    let grade = options.grade;
+    let reader = std::thread::spawn(move || read_chunks(input, grade, work_sender, order_sender));
 
     let work = Arc::new(Mutex::new(work_receiver));
     let mut tasks = JoinSet::new();
@@ -240,12 +247,8 @@ async fn why_streams_stopped(
 fn server_clients(
     servers: &[String],
     connect: &ConnectOptions,
-    rpc: RemoteRpc,
+    max_response: usize,
 ) -> Result<Arc<[SudokuServiceClient<Channel>]>, ClientError> {
-    let max_response = match rpc {
-        RemoteRpc::Stream => MAX_RESPONSE_BYTES,
-        RemoteRpc::Batch(size) => max_batch_response_bytes(size),
-    };
     if servers.is_empty() {
         return Err(ClientError::NoServers);
     }
@@ -270,13 +273,14 @@ fn server_clients(
 /// Stops early, without error, when the run is being torn down.
 fn read_chunks(
     input: impl BufRead,
+    grade: bool,
     work: mpsc::Sender<ChunkJob>,
     order: mpsc::Sender<oneshot::Receiver<ChunkAnswers>>,
 ) -> io::Result<()> {
     let mut reader = ChunkReader::new(input);
     while let Some(chunk) = reader.next_chunk()? {
         let (done, answers) = oneshot::channel();
-        let job = ChunkJob { chunk, done };
+        let job = ChunkJob { chunk, grade, done };
         if order.blocking_send(answers).is_err() || work.blocking_send(job).is_err() {
             break;
         }
@@ -291,7 +295,7 @@ mod tests {
     #[test]
     fn an_empty_list_of_servers_is_refused() {
         let refused =
-            server_clients(&[], &ConnectOptions::default(), RemoteRpc::Stream).unwrap_err();
+            server_clients(&[], &ConnectOptions::default(), MAX_RESPONSE_BYTES).unwrap_err();
         assert!(matches!(refused, ClientError::NoServers), "{refused}");
     }
 }

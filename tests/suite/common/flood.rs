@@ -33,7 +33,11 @@ pub const HELLO: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\
 pub fn largest_item(index: u64) -> SolveStreamRequest {
     let id = format!("{index:0>width$}", width = MAX_ID_BYTES);
     let puzzle = format!("{CLASSIC:<width$}", width = MAX_PUZZLE_BYTES);
-    SolveStreamRequest { id, puzzle }
+    SolveStreamRequest {
+        id,
+        puzzle,
+        grade: false,
+    }
 }
 
 /// A full batch of `size` of the largest items: a 256-byte id and

@@ -37,11 +37,25 @@ pub const CLASSIC_SOLUTION: &str =
 pub const SLOW: &str =
     "....9....4.2....6.............8........6...4...54...28........2...2..784.........";
 
+/// The classic with two givens removed: two solutions.
+pub const TWO_SOLUTIONS: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8...9";
+
+/// A minimal puzzle whose hardest step is an XY-Wing (4.2): hard.
+pub const XY_WING: &str =
+    "..4.12.......79.8.....4....7..6..8.43.....2...62....15.4......6.53.....2..64..3..";
+
+/// A puzzle whose grading needs forcing chains: diabolical, about 50 ms
+/// of grading against well under a millisecond of solving.
+pub const NEEDS_FORCING_CHAINS: &str =
+    ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3";
+
 /// A stream request: `id` and `puzzle`.
 pub fn item(id: impl ToString, puzzle: &str) -> SolveStreamRequest {
     SolveStreamRequest {
         id: id.to_string(),
         puzzle: puzzle.to_string(),
+        grade: false,
     }
 }
 

@@ -1,0 +1,177 @@
+//! `sudoku grade`, `sudoku hint` and `sudoku explain` as a user runs
+//! them: through a real `sudoku-server` (each RPC) and with `--local`,
+//! which must print the same lines, and their refusals and exit codes.
+
+use std::process::{Command, Output};
+
+use crate::common::process::{ServerProcess, TempFile, temp_file, text};
+use crate::common::{CLASSIC, NEEDS_FORCING_CHAINS as DIABOLICAL, TWO_SOLUTIONS, XY_WING as HARD};
+
+fn sudoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A file of every kind of line a graded file meets, a comment included.
+fn mixed_file() -> TempFile {
+    let lines = [
+        CLASSIC,
+        "# a comment, skipped",
+        HARD,
+        TWO_SOLUTIONS,
+        "12",
+        DIABOLICAL,
+    ];
+    temp_file("graded.txt", &(lines.join("\n") + "\n"))
+}
+
+/// The same command through the server over each RPC, and here.
+fn everywhere(args: &[&str], server: &str) -> Vec<Output> {
+    let on = |extra: &[&str]| sudoku(&[args, extra].concat());
+    vec![
+        on(&["--server", server]),
+        on(&["--server", server, "--rpc", "stream"]),
+        on(&["--local"]),
+    ]
+}
+
+#[test]
+fn a_graded_file_prints_the_same_lines_through_a_server_and_here() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let file = mixed_file();
+    let path = file.to_str().unwrap();
+    let runs = everywhere(&["grade", path], &server.address);
+    let lines = text(&runs[0].stdout);
+    for run in &runs {
+        assert_eq!(text(&run.stdout), lines, "{}", text(&run.stderr));
+        assert_eq!(run.status.code(), Some(2), "the worst line is invalid");
+        let stderr = text(&run.stderr);
+        assert!(
+            stderr
+                .contains("graded 3 puzzles: 1 easy, 0 medium, 1 hard, 1 diabolical; 2 not graded"),
+            "{stderr}"
+        );
+    }
+    let lines: Vec<&str> = lines.lines().collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(
+        lines[0].ends_with(" easy Hidden Single in a Box"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], "4.2 hard XY-Wing");
+    assert_eq!(
+        lines[2],
+        "multiple: the puzzle has several solutions, so no grade"
+    );
+    assert!(
+        lines[3].starts_with("invalid: expected 81 cells"),
+        "{}",
+        lines[3]
+    );
+    assert!(lines[4].contains(" diabolical "), "{}", lines[4]);
+}
+
+#[test]
+fn json_grade_lines_carry_line_numbers_and_every_technique() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let file = mixed_file();
+    let path = file.to_str().unwrap();
+    let runs = everywhere(&["grade", path, "--format", "json"], &server.address);
+    let expected = text(&runs[2].stdout);
+    for run in &runs {
+        assert_eq!(text(&run.stdout), expected);
+    }
+    let objects: Vec<serde_json::Value> = expected
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let numbers: Vec<u64> = objects
+        .iter()
+        .map(|o| o["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 3, 4, 5, 6]);
+    let classic = &objects[0];
+    assert_eq!(classic["outcome"], "solved");
+    assert_eq!(classic["level"], "easy");
+    let placed: u64 = classic["techniques"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(placed as usize, CLASSIC.matches('.').count());
+    assert_eq!(objects[1]["rating"], 4.2);
+    assert_eq!(objects[1]["hardest_technique"], "XY-Wing");
+    assert_eq!(objects[2]["outcome"], "multiple");
+    assert_eq!(objects[3]["outcome"], "invalid");
+    assert!(objects[3]["error"].as_str().unwrap().contains("found 2"));
+}
+
+#[test]
+fn one_puzzle_is_graded_hinted_and_explained_alike_on_a_server_and_here() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let address = server.address.as_str();
+    let graded = sudoku(&["grade", HARD, "--server", address]);
+    assert_eq!(text(&graded.stdout), "4.2 hard XY-Wing\n");
+    assert_eq!(graded.status.code(), Some(0));
+
+    let commands: [&[&str]; 4] = [
+        &["hint", HARD],
+        &["hint", HARD, "--progress", &HARD.replacen('.', "9", 1)],
+        &["explain", HARD],
+        &["explain", DIABOLICAL],
+    ];
+    for command in commands {
+        let remote = sudoku(&[command, &["--server", address]].concat());
+        let local = sudoku(&[command, &["--local"]].concat());
+        assert_eq!(remote.status.code(), Some(0), "{}", text(&remote.stderr));
+        assert_eq!(text(&remote.stdout), text(&local.stdout), "{command:?}");
+    }
+    let hint = sudoku(&["hint", HARD, "--server", address]);
+    assert!(
+        text(&hint.stdout).ends_with("place 6 in r3c6.\n"),
+        "{}",
+        text(&hint.stdout)
+    );
+    let mistake = sudoku(&[
+        "hint",
+        HARD,
+        "--progress",
+        &HARD.replacen('.', "9", 1),
+        "--server",
+        address,
+    ]);
+    assert!(
+        text(&mistake.stdout).starts_with("mistake at r1c1: 9"),
+        "{}",
+        text(&mistake.stdout)
+    );
+    let explained = text(&sudoku(&["explain", HARD, "--server", address]).stdout);
+    assert!(explained.ends_with("rating 4.2 (hard), hardest step: XY-Wing\n"));
+}
+
+#[test]
+fn bad_input_exits_2_with_the_reason_and_two_solutions_exit_1() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let address = server.address.as_str();
+    for target in [&["--server", address][..], &["--local"]] {
+        let bad_marks = sudoku(&[&["hint", HARD, "--marks", "123"], target].concat());
+        assert_eq!(bad_marks.status.code(), Some(2));
+        assert!(
+            text(&bad_marks.stderr).contains("marks must be 729 characters"),
+            "{}",
+            text(&bad_marks.stderr)
+        );
+        let bad_puzzle = sudoku(&[&["explain", "12"], target].concat());
+        assert_eq!(bad_puzzle.status.code(), Some(2));
+        assert!(text(&bad_puzzle.stderr).contains("found 2"));
+        let several = sudoku(&[&["explain", TWO_SOLUTIONS], target].concat());
+        assert_eq!(several.status.code(), Some(1));
+        assert!(text(&several.stderr).contains("several solutions"));
+        let ungraded = sudoku(&[&["grade", TWO_SOLUTIONS], target].concat());
+        assert_eq!(ungraded.status.code(), Some(1));
+    }
+}
