@@ -216,11 +216,16 @@ fn equivalents_of_family(family: &str) -> &'static [Technique] {
         | "Forcing X-Chain" => &[T::XChain],
         "Bidirectional Y-Cycle" => &[T::XYChain, T::Aic],
         "Bidirectional Cycle" | "Forcing Chain" => &[T::Aic, T::XChain, T::XYChain],
-        "Cell Forcing Chains" | "Dynamic Cell Forcing Chains" => &[T::CellForcingChain],
-        "Region Forcing Chains" | "Dynamic Region Forcing Chains" => &[T::UnitForcingChain],
-        "Dynamic Contradiction Forcing Chains" | "Nishio Forcing Chains" => {
-            &[T::ContradictionForcingChain]
-        }
+        "WXYZ-Wing" => &[T::WxyzWing],
+        "VWXYZ-Wing" => &[T::VwxyzWing],
+        "UVWXYZ-Wing" => &[T::UvwxyzWing],
+        "TUVWXYZ-Wing" => &[T::TuvwxyzWing],
+        "Cell Forcing Chains" => &[T::StaticCellForcingChain],
+        "Region Forcing Chains" => &[T::StaticUnitForcingChain],
+        "Nishio Forcing Chains" => &[T::NishioForcingChain],
+        "Dynamic Cell Forcing Chains" => &[T::CellForcingChain],
+        "Dynamic Region Forcing Chains" => &[T::UnitForcingChain],
+        "Dynamic Contradiction Forcing Chains" => &[T::ContradictionForcingChain],
         _ => &[],
     }
 }

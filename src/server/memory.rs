@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(bound.requests, 1 << 20);
         let batch_request = 259 + 100 * 2051;
         let answers = 101 * 512;
-        let batch_response = 256 + 101 * (512 + 1280);
+        let batch_response = 256 + 101 * (512 + 1536);
         assert_eq!(
             bound.batch_calls,
             3 * (CALL_BYTES + STREAM_BYTES + 2 * batch_request + answers + batch_response)

@@ -6,10 +6,12 @@
 //! X-Wing). Chains and forcing chains search exhaustively and keep their
 //! lowest-rated find.
 
+use super::als_wings::als_wing;
 use super::chains;
 use super::fish::fish;
 use super::forcing::forcing_chain;
 use super::grid::Grid;
+use super::implications::{nishio, static_forcing_chain};
 use super::intersections::{claiming, locked_candidates, pointing};
 use super::single_digit::two_strong_links;
 use super::singles::{self, Single};
@@ -40,7 +42,7 @@ type Finder<'a> = dyn Fn(&Grid) -> Option<Step> + 'a;
 /// `should_stop` is polled between techniques and inside the chain
 /// searches; once it says stop, the answer is `None`.
 pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let ladder: [&Finder; 24] = [
+    let ladder: [&Finder; 30] = [
         &|g| pointing(g, true),
         &|g| claiming(g, true),
         &|g| hidden_subset(g, 2, true),
@@ -61,9 +63,15 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| fish(g, 4),
         &|g| hidden_subset(g, 4, false),
         &|g| chains::strong_link_chain(g, 3, should_stop),
+        &|g| als_wing(g, 3),
         &bug_plus_one,
         &|g| chains::strong_link_chain(g, 4, should_stop),
+        &|g| als_wing(g, 4),
+        &|g| als_wing(g, 5),
         &|g| chains::any_chain(g, should_stop),
+        &|g| als_wing(g, 6),
+        &|g| nishio(g, should_stop),
+        &|g| static_forcing_chain(g, should_stop),
         &|g| forcing_chain(g, should_stop),
     ];
     for finder in ladder {
@@ -128,12 +136,18 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         Jellyfish => fish(grid, 4),
         Skyscraper | TwoStringKite | TurbotFish => super::single_digit::of_kind(grid, technique),
         XYWing => xy_wing(grid),
+        WxyzWing => als_wing(grid, 3),
+        VwxyzWing => als_wing(grid, 4),
+        UvwxyzWing => als_wing(grid, 5),
+        TuvwxyzWing => als_wing(grid, 6),
         XYZWing => xyz_wing(grid),
         UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
             super::uniqueness::unique_rectangle_of(grid, technique)
         }
         Bug1 => bug_plus_one(grid),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
+        NishioForcingChain => nishio(grid, never),
+        StaticCellForcingChain | StaticUnitForcingChain => static_forcing_chain(grid, never),
         ContradictionForcingChain | CellForcingChain | UnitForcingChain => {
             forcing_chain(grid, never)
         }

@@ -15,6 +15,7 @@
 //! places a wrong digit nor removes the solution's digit. The uniqueness
 //! techniques rely on that one solution, so callers certify it first.
 
+mod als_wings;
 mod bits;
 mod chains;
 mod fish;
@@ -22,6 +23,7 @@ mod forcing;
 mod grader;
 mod grid;
 mod hint;
+mod implications;
 mod intersections;
 mod ladder;
 mod single_digit;

@@ -146,6 +146,22 @@ impl Step {
                         .collect::<Vec<_>>()
                 )
             ),
+            Technique::WxyzWing
+            | Technique::VwxyzWing
+            | Technique::UvwxyzWing
+            | Technique::TuvwxyzWing => {
+                let pair = self.pattern.last().map_or(0, |m| m.cell);
+                let (set, rest): (Vec<Mark>, Vec<Mark>) =
+                    self.pattern.iter().partition(|m| m.cell != pair);
+                write!(
+                    text,
+                    "{} hold one digit more than they have cells, and {} holds two of those \
+                     digits; whichever it takes, {digits} ends up in it or in the set, so no cell \
+                     seeing all of those places holds {digits}",
+                    cell_list(&set),
+                    cell_list(&rest)
+                )
+            }
             Technique::UniqueRectangle1
             | Technique::UniqueRectangle2
             | Technique::UniqueRectangle3
@@ -168,7 +184,14 @@ impl Step {
                 "assuming {} leads to a contradiction",
                 effect_list(&self.eliminations, "in")
             ),
-            Technique::CellForcingChain | Technique::UnitForcingChain => write!(
+            Technique::NishioForcingChain => write!(
+                text,
+                "following only the places of {digits}, the opposite of the result below leads to a contradiction"
+            ),
+            Technique::CellForcingChain
+            | Technique::UnitForcingChain
+            | Technique::StaticCellForcingChain
+            | Technique::StaticUnitForcingChain => write!(
                 text,
                 "every candidate of {} leads to the same result",
                 if units.is_empty() {

@@ -138,10 +138,17 @@ techniques! {
     NakedQuad => "Naked Quad", 50;
     Jellyfish => "Jellyfish", 52;
     HiddenQuad => "Hidden Quad", 54;
+    WxyzWing => "WXYZ-Wing", 55;
     Bug1 => "BUG+1", 56;
+    VwxyzWing => "VWXYZ-Wing", 62;
+    UvwxyzWing => "UVWXYZ-Wing", 66;
     XChain => "X-Chain", 54;
     XYChain => "XY-Chain", 70;
     Aic => "Alternating Inference Chain", 70;
+    TuvwxyzWing => "TUVWXYZ-Wing", 75;
+    NishioForcingChain => "Nishio Forcing Chain", 75;
+    StaticCellForcingChain => "Static Cell Forcing Chain", 80;
+    StaticUnitForcingChain => "Static Unit Forcing Chain", 80;
     ContradictionForcingChain => "Contradiction Forcing Chain", 85;
     CellForcingChain => "Cell Forcing Chain", 85;
     UnitForcingChain => "Unit Forcing Chain", 85;

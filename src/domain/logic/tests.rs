@@ -467,6 +467,22 @@ fn bug_plus_one_needs_every_other_cell_to_be_bivalue() {
     assert_eq!(find_technique(&grid, Technique::Bug1), None);
 }
 
+#[test]
+fn a_wxyz_wing_removes_the_unrestricted_digit_from_cells_seeing_all_its_places() {
+    // r1c1 {5,9}, r1c2 {3,9} and r1c3 {4,9} hold four digits; r4c2 {3,5}
+    // sees the only 3 among them (r1c2). If r4c2 is 3, row 1 holds 5, 9
+    // and 4 in its three cells, so r1c1 is 5; else r4c2 is 5. Either way
+    // a cell seeing r1c1 and r4c2 is not 5.
+    let grid = position(
+        "r1c1=59 r1c2=39 r1c3=49 r2c2=57 r4c1=58 r4c2=35 r1c7=9 r2c6=5 r3c2=9 r4c3=9 r4c9=3 \
+         r6c3=3 r7c1=9",
+    );
+    let step = found(&grid, Technique::WxyzWing);
+    assert_eq!(sorted(&step.eliminations), marks("r2c2=5 r4c1=5"));
+    assert_eq!(step.rating, Rating(55));
+    assert_true_to(&step, SOLUTION);
+}
+
 // Chains.
 
 #[test]
@@ -582,6 +598,58 @@ fn a_puzzle_that_needs_an_xy_wing_is_hard_and_rated_by_it() {
             "{technique} is on the path: {:?}",
             grade.techniques
         );
+    }
+}
+
+/// Puzzles of the Sudoku Exchange bank (public domain), each with the
+/// rating Sukaku Explainer gives it (in tenths) and the technique of our
+/// hardest step, written with 0 for a blank as the bank writes them.
+const RATED: [(&str, u16, Technique); 6] = [
+    (
+        "000310000060097040001420300030000502786000139502000060003059700020680010000074000",
+        56,
+        Technique::WxyzWing,
+    ),
+    (
+        "000000000007010200800603001005908300000040000020000050001762500500000008060000020",
+        64,
+        Technique::VwxyzWing,
+    ),
+    (
+        "040901050600000001150000027004708500071000230003000600000216000000803000010070060",
+        66,
+        Technique::UvwxyzWing,
+    ),
+    (
+        "502070430000400050000020700400502073000010000970603001008050000010004000059030807",
+        78,
+        Technique::NishioForcingChain,
+    ),
+    (
+        "003010800900050006700040003000104000070000050090578020040000080107000905502090407",
+        83,
+        Technique::StaticUnitForcingChain,
+    ),
+    (
+        "009107300704000908030000060078000530000308000400000009500409003800070005001000400",
+        84,
+        Technique::StaticCellForcingChain,
+    ),
+];
+
+#[test]
+fn wings_of_almost_locked_sets_and_nishio_and_static_chains_rate_as_sukaku_explainer() {
+    for (text, rating, technique) in RATED {
+        let text = text.replace('0', ".");
+        let puzzle = board(&text);
+        let grade = grade(&puzzle);
+        assert_eq!(
+            (grade.rating, grade.hardest, grade.stalled),
+            (Rating(rating), Some(technique), None),
+            "{text}"
+        );
+        let faults = walk_faults(&puzzle, solution_of(&puzzle));
+        assert!(faults.is_empty(), "{text}: {faults:#?}");
     }
 }
 
