@@ -42,6 +42,9 @@ fn digit_of(node: Node) -> u8 {
 pub enum Links {
     /// Links on one digit only: X-Chains.
     OneDigit,
+    /// The two digits of bivalue cells, and one digit between cells:
+    /// XY-Chains.
+    Bivalue,
     /// Every kind of link.
     All,
 }
@@ -80,9 +83,36 @@ pub fn any_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
 pub fn chain_of(grid: &Grid, technique: Technique) -> Option<Step> {
     let links = match technique {
         Technique::XChain => Links::OneDigit,
+        Technique::XYChain => Links::Bivalue,
         _ => Links::All,
     };
     let accept = |step: &Step| step.technique == technique;
+    best_chain(grid, links, MAX_NODES, &accept, &|| false)
+}
+
+/// The lowest-rated chain of one kind that makes `effect`: places it with
+/// `placement`, else crosses it out. For checking the finder against
+/// reference chains, where one chain is named among many that make the
+/// same eliminations.
+pub fn chain_making(
+    grid: &Grid,
+    technique: Technique,
+    effect: Mark,
+    placement: bool,
+) -> Option<Step> {
+    let links = match technique {
+        Technique::XChain => Links::OneDigit,
+        Technique::XYChain => Links::Bivalue,
+        _ => Links::All,
+    };
+    let accept = |step: &Step| {
+        let made = if placement {
+            &step.placements
+        } else {
+            &step.eliminations
+        };
+        step.technique == technique && made.contains(&effect)
+    };
     best_chain(grid, links, MAX_NODES, &accept, &|| false)
 }
 
@@ -160,9 +190,12 @@ impl<'g> Search<'g> {
         let (cell, digit) = (cell_of(from), digit_of(from));
         let mut found = Vec::new();
         let marks = self.grid.marks(cell);
-        if self.links == Links::All && marks.count_ones() == 2 {
+        if self.links != Links::OneDigit && marks.count_ones() == 2 {
             let other = digits(marks & !bit(digit)).next().expect("two digits");
             found.push((node(cell, other), Strong::Cell));
+        }
+        if self.links == Links::Bivalue {
+            return found;
         }
         for unit in units_of(cell) {
             let places = self.grid.cells_with(digit).and(UNITS[unit]);

@@ -37,6 +37,7 @@ mod wings;
 #[cfg(test)]
 mod tests;
 
+pub use chains::chain_making;
 pub use grader::{
     Grade, Observer, STALLED_RATING, Stall, TechniqueCounts, explain_until, grade, grade_until,
     walk,

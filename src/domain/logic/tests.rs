@@ -430,6 +430,24 @@ fn a_unique_rectangle_of_type_1_takes_the_pair_out_of_its_fourth_corner() {
 }
 
 #[test]
+fn a_unique_rectangle_whose_roof_lost_one_digit_of_the_pair_removes_the_other() {
+    // As above, but 5 is already crossed out of r2c1 {6,8}: were it 8,
+    // the four cells would still be a deadly pattern on {5,8}.
+    let grid = position("r1c1=58 r1c6=58 r2c1=68 r2c6=58 r2c9=8 r3c3=8 r4c1=8");
+    let step = found(&grid, Technique::UniqueRectangle1);
+    assert_eq!(step.eliminations, marks("r2c1=8"));
+    assert_true_to(&step, SOLUTION);
+}
+
+#[test]
+fn a_rectangle_with_two_corners_beyond_the_pair_is_no_type_1() {
+    // r1c6 {5,6,8} and r2c1 {6,8} both hold more than the pair: type 1
+    // needs three corners holding just the pair.
+    let grid = position("r1c1=58 r1c6=568 r2c1=68 r2c6=58 r2c9=8 r3c3=8 r4c1=8 r1c4=6 r9c6=6");
+    assert_eq!(find_technique(&grid, Technique::UniqueRectangle1), None);
+}
+
+#[test]
 fn a_rectangle_over_four_boxes_is_no_deadly_pattern() {
     // Three corners hold only {1,5} and r6c1 holds 7 besides, but rows 1
     // and 6 and columns 1 and 8 cross four boxes: swapping 1 and 5 in the

@@ -43,10 +43,10 @@ struct Rectangle {
 }
 
 impl Rectangle {
-    fn marks(&self) -> Vec<Mark> {
+    fn marks(&self, grid: &Grid) -> Vec<Mark> {
         self.cells
             .iter()
-            .flat_map(|&cell| digits(self.pair).map(move |d| Mark::new(cell, d)))
+            .flat_map(|&cell| digits(self.pair & grid.marks(cell)).map(move |d| Mark::new(cell, d)))
             .collect()
     }
 
@@ -57,9 +57,9 @@ impl Rectangle {
             .partition(|&&c| grid.marks(c) == self.pair)
     }
 
-    fn step(&self, technique: Technique) -> Step {
+    fn step(&self, grid: &Grid, technique: Technique) -> Step {
         let mut step = Step::new(technique);
-        step.pattern = self.marks();
+        step.pattern = self.marks(grid);
         step.digits = self.pair;
         step
     }
@@ -78,13 +78,13 @@ fn rectangles(grid: &Grid) -> Vec<Rectangle> {
                     if same_band == same_stack || !cells.iter().all(|&c| blanks.has(c)) {
                         continue;
                     }
-                    let common = cells.iter().fold(0x1ff, |m, &c| m & grid.marks(c));
-                    for a in digits(common) {
-                        for b in digits(common).filter(|&b| b > a) {
-                            found.push(Rectangle {
-                                cells,
-                                pair: bit(a) | bit(b),
-                            });
+                    let held = cells.iter().fold(0, |m, &c| m | grid.marks(c));
+                    for a in digits(held) {
+                        for b in digits(held).filter(|&b| b > a) {
+                            let pair = bit(a) | bit(b);
+                            if could_be_deadly(grid, &cells, pair) {
+                                found.push(Rectangle { cells, pair });
+                            }
                         }
                     }
                 }
@@ -94,13 +94,23 @@ fn rectangles(grid: &Grid) -> Vec<Rectangle> {
     found
 }
 
+/// Whether the four cells could end as a deadly pattern on `pair`: at
+/// least two hold exactly the pair, and every one holds at least one of
+/// its digits. A corner may lack one (HoDoKu's "missing candidates"):
+/// the argument only needs each corner's final digit to be one of the
+/// pair, and a digit crossed out there was never possible.
+fn could_be_deadly(grid: &Grid, cells: &[usize; 4], pair: u16) -> bool {
+    let exact = cells.iter().filter(|&&c| grid.marks(c) == pair).count();
+    exact >= 2 && cells.iter().all(|&c| grid.marks(c) & pair != 0)
+}
+
 /// Three cells hold only the pair: the fourth cannot be either digit.
 fn type_1(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
     let (floor, roof) = rectangle.split(grid);
     let [corner] = roof[..] else { return None };
     (floor.len() == 3).then_some(())?;
-    let mut step = rectangle.step(Technique::UniqueRectangle1);
-    step.eliminations = digits(rectangle.pair)
+    let mut step = rectangle.step(grid, Technique::UniqueRectangle1);
+    step.eliminations = digits(rectangle.pair & grid.marks(corner))
         .map(|d| Mark::new(corner, d))
         .collect();
     Some(step)
@@ -114,7 +124,7 @@ fn type_2(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
         return None;
     };
     let extra = grid.marks(a) & !rectangle.pair;
-    if extra.count_ones() != 1 || grid.marks(b) != grid.marks(a) {
+    if extra.count_ones() != 1 || grid.marks(b) & !rectangle.pair != extra {
         return None;
     }
     let z = digits(extra).next()?;
@@ -122,7 +132,7 @@ fn type_2(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
     if removed.is_empty() {
         return None;
     }
-    let mut step = rectangle.step(Technique::UniqueRectangle2);
+    let mut step = rectangle.step(grid, Technique::UniqueRectangle2);
     step.eliminations = removed.iter().map(|c| Mark::new(c, z)).collect();
     Some(step)
 }
@@ -144,9 +154,12 @@ fn type_4(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
             let other = rectangle.pair & !bit(strong);
             let removed: Vec<Mark> = [a, b]
                 .iter()
-                .flat_map(|&c| digits(other).map(move |d| Mark::new(c, d)))
+                .flat_map(|&c| digits(other & grid.marks(c)).map(move |d| Mark::new(c, d)))
                 .collect();
-            let mut step = rectangle.step(Technique::UniqueRectangle4);
+            if removed.is_empty() {
+                continue;
+            }
+            let mut step = rectangle.step(grid, Technique::UniqueRectangle4);
             step.eliminations = removed;
             step.units.push(unit);
             return Some(step);
@@ -188,7 +201,7 @@ fn type_3(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
             let set = chosen
                 .iter()
                 .fold(roof_cells, |s, &c| s.or(Cells::single(c)));
-            let mut step = rectangle.step(Technique::UniqueRectangle3);
+            let mut step = rectangle.step(grid, Technique::UniqueRectangle3);
             for digit in digits(held) {
                 for cell in grid.cells_with(digit).and(UNITS[unit]).minus(set).iter() {
                     step.eliminations.push(Mark::new(cell, digit));
