@@ -3,8 +3,8 @@
 //!
 //! * **Admission.** At most `--max-calls` sudoku calls are in flight on the
 //!   whole server, and besides them `--max-batch-calls` batch calls
-//!   (SolveBatch, SolveBatchStream), which may each hold a much larger
-//!   message; health checks have [`HEALTH_CHECK_CALLS`] slots of their
+//!   (SolveBatch, SolveBatchStream, and Explain, whose response may reach
+//!   1 MiB), which may each hold a much larger message; health checks have [`HEALTH_CHECK_CALLS`] slots of their
 //!   own, so that a flood of calls cannot make a pod look dead, and every
 //!   other call (health watches, reflection) shares [`OTHER_CALLS`], so
 //!   that long watches cannot starve the probes either. Past its cap a call
@@ -242,10 +242,10 @@ impl Policy {
         health_check: bool,
     ) -> Result<OwnedSemaphorePermit, tonic::Status> {
         let (slots, cap) = match rpc {
-            Some(rpc) if rpc.is_batch() => (
+            Some(rpc) if rpc.has_large_messages() => (
                 &self.batch_calls,
                 format!(
-                    "{} batch calls are in flight (--max-batch-calls)",
+                    "{} batch and Explain calls are in flight (--max-batch-calls)",
                     self.max_batch_calls
                 ),
             ),

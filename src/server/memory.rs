@@ -12,7 +12,8 @@
 //!            + max_open_streams × stream
 //!            + max_batch_calls  × (call + stream + 2 × largest batch request
 //!                                               + its answers
-//!                                               + largest batch response)
+//!                                               + largest batch response,
+//!                                   or an Explain call if that holds more)
 //!            + max_inflight_bytes
 //! ```
 //!
@@ -31,6 +32,7 @@ use std::fmt;
 
 use super::Settings;
 use super::calls::SIDE_CALLS;
+use crate::service::MAX_EXPLAIN_RESPONSE_BYTES;
 use crate::service::limits::ITEM_OVERHEAD_BYTES;
 
 /// The process at rest: code, the async runtime, the worker threads'
@@ -104,18 +106,22 @@ impl MemoryBound {
     }
 }
 
-/// What one batch call may hold at most (see the module docs): its
-/// request as read and as decoded, its answers (each within an item's
-/// answer allowance) and their encoding (the largest response, every
-/// puzzle graded).
+/// What one call of those `--max-batch-calls` caps may hold at most (see
+/// the module docs): a batch call its request as read and as decoded, its
+/// answers (each within an item's answer allowance) and their encoding
+/// (the largest response, every puzzle graded); an Explain call its
+/// request, its steps and their encoding, each within the response's
+/// limit.
 fn batch_call_bytes(settings: &Settings) -> usize {
     let limits = settings.limits();
     let answers = (limits.max_batch + 1) * ITEM_OVERHEAD_BYTES;
-    CALL_BYTES
+    let batch = CALL_BYTES
         + STREAM_BYTES
         + 2 * limits.max_batch_request_bytes()
         + answers
-        + limits.max_batch_response_bytes()
+        + limits.max_batch_response_bytes();
+    let explain = CALL_BYTES + limits.max_message_bytes + 2 * MAX_EXPLAIN_RESPONSE_BYTES;
+    batch.max(explain)
 }
 
 impl fmt::Display for MemoryBound {
@@ -168,10 +174,19 @@ mod tests {
         let batch_request = 259 + 100 * 2051;
         let answers = 101 * 512;
         let batch_response = 256 + 101 * (512 + 1536);
-        assert_eq!(
-            bound.batch_calls,
-            3 * (CALL_BYTES + STREAM_BYTES + 2 * batch_request + answers + batch_response)
-        );
+        let batch = CALL_BYTES + STREAM_BYTES + 2 * batch_request + answers + batch_response;
+        // A batch this small holds less than an explanation may.
+        let explain = CALL_BYTES + 4096 + 2 * (1 << 20);
+        assert!(batch < explain);
+        assert_eq!(bound.batch_calls, 3 * explain);
+        let larger = Settings {
+            max_batch: 1024,
+            ..settings.clone()
+        };
+        let batch_request = 259 + 1024 * 2051;
+        let batch =
+            CALL_BYTES + STREAM_BYTES + 2 * batch_request + 1025 * 512 + 256 + 1025 * (512 + 1536);
+        assert_eq!(MemoryBound::of(&larger).batch_calls, 3 * batch);
         let tls = Settings {
             tls_cert: Some("c.pem".into()),
             ..settings.clone()

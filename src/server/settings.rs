@@ -140,9 +140,10 @@ pub struct Settings {
           default_value_t = Limits::DEFAULT.batch_window as u32)]
     pub batch_window: u32,
 
-    /// Most SolveBatch and SolveBatchStream calls in flight at once, besides
-    /// --max-calls; more are refused at once with RESOURCE_EXHAUSTED. Each
-    /// may hold a request message of up to a full batch.
+    /// Most SolveBatch, SolveBatchStream and Explain calls in flight at
+    /// once, besides --max-calls; more are refused at once with
+    /// RESOURCE_EXHAUSTED. Each may hold a request message of up to a full
+    /// batch (or an explanation of up to 1 MiB).
     #[arg(long, env = "SUDOKU_MAX_BATCH_CALLS",
           value_parser = clap::value_parser!(u32).range(1..=1 << 16),
           default_value_t = defaults::MAX_BATCH_CALLS as u32)]

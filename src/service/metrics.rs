@@ -63,6 +63,14 @@ impl Rpc {
         matches!(self, Rpc::SolveBatch | Rpc::SolveBatchStream)
     }
 
+    /// True for the RPCs whose messages may be far larger than
+    /// `--max-message-bytes`: the batches, and Explain, whose response
+    /// may reach 1 MiB. They share the batch calls' slots
+    /// (`--max-batch-calls`), so that the memory bound covers them.
+    pub fn has_large_messages(self) -> bool {
+        self.is_batch() || self == Rpc::Explain
+    }
+
     /// True for the unary RPCs.
     pub fn is_unary(self) -> bool {
         matches!(

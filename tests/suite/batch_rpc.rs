@@ -1,8 +1,8 @@
 //! SolveBatch and SolveBatchStream over a real connection: one result per
 //! puzzle in the batch's order, batches refused as a whole (over
 //! --max-batch, an id over 256 bytes), the batch message size limit, the
-//! cap on batch calls, answers that match unary Solve, per-puzzle metrics
-//! and the deadline of a batch stream.
+//! cap on batch calls (which Explain shares), answers that match unary
+//! Solve, per-puzzle metrics and the deadline of a batch stream.
 
 use std::time::{Duration, Instant};
 
@@ -353,7 +353,8 @@ async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert_eq!(
         refused.message(),
-        "server overloaded: 1 batch calls are in flight (--max-batch-calls); retry with backoff"
+        "server overloaded: 1 batch and Explain calls are in flight (--max-batch-calls); retry \
+         with backoff"
     );
     let second = server
         .client()
@@ -363,6 +364,16 @@ async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
         .unwrap_err();
     assert_eq!(second.code(), Code::ResourceExhausted, "{second:?}");
     assert!(second.message().contains("--max-batch-calls"), "{second:?}");
+    // Explain, whose response may reach 1 MiB, shares the batch slots.
+    let explain = server
+        .client()
+        .await
+        .explain(sudoku_grpc::pb::ExplainRequest {
+            puzzle: CLASSIC.to_string(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(explain.code(), Code::ResourceExhausted, "{explain:?}");
     // Solve has slots of its own.
     assert_eq!(
         server.solve(CLASSIC).await.unwrap().solution,
