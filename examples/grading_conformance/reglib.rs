@@ -27,7 +27,9 @@ use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 
 use sudoku_grpc::domain::logic::Technique as T;
-use sudoku_grpc::domain::logic::{Grid, Mark, Step, Technique, chain_making, find_technique};
+use sudoku_grpc::domain::logic::{
+    Grid, Mark, Step, Technique, all_instances, chain_making, find_technique,
+};
 use sudoku_grpc::domain::parse_board;
 
 use crate::effects::{Effects, percent, sort_marks};
@@ -162,6 +164,8 @@ fn mapping_for(code: &str) -> Option<&'static Mapping> {
 struct Case {
     grid: Grid,
     expected: Effects,
+    /// The digits the case's instance is about, as a 9-bit mask.
+    digits: u16,
     must_find_nothing: bool,
 }
 
@@ -186,9 +190,14 @@ fn parse_case(line: &str) -> Option<Case> {
             placements: parse_marks(field(6))?,
         }
     };
+    let digits = field(2)
+        .bytes()
+        .filter(|b| (b'1'..=b'9').contains(b))
+        .fold(0u16, |mask, b| mask | 1 << (b - b'1'));
     Some(Case {
         grid,
         expected,
+        digits,
         must_find_nothing,
     })
 }
@@ -324,6 +333,9 @@ struct Instance {
 /// Searches `technique`, applying each instance that does not match and
 /// searching again, a bounded number of times.
 fn search(case: &Case, technique: Technique) -> Search {
+    if let Some(found) = among_all_instances(case, technique) {
+        return found;
+    }
     let mut grid = case.grid.clone();
     let mut instances: Vec<Instance> = Vec::new();
     for _ in 0..attempts(technique) {
@@ -337,7 +349,7 @@ fn search(case: &Case, technique: Technique) -> Search {
                 equivalent,
             };
         }
-        apply_sparing(&step, &case.expected, &mut grid);
+        apply_sparing(&step, case, &mut grid);
     }
     if instances.is_empty() {
         Search::Nothing
@@ -346,16 +358,39 @@ fn search(case: &Case, technique: Technique) -> Search {
     }
 }
 
+/// For a technique whose instances can all be listed: whether one of
+/// them, on the case's own grid, has the expected effect.
+fn among_all_instances(case: &Case, technique: Technique) -> Option<Search> {
+    let steps = all_instances(&case.grid, technique);
+    if steps.len() < 2 {
+        return None;
+    }
+    let mut instances: Vec<Instance> = Vec::new();
+    for step in &steps {
+        merge(&mut instances, step);
+    }
+    instances.iter().enumerate().find_map(|(index, instance)| {
+        agreement(case, &instance.effects).map(|equivalent| Search::Match {
+            first: index == 0,
+            equivalent,
+        })
+    })
+}
+
 /// Applies an instance that did not match, except for the effects the
-/// case expects, which are left for the instance it names (another
-/// instance may share some of them, HoDoKu's Naked Pair in a box taking
-/// two of a row's eliminations); an instance with no other effect is
+/// case expects and any on the case's digits, which are left for the
+/// instance it names (another instance may share some of them, or take a
+/// candidate of its pattern: a naked pair on {5,8} in a box can take the
+/// 8 of a row's pair on {7,8}); an instance with no other effect is
 /// applied whole, so that the search moves on.
-fn apply_sparing(step: &Step, expected: &Effects, grid: &mut Grid) {
+fn apply_sparing(step: &Step, case: &Case, grid: &mut Grid) {
+    let expected = &case.expected;
+    let spared = |m: &Mark| case.digits & 1 << (m.digit - 1) != 0;
     let mut rest = step.clone();
     rest.eliminations
-        .retain(|m| !expected.eliminations.contains(m));
-    rest.placements.retain(|m| !expected.placements.contains(m));
+        .retain(|m| !expected.eliminations.contains(m) && !spared(m));
+    rest.placements
+        .retain(|m| !expected.placements.contains(m) && !spared(m));
     if rest.is_empty() {
         step.apply(grid);
     } else {

@@ -101,6 +101,41 @@ pub fn simplest_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step
     }
 }
 
+/// Every instance of one technique on the grid, for the techniques whose
+/// search can list them (subsets and the XY- and XYZ-Wings); for the
+/// others, the first. For checking a technique against reference cases
+/// that name one instance among several.
+pub fn all_instances(grid: &Grid, technique: Technique) -> Vec<Step> {
+    use Technique::*;
+    let mut found = Vec::new();
+    let mut keep = |step: Step| {
+        found.push(step);
+        false
+    };
+    match technique {
+        NakedPair | NakedTriple | NakedQuad => {
+            let size = match technique {
+                NakedPair => 2,
+                NakedTriple => 3,
+                _ => 4,
+            };
+            super::subsets::naked_subsets(grid, size, &mut keep);
+        }
+        HiddenPair | HiddenTriple | HiddenQuad => {
+            let size = match technique {
+                HiddenPair => 2,
+                HiddenTriple => 3,
+                _ => 4,
+            };
+            super::subsets::hidden_subsets(grid, size, false, &mut keep);
+        }
+        XYWing => super::wings::wings(grid, 2, XYWing, &mut keep),
+        XYZWing => super::wings::wings(grid, 3, XYZWing, &mut keep),
+        _ => found.extend(find_technique(grid, technique)),
+    }
+    found
+}
+
 /// The first step of one technique alone, whatever simpler steps exist:
 /// for checking a technique against reference cases. Singles return the
 /// first single of that kind.

@@ -44,7 +44,7 @@ pub use grader::{
 };
 pub use grid::{Grid, MarksError};
 pub use hint::{Hint, PositionError, hint, hint_at, position};
-pub use ladder::{find_technique, simplest_step};
+pub use ladder::{all_instances, find_technique, simplest_step};
 pub use singles::Single;
 pub use step::{Mark, Step};
 pub use technique::{Level, Rating, Technique};

@@ -13,6 +13,17 @@ use super::technique::Technique;
 
 /// The first naked subset of `size` cells that eliminates something.
 pub fn naked_subset(grid: &Grid, size: u32) -> Option<Step> {
+    let mut first = None;
+    naked_subsets(grid, size, &mut |step| {
+        first = Some(step);
+        true
+    });
+    first
+}
+
+/// Every naked subset of `size` cells that eliminates something, in
+/// search order, to `visit` until it returns true.
+pub fn naked_subsets(grid: &Grid, size: u32, visit: &mut dyn FnMut(Step) -> bool) {
     let technique = match size {
         2 => Technique::NakedPair,
         3 => Technique::NakedTriple,
@@ -47,16 +58,28 @@ pub fn naked_subset(grid: &Grid, size: u32) -> Option<Step> {
             step.pattern = chosen.iter().map(|&cell| Mark::new(cell, 0)).collect();
             step.units.push(unit);
             step.digits = held;
-            return Some(step);
+            if visit(step) {
+                return;
+            }
         }
     }
-    None
 }
 
 /// The first hidden subset of `size` digits that eliminates something;
 /// with `direct`, only one whose eliminations leave a hidden single of
 /// another digit in the same unit, which the step then places.
 pub fn hidden_subset(grid: &Grid, size: u32, direct: bool) -> Option<Step> {
+    let mut first = None;
+    hidden_subsets(grid, size, direct, &mut |step| {
+        first = Some(step);
+        true
+    });
+    first
+}
+
+/// Every hidden subset of `size` digits that eliminates something (see
+/// [`hidden_subset`]), in search order, to `visit` until it returns true.
+pub fn hidden_subsets(grid: &Grid, size: u32, direct: bool, visit: &mut dyn FnMut(Step) -> bool) {
     let technique = match (size, direct) {
         (2, true) => Technique::DirectHiddenPair,
         (2, false) => Technique::HiddenPair,
@@ -80,12 +103,13 @@ pub fn hidden_subset(grid: &Grid, size: u32, direct: bool) -> Option<Step> {
                 continue;
             }
             let kept = chosen.iter().fold(0u16, |mask, &d| mask | bit(d));
-            if let Some(step) = hidden_step(grid, unit, set, kept, technique, direct) {
-                return Some(step);
+            if let Some(step) = hidden_step(grid, unit, set, kept, technique, direct)
+                && visit(step)
+            {
+                return;
             }
         }
     }
-    None
 }
 
 fn hidden_step(

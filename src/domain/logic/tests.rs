@@ -829,6 +829,44 @@ fn walk_faults(puzzle: &Board, solution: Board) -> Vec<String> {
 }
 
 #[test]
+fn every_instance_listed_is_sound_distinct_and_led_by_the_first_found() {
+    let listable = [
+        Technique::NakedPair,
+        Technique::NakedTriple,
+        Technique::HiddenPair,
+        Technique::HiddenTriple,
+        Technique::XYWing,
+        Technique::XYZWing,
+    ];
+    let mut listed = 0;
+    for text in [WINGS, MIXED_CHAINS, INKALA, ESCARGOT] {
+        let puzzle = board(text);
+        let solution = solution_of(&puzzle);
+        let mut grid = Grid::new(&puzzle);
+        // Fill in the singles first, so that the subsets and wings show.
+        while let Some(step) = simplest_step(&grid, &never) {
+            if step.placements.is_empty() {
+                break;
+            }
+            step.apply(&mut grid);
+        }
+        for technique in listable {
+            let all = all_instances(&grid, technique);
+            assert_eq!(all.first(), find_technique(&grid, technique).as_ref());
+            for (i, step) in all.iter().enumerate() {
+                assert_true_to(step, &solution.to_line());
+                assert!(
+                    all[..i].iter().all(|s| s != step),
+                    "{technique} listed twice"
+                );
+            }
+            listed += all.len();
+        }
+    }
+    assert!(listed >= 4, "only {listed} instances listed");
+}
+
+#[test]
 fn walking_classic_and_made_puzzles_never_contradicts_the_solution() {
     let puzzles = [
         CLASSIC,

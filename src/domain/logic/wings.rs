@@ -22,6 +22,22 @@ pub fn xyz_wing(grid: &Grid) -> Option<Step> {
 }
 
 fn wing(grid: &Grid, pivot_size: u32, technique: Technique) -> Option<Step> {
+    let mut first = None;
+    wings(grid, pivot_size, technique, &mut |step| {
+        first = Some(step);
+        true
+    });
+    first
+}
+
+/// Every XY-Wing (pivot of 2 candidates) or XYZ-Wing (3) that eliminates
+/// something, in search order, to `visit` until it returns true.
+pub fn wings(
+    grid: &Grid,
+    pivot_size: u32,
+    technique: Technique,
+    visit: &mut dyn FnMut(Step) -> bool,
+) {
     let bivalue = grid.bivalue_cells();
     for pivot in grid.blanks().iter() {
         let held = grid.marks(pivot);
@@ -35,13 +51,14 @@ fn wing(grid: &Grid, pivot_size: u32, technique: Technique) -> Option<Step> {
             .collect();
         for (i, &first) in wings.iter().enumerate() {
             for &second in &wings[i + 1..] {
-                if let Some(step) = wing_step(grid, pivot, first, second, technique) {
-                    return Some(step);
+                if let Some(step) = wing_step(grid, pivot, first, second, technique)
+                    && visit(step)
+                {
+                    return;
                 }
             }
         }
     }
-    None
 }
 
 fn wing_step(
