@@ -4,6 +4,7 @@
 # malformed, LeetCode's JSON board, text over the cap), a SolveStream with a
 # bad item and one with an id over the cap, SolveBatch (a batch with a bad
 # puzzle, a batch over --max-batch), a SolveBatchStream, a graded Solve,
+# SolveBatch and SolveStream,
 # Hint (a step, bad marks), Explain, and the health check.
 #
 # Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
@@ -155,6 +156,11 @@ echo "ok: SolveBatchStream answers every batch in order and goes on after a refu
 out=$(call -d "{\"puzzle\":\"$puzzle\",\"grade\":true}" "$address" sudoku.v1.SudokuService/Solve) || fail "graded Solve: $out"
 expect "a graded Solve carries the grade" '"level": "LEVEL_[A-Z]*"' "$out"
 expect "the grade names its hardest technique" '"hardestTechnique": "[A-Z]' "$out"
+out=$(call -d "{\"id\":\"g1\",\"puzzles\":[\"$puzzle\",\"$puzzle\"],\"grade\":true}" "$address" sudoku.v1.SudokuService/SolveBatch) || fail "graded SolveBatch: $out"
+[ "$(grep -c '"level": "LEVEL_' <<<"$out")" -eq 2 ] || fail "a graded batch grades each puzzle: $out"
+out=$(call -d @ "$address" sudoku.v1.SudokuService/SolveStream <<<"{\"id\":\"1\",\"puzzle\":\"$puzzle\",\"grade\":true}
+{\"id\":\"2\",\"puzzle\":\"$puzzle\"}") || fail "graded SolveStream: $out"
+[ "$(grep -c '"level": "LEVEL_' <<<"$out")" -eq 1 ] || fail "only the stream item that asks is graded: $out"
 out=$(call -d "{\"puzzle\":\"$puzzle\"}" "$address" sudoku.v1.SudokuService/Hint) || fail "Hint: $out"
 expect "Hint gives a step with its explanation" '"explanation": "[^"]*r[1-9]c[1-9]' "$out"
 out=$(call -d "{\"puzzle\":\"$puzzle\"}" "$address" sudoku.v1.SudokuService/Explain) || fail "Explain: $out"
@@ -163,7 +169,7 @@ set +e
 out=$(call -d "{\"puzzle\":\"$puzzle\",\"marks\":\"123\"}" "$address" sudoku.v1.SudokuService/Hint 2>&1)
 set -e
 expect "bad marks are refused naming the field" 'google\.rpc\.BadRequest.*"field":"marks"' "$out"
-echo "ok: grade, Hint and Explain through reflection"
+echo "ok: grade (Solve, SolveBatch, SolveStream), Hint and Explain through reflection"
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"
