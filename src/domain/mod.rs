@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 mod answer;
 mod board;
 mod error;
+pub mod generate;
 mod graded;
 pub mod logic;
 mod outcome;

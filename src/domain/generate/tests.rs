@@ -1,0 +1,100 @@
+//! Generation's guarantees: one solution, the symmetry, minimality, the
+//! target, and the same puzzles from the same seed.
+
+use super::*;
+
+fn minimal(symmetry: Symmetry) -> Request {
+    Request {
+        symmetry,
+        minimal: true,
+        ..Request::default()
+    }
+}
+
+/// True when no orbit of givens can be emptied without a second solution.
+fn is_minimal(puzzle: &Board, symmetry: Symmetry) -> bool {
+    symmetry.orbits().iter().all(|orbit| {
+        let mut cells = *puzzle.cells();
+        if orbit.iter().all(|&cell| cells[cell] == 0) {
+            return true;
+        }
+        for &cell in orbit {
+            cells[cell] = 0;
+        }
+        !has_one_solution(&cells)
+    })
+}
+
+#[test]
+fn every_symmetry_gives_unique_minimal_symmetric_puzzles_of_their_solution() {
+    for symmetry in Symmetry::ALL {
+        for seed in 1..4 {
+            let made = attempt(&minimal(symmetry), seed).expect("no target to miss");
+            let report = solve_board(&made.puzzle, None, || false).unwrap();
+            assert_eq!(report.outcome, Outcome::Solved, "{symmetry:?} {seed}");
+            assert_eq!(report.solution, Some(made.solution));
+            assert!(made.solution.keeps_givens_of(&made.puzzle));
+            assert!(symmetry.holds_for(made.puzzle.cells()), "{symmetry:?}");
+            assert!(is_minimal(&made.puzzle, symmetry), "{symmetry:?} {seed}");
+            assert_eq!(made.grade, logic::grade(&made.puzzle));
+            assert_eq!(made.seed, seed);
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_makes_the_same_puzzle_and_other_seeds_other_puzzles() {
+    let request = minimal(Symmetry::Rotate180);
+    let first = attempt(&request, 99).unwrap();
+    assert_eq!(attempt(&request, 99).unwrap(), first);
+    let puzzles: std::collections::HashSet<String> = (0..50)
+        .map(|seed| attempt(&request, seed).unwrap().puzzle.to_line())
+        .collect();
+    assert_eq!(puzzles.len(), 50);
+}
+
+#[test]
+fn without_minimal_emptying_stops_early_and_keeps_more_givens() {
+    let loose = Request {
+        symmetry: Symmetry::Rotate180,
+        ..Request::default()
+    };
+    let givens = |request: &Request| -> usize {
+        (0..20)
+            .map(|seed| attempt(request, seed).unwrap().puzzle.given_count())
+            .sum()
+    };
+    assert!(givens(&loose) > givens(&minimal(Symmetry::Rotate180)));
+}
+
+#[test]
+fn a_target_is_met_and_its_seed_makes_that_puzzle_first() {
+    for level in [Level::Easy, Level::Medium, Level::Hard] {
+        let request = Request {
+            level: Some(level),
+            symmetry: Symmetry::Rotate180,
+            minimal: level != Level::Easy,
+            ..Request::default()
+        };
+        let made = generate(&request, 5, &|attempts| attempts > 2000).expect("found in time");
+        assert_eq!(made.grade.level(), level);
+        assert_eq!(generate(&request, made.seed, &|_| true), Ok(made));
+    }
+    let bounded = Request {
+        min_rating: Some(Rating(26)),
+        max_rating: Some(Rating(36)),
+        minimal: true,
+        ..Request::default()
+    };
+    let made = generate(&bounded, 1, &|attempts| attempts > 2000).unwrap();
+    assert!((Rating(26)..=Rating(36)).contains(&made.grade.rating));
+}
+
+#[test]
+fn a_target_that_cannot_be_met_gives_up_and_says_after_how_many() {
+    let impossible = Request {
+        min_rating: Some(Rating(120)),
+        ..Request::default()
+    };
+    assert_eq!(generate(&impossible, 1, &|attempts| attempts >= 5), Err(5));
+}
