@@ -4,7 +4,8 @@
 //! * [`health`]: the health of one server or several;
 //! * [`bench`]: the load generator, with its echo baseline;
 //! * [`grade`]: how hard puzzles are for a person;
-//! * [`hint`]: the next logical step (`hint`) and the whole path (`explain`).
+//! * [`hint`]: the next logical step (`hint`) and the whole path (`explain`);
+//! * [`generate`]: fresh puzzles at a level, rating and symmetry.
 //!
 //! [`args`] holds the flags several commands share, [`output`] what they
 //! print (answer lines, summaries, exit codes) and [`progress`] the progress
@@ -14,6 +15,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod generate;
 pub mod grade;
 pub mod health;
 pub mod hint;
@@ -67,6 +69,9 @@ pub enum Command {
     Hint(hint::HintArgs),
     /// Show the whole logical path from the givens, one step per line.
     Explain(hint::ExplainArgs),
+    /// Make puzzles with exactly one solution, at the level, rating and
+    /// symmetry asked for, one per line, with a summary of what was made.
+    Generate(generate::GenerateArgs),
 }
 
 /// Runs one command and returns the exit code; errors are reported on
@@ -79,6 +84,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Grade(args) => grade::run(args),
         Command::Hint(args) => hint::run_hint(args),
         Command::Explain(args) => hint::run_explain(args),
+        Command::Generate(args) => generate::run(args),
     };
     result.unwrap_or_else(|failure| {
         if !failure.message.is_empty() {

@@ -18,6 +18,7 @@ mod connections;
 mod differential;
 mod flood;
 mod fuzz_regressions;
+mod generate_cli;
 mod grading;
 mod grading_cli;
 mod health_reflection;

@@ -1,0 +1,308 @@
+//! `sudoku generate`: fresh puzzles with one solution, at the level,
+//! rating and symmetry asked for, reproducible from a seed.
+//!
+//! Generation runs in this process for now (the Generate RPC comes next),
+//! on `--threads` solver threads. Attempts run on the seeds `seed`,
+//! `next_seed(seed)`, ... in rounds, several at once, and their puzzles
+//! are kept in seed order, so the same flags and seed print the same
+//! puzzles whatever the thread count. A target that too few attempts meet
+//! stops after `--max-attempts` and says how far it got.
+
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal, Write};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::Failure;
+use super::output::{ExitCode, Format};
+use crate::domain::generate::{Generated, Request, Symmetry, attempt, next_seed};
+use crate::domain::logic::{Level, Rating};
+use crate::pool::{WorkerPool, available_cores};
+
+/// Flags of `sudoku generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Puzzles to print.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub count: u32,
+    /// Only puzzles of this level.
+    #[arg(long, value_enum)]
+    pub level: Option<LevelArg>,
+    /// Only puzzles rated within MIN..MAX on Sudoku Explainer's scale
+    /// (e.g. 7.0..8.5; either end may be left out).
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_rating_range)]
+    pub rating: Option<(Option<Rating>, Option<Rating>)>,
+    /// The symmetry of the givens.
+    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
+    /// Only minimal puzzles: no given (with its symmetric partners) can
+    /// go without a second solution.
+    #[arg(long)]
+    pub minimal: bool,
+    /// The seed [default: a random one]; the same flags and seed print the
+    /// same puzzles (on the same version).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Generate in this process: for now the default, and the only way.
+    #[arg(long)]
+    pub local: bool,
+    /// Solver threads [default: the number of available cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Attempts to make before giving up on a target too few puzzles meet.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_attempts: u64,
+    /// `PUZZLE` lines, or one JSON object per line with the solution, the
+    /// grade, the givens and the seed that makes that puzzle.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// No progress and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--level`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Rated below 1.5.
+    Easy,
+    /// Below 2.5.
+    Medium,
+    /// Below 5.0.
+    Hard,
+    /// 5.0 and up.
+    Diabolical,
+}
+
+/// `--symmetry`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// No symmetry.
+    None,
+    /// A half turn.
+    #[value(name = "rotate-180")]
+    Rotate180,
+    /// A quarter turn.
+    #[value(name = "rotate-90")]
+    Rotate90,
+    /// Left and right.
+    Mirror,
+    /// Top and bottom.
+    Flip,
+    /// The main diagonal.
+    Diagonal,
+    /// The other diagonal.
+    Antidiagonal,
+}
+
+/// Runs `sudoku generate`.
+pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
+    let request = request_of(&args);
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let threads = args.threads.map_or_else(available_cores, usize::from);
+    let count = args.count as usize;
+    let bar = progress_bar(count, args.quiet);
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    let mut out = io::stdout().lock();
+    let outcome = generate_in_rounds(&request, seed, count, threads, args.max_attempts, |made| {
+        summary.count(made);
+        bar.inc(1);
+        writeln!(out, "{}", line_of(made, args.format))
+    });
+    bar.finish_and_clear();
+    out.flush().map_err(Failure::io)?;
+    let attempts = outcome.map_err(Failure::io)?;
+    if !args.quiet {
+        eprintln!(
+            "{}",
+            summary.report(attempts, started.elapsed().as_secs_f64())
+        );
+    }
+    if summary.made < count {
+        return Err(Failure::error(format!(
+            "found {} of the {count} puzzles asked for in {attempts} attempts (--max-attempts); \
+             the target is rarely met",
+            summary.made
+        )));
+    }
+    Ok(ExitCode::Success)
+}
+
+fn request_of(args: &GenerateArgs) -> Request {
+    let (min_rating, max_rating) = args.rating.unwrap_or((None, None));
+    Request {
+        symmetry: match args.symmetry {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Rotate180 => Symmetry::Rotate180,
+            SymmetryArg::Rotate90 => Symmetry::Rotate90,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+            SymmetryArg::Flip => Symmetry::Flip,
+            SymmetryArg::Diagonal => Symmetry::Diagonal,
+            SymmetryArg::Antidiagonal => Symmetry::Antidiagonal,
+        },
+        minimal: args.minimal,
+        level: args.level.map(|level| match level {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+            LevelArg::Diabolical => Level::Diabolical,
+        }),
+        min_rating,
+        max_rating,
+    }
+}
+
+/// Attempts per thread in one round.
+const ROUND_PER_THREAD: usize = 16;
+
+/// Runs attempts in rounds on `threads` threads and hands each puzzle
+/// that meets `request` to `emit`, in seed order, until `count` are made
+/// or `max_attempts` are spent; returns the attempts made.
+fn generate_in_rounds(
+    request: &Request,
+    mut seed: u64,
+    count: usize,
+    threads: usize,
+    max_attempts: u64,
+    mut emit: impl FnMut(&Generated) -> io::Result<()>,
+) -> io::Result<u64> {
+    let pool = WorkerPool::new(threads, threads);
+    let (mut made, mut attempts) = (0, 0u64);
+    while made < count && attempts < max_attempts {
+        let round = (threads * ROUND_PER_THREAD).min((max_attempts - attempts) as usize);
+        let mut seeds = Vec::with_capacity(round);
+        for _ in 0..round {
+            seeds.push(seed);
+            seed = next_seed(seed);
+        }
+        let jobs: Vec<_> = seeds
+            .chunks(ROUND_PER_THREAD)
+            .map(|chunk| {
+                let (chunk, request) = (chunk.to_vec(), *request);
+                pool.try_submit(move |_| {
+                    chunk
+                        .iter()
+                        .map(|&seed| attempt(&request, seed))
+                        .collect::<Vec<_>>()
+                })
+                .expect("the queue holds a round")
+            })
+            .collect();
+        for job in jobs {
+            for found in job.wait().map_err(io::Error::other)? {
+                attempts += 1;
+                if let Some(generated) = found.filter(|_| made < count) {
+                    emit(&generated)?;
+                    made += 1;
+                }
+            }
+        }
+    }
+    Ok(attempts)
+}
+
+fn line_of(made: &Generated, format: Format) -> String {
+    let puzzle = made.puzzle.to_line().replace('0', ".");
+    match format {
+        Format::Text => puzzle,
+        Format::Json => serde_json::json!({
+            "puzzle": puzzle,
+            "solution": made.solution.to_line(),
+            "rating": made.grade.rating.value(),
+            "level": made.grade.level().name(),
+            "hardest_technique": made.grade.hardest.map_or("none", |t| t.name()),
+            "clues": made.puzzle.given_count(),
+            "seed": made.seed,
+        })
+        .to_string(),
+    }
+}
+
+/// A seed from the clock, for a run without `--seed`.
+fn random_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64);
+    next_seed(nanos ^ u64::from(std::process::id()))
+}
+
+/// `MIN..MAX`, `MIN..` or `..MAX`, ratings such as `7.5`.
+fn parse_rating_range(text: &str) -> Result<(Option<Rating>, Option<Rating>), String> {
+    let (min, max) = text
+        .split_once("..")
+        .ok_or_else(|| format!("expected MIN..MAX, e.g. 7.0..8.5, not {text:?}"))?;
+    let rating = |part: &str| -> Result<Option<Rating>, String> {
+        if part.is_empty() {
+            return Ok(None);
+        }
+        let value: f64 = part
+            .parse()
+            .map_err(|_| format!("{part:?} is not a rating such as 7.5"))?;
+        if !(0.0..=20.0).contains(&value) {
+            return Err(format!("{part} is off Sudoku Explainer's scale (0 to 20)"));
+        }
+        Ok(Some(Rating((value * 10.0).round() as u16)))
+    };
+    let (min, max) = (rating(min)?, rating(max)?);
+    if let (Some(low), Some(high)) = (min, max)
+        && low > high
+    {
+        return Err(format!(
+            "the lowest rating {low} is above the highest {high}"
+        ));
+    }
+    Ok((min, max))
+}
+
+fn progress_bar(count: usize, quiet: bool) -> ProgressBar {
+    if quiet || count < 1000 || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar =
+        ProgressBar::with_draw_target(Some(count as u64), ProgressDrawTarget::stderr_with_hz(4));
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, ETA {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What a run made: levels and givens.
+#[derive(Debug, Default)]
+struct Summary {
+    made: usize,
+    levels: [usize; 4],
+    givens: BTreeMap<usize, usize>,
+}
+
+impl Summary {
+    fn count(&mut self, made: &Generated) {
+        self.made += 1;
+        self.levels[made.grade.level() as usize] += 1;
+        *self.givens.entry(made.puzzle.given_count()).or_default() += 1;
+    }
+
+    fn report(&self, attempts: u64, seconds: f64) -> String {
+        let levels = Level::ALL
+            .iter()
+            .zip(self.levels)
+            .map(|(level, n)| format!("{n} {level}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let givens = self
+            .givens
+            .iter()
+            .map(|(givens, n)| format!("{givens}:{n}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!(
+            "generated {} puzzles in {seconds:.2}s ({:.0}/s, {attempts} attempts): {levels}; givens {givens}",
+            self.made,
+            self.made as f64 / seconds.max(1e-9)
+        )
+    }
+}

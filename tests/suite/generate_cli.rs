@@ -1,0 +1,88 @@
+//! `sudoku generate` as a user runs it: the same seed prints the same
+//! puzzles on any thread count, each with one solution, the symmetry and
+//! the level asked for; an unreachable target stops and says so.
+
+use std::process::{Command, Output};
+
+use crate::common::process::text;
+use sudoku_grpc::domain::generate::Symmetry;
+use sudoku_grpc::domain::{Outcome, parse_board, solve_board};
+
+fn sudoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_seed_prints_the_same_unique_symmetric_puzzles_on_any_thread_count() {
+    let args = [
+        "generate",
+        "--count",
+        "12",
+        "--seed",
+        "2026",
+        "--symmetry",
+        "rotate-90",
+        "--minimal",
+        "--level",
+        "medium",
+        "--format",
+        "json",
+    ];
+    let one = sudoku(&[&args[..], &["--threads", "1"]].concat());
+    let two = sudoku(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    let lines: Vec<serde_json::Value> = text(&one.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 12);
+    let mut seen = std::collections::HashSet::new();
+    for line in &lines {
+        let puzzle = parse_board(line["puzzle"].as_str().unwrap()).unwrap();
+        let report = solve_board(&puzzle, None, || false).unwrap();
+        assert_eq!(report.outcome, Outcome::Solved);
+        assert_eq!(
+            report.solution.unwrap().to_line(),
+            line["solution"].as_str().unwrap()
+        );
+        assert!(Symmetry::Rotate90.holds_for(puzzle.cells()));
+        assert_eq!(line["level"], "medium");
+        assert!(seen.insert(puzzle.to_line()), "puzzles repeat");
+        // Its seed makes the same puzzle first.
+        let seed = line["seed"].as_u64().unwrap().to_string();
+        let again = sudoku(&[&args[..2], &["1", "--seed", &seed], &args[5..]].concat());
+        let first: serde_json::Value = serde_json::from_str(text(&again.stdout).trim()).unwrap();
+        assert_eq!(first["puzzle"], line["puzzle"]);
+    }
+    assert!(
+        text(&one.stderr).contains("generated 12 puzzles"),
+        "{}",
+        text(&one.stderr)
+    );
+}
+
+#[test]
+fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
+    let unreachable = sudoku(&[
+        "generate",
+        "--rating",
+        "12.0..",
+        "--max-attempts",
+        "40",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(unreachable.status.code(), Some(3));
+    assert!(
+        text(&unreachable.stderr).contains("found 0 of the 1 puzzles asked for in 40 attempts"),
+        "{}",
+        text(&unreachable.stderr)
+    );
+    let backwards = sudoku(&["generate", "--rating", "5..3"]);
+    assert_eq!(backwards.status.code(), Some(2));
+    assert!(text(&backwards.stderr).contains("the lowest rating 5.0 is above the highest 3.0"));
+}
