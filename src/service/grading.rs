@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use crate::domain::logic::{Grade, Hint, Level, Mark, Step};
-use crate::domain::{HintError, explain_puzzle, hint_puzzle};
+use crate::domain::{HintError, Outcome, explain_puzzle, hint_puzzle};
 use crate::pb;
 
 use super::SudokuService;
@@ -81,11 +81,11 @@ impl From<HintError> for ServiceError {
 }
 
 impl SudokuService {
-    /// Answers a Hint call on the pool.
+    /// Answers a Hint call on the pool, with the puzzle's outcome.
     pub(super) async fn hint_one(
         &self,
         request: pb::HintRequest,
-    ) -> Result<pb::HintResponse, ServiceError> {
+    ) -> Result<(Outcome, pb::HintResponse), ServiceError> {
         check_puzzle(&request.puzzle)?;
         check_puzzle_length(request.progress.len()).map_err(ServiceError::InvalidProgress)?;
         let max_time = self.limits.max_solve_time;
@@ -115,14 +115,14 @@ impl SudokuService {
             }
             None => {}
         }
-        Ok(response)
+        Ok((answer.outcome, response))
     }
 
-    /// Answers an Explain call on the pool.
+    /// Answers an Explain call on the pool, with the puzzle's outcome.
     pub(super) async fn explain_one(
         &self,
         request: pb::ExplainRequest,
-    ) -> Result<pb::ExplainResponse, ServiceError> {
+    ) -> Result<(Outcome, pb::ExplainResponse), ServiceError> {
         check_puzzle(&request.puzzle)?;
         let max_time = self.limits.max_solve_time;
         let answer = self.pool.try_submit(move |cancel| {
@@ -131,10 +131,11 @@ impl SudokuService {
             })
         })?;
         let explained = answer.await??;
-        Ok(pb::ExplainResponse {
+        let response = pb::ExplainResponse {
             steps: explained.steps.iter().map(pb_step).collect(),
             grade: explained.grade.as_ref().map(pb_grade),
             outcome: pb_outcome(explained.outcome) as i32,
-        })
+        };
+        Ok((explained.outcome, response))
     }
 }

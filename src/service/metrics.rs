@@ -131,8 +131,12 @@ impl PuzzleLabel {
     }
 
     fn of(answer: &Result<Solved, ServiceError>) -> PuzzleLabel {
+        PuzzleLabel::of_outcome(answer.as_ref().map(Solved::outcome))
+    }
+
+    fn of_outcome(answer: Result<Outcome, &ServiceError>) -> PuzzleLabel {
         match answer {
-            Ok(solved) => PuzzleLabel(solved.outcome().index()),
+            Ok(outcome) => PuzzleLabel(outcome.index()),
             Err(error) if error.is_shed() => PuzzleLabel::SHED,
             Err(ServiceError::Cancelled | ServiceError::DeadlineExceeded) => PuzzleLabel::CANCELLED,
             Err(error) => PuzzleLabel(error.outcome().index()),
@@ -456,10 +460,21 @@ impl PuzzleTally<'_> {
     /// Records one answer: its outcome and, when solved, the solve time.
     pub fn record(&mut self, answer: &Result<Solved, ServiceError>) {
         let label = PuzzleLabel::of(answer);
-        self.counts[label.0] += 1;
+        self.count(label);
         if let Ok(solved) = answer {
             self.solve_seconds.observe(solved.elapsed().as_secs_f64());
         }
+    }
+
+    /// Records the puzzle of a Hint or Explain call: its outcome, or the
+    /// error that replaced it (no solve time: the call's time is mostly
+    /// the logical solver's).
+    pub fn record_outcome(&mut self, answer: Result<Outcome, &ServiceError>) {
+        self.count(PuzzleLabel::of_outcome(answer));
+    }
+
+    fn count(&mut self, label: PuzzleLabel) {
+        self.counts[label.0] += 1;
         if label == PuzzleLabel::SHED {
             self.metrics.shed[self.rpc as usize].inc();
         }

@@ -216,7 +216,9 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             arrived.signal();
         }
         let answer = self.hint_one(request.into_inner()).await;
-        self.finish_unary(Rpc::Hint, answer)
+        let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
+        self.metrics.tally(Rpc::Hint).record_outcome(outcome);
+        self.finish_unary(Rpc::Hint, answer.map(|(_, response)| response))
     }
 
     async fn explain(
@@ -227,7 +229,9 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             arrived.signal();
         }
         let answer = self.explain_one(request.into_inner()).await;
-        self.finish_unary(Rpc::Explain, answer)
+        let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
+        self.metrics.tally(Rpc::Explain).record_outcome(outcome);
+        self.finish_unary(Rpc::Explain, answer.map(|(_, response)| response))
     }
 }
 

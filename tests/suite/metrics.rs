@@ -40,6 +40,17 @@ async fn counts_calls_puzzles_and_solve_times_by_rpc_and_outcome() {
     assert_eq!(multiple.outcome(), Outcome::MultipleSolutions);
     let invalid = server.solve("12x").await.unwrap_err();
     assert_eq!(invalid.code(), Code::InvalidArgument);
+    let mut client = server.client().await;
+    let hint = |puzzle: &str| sudoku_grpc::pb::HintRequest {
+        puzzle: puzzle.to_string(),
+        ..Default::default()
+    };
+    client.hint(hint(CLASSIC)).await.unwrap();
+    client.hint(hint("12x")).await.unwrap_err();
+    let explain = sudoku_grpc::pb::ExplainRequest {
+        puzzle: ".".repeat(81),
+    };
+    client.explain(explain).await.unwrap();
 
     let (requests, mut answers) = server.open_stream().await;
     for (i, puzzle) in [CLASSIC, CLASSIC, "nonsense", CLASSIC, CLASSIC]
@@ -95,6 +106,12 @@ async fn counts_calls_puzzles_and_solve_times_by_rpc_and_outcome() {
         (
             r#"sudoku_puzzles_total{outcome="no_solution",rpc="SolveStream"}"#,
             0.0,
+        ),
+        (r#"sudoku_puzzles_total{outcome="solved",rpc="Hint"}"#, 1.0),
+        (r#"sudoku_puzzles_total{outcome="invalid",rpc="Hint"}"#, 1.0),
+        (
+            r#"sudoku_puzzles_total{outcome="multiple_solutions",rpc="Explain"}"#,
+            1.0,
         ),
         // Every puzzle the solver answered (not the invalid ones) is timed.
         ("sudoku_solve_duration_seconds_count", 8.0),

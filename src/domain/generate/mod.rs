@@ -11,8 +11,9 @@
 //!    empty only while the certifying solver still finds one solution. One
 //!    pass over every orbit leaves a *minimal* puzzle: an orbit that could
 //!    not go then cannot go later, since emptying more cells only adds
-//!    solutions. Without `minimal`, emptying stops at the first orbit that
-//!    cannot go, which leaves more givens and easier puzzles;
+//!    solutions. Without `minimal`, emptying stops once
+//!    [`FAILURES_ALLOWED`] orbits could not go, which leaves a few more
+//!    givens and easier puzzles;
 //! 3. graded by the logical solver, and kept if the grade meets the
 //!    target.
 //!
@@ -126,11 +127,16 @@ fn random_solution(random: &mut Random) -> Board {
         .expect("three diagonal boxes always complete to a grid")
 }
 
+/// Orbits that may fail to go before emptying stops, for a puzzle that
+/// need not be minimal.
+pub const FAILURES_ALLOWED: usize = 3;
+
 /// `solution` with orbits emptied while it keeps one solution.
 fn empty_cells(solution: &Board, request: &Request, random: &mut Random) -> Board {
     let mut orbits = request.symmetry.orbits();
     random.shuffle(&mut orbits);
     let mut cells = *solution.cells();
+    let mut failures = 0;
     for orbit in orbits {
         for &cell in &orbit {
             cells[cell] = 0;
@@ -139,7 +145,8 @@ fn empty_cells(solution: &Board, request: &Request, random: &mut Random) -> Boar
             for &cell in &orbit {
                 cells[cell] = solution.cells()[cell];
             }
-            if !request.minimal {
+            failures += 1;
+            if !request.minimal && failures == FAILURES_ALLOWED {
                 break;
             }
         }
