@@ -11,9 +11,10 @@
 //! one of them finds an instance with exactly the expected effect. The
 //! library only promises that no *other* instance has a different effect
 //! on the digits it names, so an instance of another digit (or a shorter
-//! chain) may come first: each instance that does not match is applied
-//! (all but the effects the case expects) and the search run again, and the report says how many cases matched
-//! on the first instance. Steps with the same pattern are one instance
+//! chain) may come first: for subsets and wings every instance on the
+//! case's grid is looked at; otherwise each instance that does not match
+//! is applied and the search run again, and the report says how many
+//! cases matched on the first instance. Steps with the same pattern are one instance
 //! (HoDoKu's Locked Pair is our naked pair in its box and in its line),
 //! and a placement equals crossing out the cell's other candidates
 //! (HoDoKu writes some loops and BUG+1 that way): such passes are counted
@@ -164,8 +165,6 @@ fn mapping_for(code: &str) -> Option<&'static Mapping> {
 struct Case {
     grid: Grid,
     expected: Effects,
-    /// The digits the case's instance is about, as a 9-bit mask.
-    digits: u16,
     must_find_nothing: bool,
 }
 
@@ -190,14 +189,9 @@ fn parse_case(line: &str) -> Option<Case> {
             placements: parse_marks(field(6))?,
         }
     };
-    let digits = field(2)
-        .bytes()
-        .filter(|b| (b'1'..=b'9').contains(b))
-        .fold(0u16, |mask, b| mask | 1 << (b - b'1'));
     Some(Case {
         grid,
         expected,
-        digits,
         must_find_nothing,
     })
 }
@@ -349,7 +343,7 @@ fn search(case: &Case, technique: Technique) -> Search {
                 equivalent,
             };
         }
-        apply_sparing(&step, case, &mut grid);
+        step.apply(&mut grid);
     }
     if instances.is_empty() {
         Search::Nothing
@@ -375,27 +369,6 @@ fn among_all_instances(case: &Case, technique: Technique) -> Option<Search> {
             equivalent,
         })
     })
-}
-
-/// Applies an instance that did not match, except for the effects the
-/// case expects and any on the case's digits, which are left for the
-/// instance it names (another instance may share some of them, or take a
-/// candidate of its pattern: a naked pair on {5,8} in a box can take the
-/// 8 of a row's pair on {7,8}); an instance with no other effect is
-/// applied whole, so that the search moves on.
-fn apply_sparing(step: &Step, case: &Case, grid: &mut Grid) {
-    let expected = &case.expected;
-    let spared = |m: &Mark| case.digits & 1 << (m.digit - 1) != 0;
-    let mut rest = step.clone();
-    rest.eliminations
-        .retain(|m| !expected.eliminations.contains(m) && !spared(m));
-    rest.placements
-        .retain(|m| !expected.placements.contains(m) && !spared(m));
-    if rest.is_empty() {
-        step.apply(grid);
-    } else {
-        rest.apply(grid);
-    }
 }
 
 /// How many instances to look through: chains search the whole grid each

@@ -155,12 +155,14 @@ fn request_of(args: &GenerateArgs) -> Request {
     }
 }
 
-/// Attempts per thread in one round.
+/// The most attempts per thread in one round.
 const ROUND_PER_THREAD: usize = 16;
 
 /// Runs attempts in rounds on `threads` threads and hands each puzzle
 /// that meets `request` to `emit`, in seed order, until `count` are made
-/// or `max_attempts` are spent; returns the attempts made.
+/// or `max_attempts` are spent; returns the attempts made. Rounds start
+/// at one attempt per thread and double up to [`ROUND_PER_THREAD`], so
+/// that a few puzzles of a common level cost few wasted attempts.
 fn generate_in_rounds(
     request: &Request,
     mut seed: u64,
@@ -170,16 +172,16 @@ fn generate_in_rounds(
     mut emit: impl FnMut(&Generated) -> io::Result<()>,
 ) -> io::Result<u64> {
     let pool = WorkerPool::new(threads, threads);
-    let (mut made, mut attempts) = (0, 0u64);
+    let (mut made, mut attempts, mut per_thread) = (0, 0u64, 1);
     while made < count && attempts < max_attempts {
-        let round = (threads * ROUND_PER_THREAD).min((max_attempts - attempts) as usize);
+        let round = (threads * per_thread).min((max_attempts - attempts) as usize);
         let mut seeds = Vec::with_capacity(round);
         for _ in 0..round {
             seeds.push(seed);
             seed = next_seed(seed);
         }
         let jobs: Vec<_> = seeds
-            .chunks(ROUND_PER_THREAD)
+            .chunks(per_thread)
             .map(|chunk| {
                 let (chunk, request) = (chunk.to_vec(), *request);
                 pool.try_submit(move |_| {
@@ -200,12 +202,13 @@ fn generate_in_rounds(
                 }
             }
         }
+        per_thread = (per_thread * 2).min(ROUND_PER_THREAD);
     }
     Ok(attempts)
 }
 
 fn line_of(made: &Generated, format: Format) -> String {
-    let puzzle = made.puzzle.to_line().replace('0', ".");
+    let puzzle = made.puzzle.to_line();
     match format {
         Format::Text => puzzle,
         Format::Json => serde_json::json!({

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use clap::Args;
 
 use super::Failure;
-use super::output::{ExitCode, Format, escaped, outcome_word, write_json_string};
+use super::output::{ExitCode, Format, escaped, outcome_word, why_no_path, write_json_string};
 use super::solve::{RunArgs, answer_one, is_puzzle_argument, run_file};
 use crate::domain::logic::Level;
 use crate::domain::{Answer, GradeSummary, Outcome};
@@ -119,10 +119,9 @@ impl LineFormat for GradeLines {
 fn why_ungraded(answer: &Answer) -> String {
     match (answer.outcome, &answer.error) {
         (_, Some(error)) => error.clone(),
-        (Outcome::MultipleSolutions, None) => {
-            "the puzzle has several solutions, so no grade".to_string()
+        (outcome @ (Outcome::MultipleSolutions | Outcome::NoSolution), None) => {
+            format!("{}, so no grade", why_no_path(outcome))
         }
-        (Outcome::NoSolution, None) => "the puzzle has no solution, so no grade".to_string(),
         (_, None) => "no grade".to_string(),
     }
 }

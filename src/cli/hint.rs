@@ -14,7 +14,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::args::TargetArgs;
-use super::output::ExitCode;
+use super::output::{ExitCode, why_no_path};
 use super::{Failure, with_runtime};
 use crate::client::{self, ClientError};
 use crate::domain::logic::Mark;
@@ -163,12 +163,10 @@ fn step_line(step: &StepSummary) -> String {
 }
 
 fn refuse(outcome: Outcome) -> Result<ExitCode, Failure> {
-    let why = match outcome {
-        Outcome::MultipleSolutions => "the puzzle has several solutions",
-        Outcome::NoSolution => "the puzzle has no solution",
-        _ => "the puzzle could not be solved",
-    };
-    eprintln!("sudoku: {why}, so there is no logical path to show");
+    eprintln!(
+        "sudoku: {}, so there is no logical path to show",
+        why_no_path(outcome)
+    );
     Ok(ExitCode::of(outcome))
 }
 

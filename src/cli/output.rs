@@ -62,6 +62,16 @@ pub fn outcome_word(outcome: Outcome) -> &'static str {
     }
 }
 
+/// Why a puzzle without exactly one solution has no logical path (so no
+/// grade, hint or explanation).
+pub fn why_no_path(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::MultipleSolutions => "the puzzle has several solutions",
+        Outcome::NoSolution => "the puzzle has no solution",
+        _ => "the puzzle could not be solved",
+    }
+}
+
 impl LineFormat for Output {
     fn write_line(&self, out: &mut Vec<u8>, line: u64, answer: &Answer) {
         match self.format {

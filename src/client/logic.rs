@@ -55,9 +55,9 @@ pub async fn explain(
     Ok(checked_path(puzzle, response.get_ref())?)
 }
 
-/// The puzzle's outcome as this client finds it, with the solution when
-/// it is unique; the server's `outcome` must agree.
-fn local_solution(puzzle: &str, outcome: i32) -> Result<Option<Board>, ProtocolError> {
+/// The puzzle's givens, and its solution when this client finds it
+/// unique; the server's `outcome` must agree with what this client finds.
+fn local_solution(puzzle: &str, outcome: i32) -> Result<(Board, Option<Board>), ProtocolError> {
     let board = parse_board(puzzle).map_err(|error| {
         ProtocolError::new(format!(
             "an answer to a puzzle this client reads as invalid ({error})"
@@ -73,9 +73,10 @@ fn local_solution(puzzle: &str, outcome: i32) -> Result<Option<Board>, ProtocolE
             report.outcome
         )));
     }
-    Ok(report
+    let solution = report
         .solution
-        .filter(|_| report.outcome == Outcome::Solved))
+        .filter(|_| report.outcome == Outcome::Solved);
+    Ok((board, solution))
 }
 
 /// A Hint answer checked against the position asked about and the
@@ -91,7 +92,7 @@ fn checked_hint(
         response.position_solved,
         !response.stalled_reason.is_empty(),
     ];
-    let Some(solution) = local_solution(&request.puzzle, response.outcome)? else {
+    let (_, Some(solution)) = local_solution(&request.puzzle, response.outcome)? else {
         if given.contains(&true) {
             return Err(ProtocolError::new(
                 "a hint for a puzzle without exactly one solution",
@@ -135,7 +136,7 @@ fn checked_hint(
 /// stalled.
 fn checked_path(puzzle: &str, response: &pb::ExplainResponse) -> Result<PathReport, ProtocolError> {
     let outcome = check::outcome_of(response.outcome)?;
-    let Some(solution) = local_solution(puzzle, response.outcome)? else {
+    let (givens, Some(solution)) = local_solution(puzzle, response.outcome)? else {
         if !response.steps.is_empty() || response.grade.is_some() {
             return Err(ProtocolError::new(
                 "a path for a puzzle without exactly one solution",
@@ -161,7 +162,7 @@ fn checked_path(puzzle: &str, response: &pb::ExplainResponse) -> Result<PathRepo
                 .map_err(|error| ProtocolError::new(format!("step {}: {error}", number + 1)))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut cells = *parse_board(puzzle).expect("solved above").cells();
+    let mut cells = *givens.cells();
     for placed in steps.iter().flat_map(|step| &step.placements) {
         cells[usize::from(placed.cell)] = placed.digit;
     }

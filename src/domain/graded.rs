@@ -77,24 +77,24 @@ pub fn solve_and_grade(
     max_time: Option<Duration>,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<GradedReport, SolvePuzzleError> {
-    let board = parse_board(text)?;
+    solve_and_grade_board(&parse_board(text)?, grade, started, max_time, is_cancelled)
+}
+
+/// [`solve_and_grade`] for a parsed puzzle.
+pub fn solve_and_grade_board(
+    board: &Board,
+    grade: bool,
+    started: Instant,
+    max_time: Option<Duration>,
+    is_cancelled: &dyn Fn() -> bool,
+) -> Result<GradedReport, SolvePuzzleError> {
     if !grade {
-        let report = solve_board_since(&board, started, max_time, is_cancelled)?;
+        let report = solve_board_since(board, started, max_time, is_cancelled)?;
         return Ok(GradedReport {
             report,
             grade: None,
         });
     }
-    grade_board(&board, started, max_time, is_cancelled)
-}
-
-/// Solves and grades a parsed puzzle, within `max_time` from `started`.
-pub fn grade_board(
-    board: &Board,
-    started: Instant,
-    max_time: Option<Duration>,
-    is_cancelled: &dyn Fn() -> bool,
-) -> Result<GradedReport, SolvePuzzleError> {
     let (report, grade) = certify_then(board, started, max_time, is_cancelled, |_, budget| {
         logic::grade_until(board, &|| budget.should_stop(), &|| budget.elapsed())
     })?;

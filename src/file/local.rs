@@ -14,9 +14,7 @@ use std::time::Instant;
 use super::read::{Chunk, ChunkReader, PuzzleLine, too_long_message};
 use super::write::{AnswerWriter, ChunkAnswers};
 use super::{LineFormat, Progress, Run};
-use crate::domain::{
-    Answer, Outcome, SolvePuzzleError, grade_board, parse_board_bytes, solve_board,
-};
+use crate::domain::{Answer, Outcome, SolvePuzzleError, parse_board_bytes, solve_and_grade_board};
 use crate::pool::{JobHandle, WorkerPool};
 
 /// Chunks in flight per solver thread: one being solved, one waiting.
@@ -76,16 +74,10 @@ fn solve_chunk(chunk: &Chunk, format: &dyn LineFormat, grade: bool) -> ChunkAnsw
 /// The answer to one puzzle line: solved (and graded) here, with no time
 /// limit (the user's own machine is not shared).
 fn solve_line(bytes: &[u8], grade: bool) -> Answer {
-    let board = parse_board_bytes(bytes).map_err(SolvePuzzleError::from);
-    if grade {
-        board
-            .and_then(|board| grade_board(&board, Instant::now(), None, &|| false))
-            .into()
-    } else {
-        board
-            .and_then(|board| solve_board(&board, None, || false))
-            .into()
-    }
+    parse_board_bytes(bytes)
+        .map_err(SolvePuzzleError::from)
+        .and_then(|board| solve_and_grade_board(&board, grade, Instant::now(), None, &|| false))
+        .into()
 }
 
 #[cfg(test)]

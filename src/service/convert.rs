@@ -10,7 +10,7 @@ use super::error::{ServiceError, rpc_status};
 use super::grading::pb_grade;
 use super::limits::{Limits, admit_item, check_puzzle};
 use crate::domain::logic::Grade;
-use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade, solve_puzzle_since};
+use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade};
 use crate::pb;
 use crate::pool::CancelCheck;
 
@@ -46,18 +46,13 @@ pub fn solve_timed(
     max_time: Duration,
     cancel: &CancelCheck,
 ) -> (Result<Solved, SolvePuzzleError>, Instant) {
-    let is_cancelled = || cancel.is_cancelled();
-    let graded = if grade {
-        solve_and_grade(puzzle, true, started, Some(max_time), &is_cancelled)
-            .map(|graded| (graded.report, graded.grade.map(Box::new)))
-    } else {
-        solve_puzzle_since(puzzle, started, Some(max_time), is_cancelled)
-            .map(|report| (report, None))
-    };
+    let graded = solve_and_grade(puzzle, grade, started, Some(max_time), &|| {
+        cancel.is_cancelled()
+    });
     let ended = Instant::now();
-    let solved = graded.map(|(report, grade)| Solved {
-        report,
-        grade,
+    let solved = graded.map(|graded| Solved {
+        report: graded.report,
+        grade: graded.grade.map(Box::new),
         elapsed: ended - started,
     });
     (solved, ended)

@@ -29,6 +29,7 @@ pub use error::{ERROR_DOMAIN, GAVE_UP_REASON, ServiceError, is_client_reset, rpc
 pub use limits::{ByteBudget, Limits};
 pub use metrics::{ConnectionGauge, Metrics, Rpc, code_name};
 
+use crate::domain::Outcome;
 use crate::log_limit::LogLimit;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
 use crate::pb::{
@@ -216,9 +217,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             arrived.signal();
         }
         let answer = self.hint_one(request.into_inner()).await;
-        let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
-        self.metrics.tally(Rpc::Hint).record_outcome(outcome);
-        self.finish_unary(Rpc::Hint, answer.map(|(_, response)| response))
+        self.finish_counted(Rpc::Hint, answer)
     }
 
     async fn explain(
@@ -229,13 +228,23 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
             arrived.signal();
         }
         let answer = self.explain_one(request.into_inner()).await;
-        let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
-        self.metrics.tally(Rpc::Explain).record_outcome(outcome);
-        self.finish_unary(Rpc::Explain, answer.map(|(_, response)| response))
+        self.finish_counted(Rpc::Explain, answer)
     }
 }
 
 impl SudokuService {
+    /// [`SudokuService::finish_unary`] for a call about one puzzle (Hint,
+    /// Explain), whose outcome is counted too.
+    fn finish_counted<T>(
+        &self,
+        rpc: Rpc,
+        answer: Result<(Outcome, T), ServiceError>,
+    ) -> Result<Response<T>, Status> {
+        let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
+        self.metrics.tally(rpc).record_outcome(outcome);
+        self.finish_unary(rpc, answer.map(|(_, response)| response))
+    }
+
     /// A unary call's response or status, with the call counted and, if it
     /// failed, logged.
     fn finish_unary<T>(
