@@ -194,7 +194,7 @@ fn http2_server(settings: &Settings) -> Server {
         .max_concurrent_streams(Some(settings.max_concurrent_streams))
         .http2_max_header_list_size(MAX_HEADER_LIST_BYTES)
         .initial_connection_window_size(settings.connection_window_bytes)
-        .initial_stream_window_size(settings.connection_window_bytes)
+        .initial_stream_window_size(settings.call_window_bytes())
         .http2_keepalive_interval(nonzero(settings.keepalive_interval))
         .http2_keepalive_timeout(nonzero(settings.keepalive_timeout))
 }

@@ -24,7 +24,7 @@ pub mod defaults {
     /// `--max-concurrent-streams`.
     pub const MAX_CONCURRENT_STREAMS: u32 = 256;
     /// `--max-connections`.
-    pub const MAX_CONNECTIONS: usize = 512;
+    pub const MAX_CONNECTIONS: usize = 256;
     /// `--max-calls`.
     pub const MAX_CALLS: usize = 1024;
     /// `--max-batch-calls`.
@@ -32,7 +32,7 @@ pub mod defaults {
     /// `--first-call-timeout`.
     pub const FIRST_CALL_TIMEOUT: Duration = crate::service::Limits::DEFAULT.first_message_timeout;
     /// `--connection-window-bytes`.
-    pub const CONNECTION_WINDOW_BYTES: u32 = 64 * 1024;
+    pub const CONNECTION_WINDOW_BYTES: u32 = 128 * 1024;
     /// `--keepalive-interval`.
     pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(60);
     /// `--keepalive-timeout`.
@@ -171,9 +171,10 @@ pub struct Settings {
           default_value = format_duration(defaults::FIRST_CALL_TIMEOUT))]
     pub first_call_timeout: Duration,
 
-    /// HTTP/2 receive window of each connection and each call, in bytes: how
-    /// much a client may send ahead of what the server has read. Larger
-    /// windows help clients far away; each connection may hold this much.
+    /// HTTP/2 receive window of each connection, in bytes: how much a client
+    /// may send ahead of what the server has read. Each call's window is a
+    /// quarter of it ([`Settings::call_window_bytes`]). Larger windows help
+    /// clients far away; each connection may hold this much.
     #[arg(long, env = "SUDOKU_CONNECTION_WINDOW_BYTES", value_parser = parse_window,
           default_value_t = defaults::CONNECTION_WINDOW_BYTES)]
     pub connection_window_bytes: u32,
@@ -262,6 +263,21 @@ impl Settings {
     pub fn worker_count(&self) -> usize {
         self.workers
             .map_or_else(|| available_cores().min(MAX_WORKERS), NonZeroUsize::get)
+    }
+
+    /// The HTTP/2 receive window of each call: a quarter of the
+    /// connection's.
+    ///
+    /// h2 closes a connection (GOAWAY ENHANCE_YOUR_CALM) once the DATA
+    /// frames under 256 bytes it holds unread cost more than half the
+    /// connection window, each charged 256 bytes less its payload. A
+    /// SolveStream whose client sends one ~90-byte puzzle per frame, while
+    /// the server has stopped reading it, fills its call window with frames
+    /// charged about 1.7 times their bytes: a call window of a quarter keeps
+    /// one such stream (and a burst of `--max-concurrent-streams` unary
+    /// calls, one small frame each) under h2's limit.
+    pub fn call_window_bytes(&self) -> u32 {
+        self.connection_window_bytes / 4
     }
 
     /// The limits the service applies to calls.

@@ -276,3 +276,37 @@ async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
         "every shed call is logged or counted: {log}"
     );
 }
+
+/// A stream whose client sends one small message per HTTP/2 DATA frame
+/// (a producer slower than the network, as most are) while the server has
+/// stopped reading it (its window is full and its worker busy): the frames
+/// wait in the connection's receive window, and the connection survives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_stream_of_small_frames_keeps_its_connection() {
+    const SENT: usize = 1000;
+    let server = TestServer::start(Default::default(), 1, 64).await;
+    let (release, long_solve) = occupy_worker(&server.pool);
+    let (requests, mut answers) = server.open_stream().await;
+    let sender = tokio::spawn(async move {
+        for i in 0..SENT {
+            let request = crate::common::item(i, crate::common::CLASSIC);
+            if requests.send(request).await.is_err() {
+                return i;
+            }
+            // One message per DATA frame: the encoder has nothing else
+            // ready when it writes this one.
+            tokio::time::sleep(Duration::from_micros(500)).await;
+        }
+        SENT
+    });
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    drop(release);
+    long_solve.await.unwrap();
+    let mut answered = 0;
+    while let Some(answer) = answers.message().await.unwrap() {
+        assert_eq!(answer.id, answered.to_string());
+        answered += 1;
+    }
+    assert_eq!(sender.await.unwrap(), SENT);
+    assert_eq!(answered, SENT);
+}
