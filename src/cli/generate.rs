@@ -1,12 +1,15 @@
 //! `sudoku generate`: fresh puzzles with one solution, at the level,
 //! rating and symmetry asked for, reproducible from a seed.
 //!
-//! Generation runs in this process for now (the Generate RPC comes next),
-//! on `--threads` solver threads. Attempts run on the seeds `seed`,
-//! `next_seed(seed)`, ... in rounds, several at once, and their puzzles
-//! are kept in seed order, so the same flags and seed print the same
-//! puzzles whatever the thread count. A target that too few attempts meet
-//! stops after `--max-attempts` and says how far it got.
+//! On a server by default (the Generate call, every puzzle checked before
+//! it is printed: [`crate::client::generate`]), or with `--local` in this
+//! process on `--threads` solver threads. Locally, attempts run on the
+//! seeds `seed`, `next_seed(seed)`, ... in rounds, several at once, and
+//! their puzzles are kept in seed order, as the server does, so the same
+//! flags and seed print the same puzzles either way and whatever the
+//! thread count. A target that too few attempts meet stops, locally after
+//! `--max-attempts`, on a server after its `--max-generate-wait`, and says
+//! how far it got.
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
@@ -15,10 +18,14 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::Failure;
+use super::args::TargetArgs;
 use super::output::{ExitCode, Format};
+use super::{Failure, with_runtime};
+use crate::client::{self, generate::CheckedPuzzle};
+use crate::domain::GradeSummary;
 use crate::domain::generate::{Generated, Request, Symmetry, attempt, next_seed};
 use crate::domain::logic::{Level, Rating};
+use crate::pb;
 use crate::pool::{WorkerPool, available_cores};
 
 /// Flags of `sudoku generate`.
@@ -45,13 +52,14 @@ pub struct GenerateArgs {
     /// same puzzles (on the same version).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Generate in this process: for now the default, and the only way.
-    #[arg(long)]
-    pub local: bool,
-    /// Solver threads [default: the number of available cores].
+    /// Where to generate: a server (the default) or this process.
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Solver threads with --local [default: the number of available cores].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Attempts to make before giving up on a target too few puzzles meet.
+    /// Attempts to make with --local before giving up on a target too few
+    /// puzzles meet (a server stops after its --max-generate-wait).
     #[arg(long, default_value_t = 1_000_000)]
     pub max_attempts: u64,
     /// `PUZZLE` lines, or one JSON object per line with the solution, the
@@ -97,38 +105,133 @@ pub enum SymmetryArg {
     Antidiagonal,
 }
 
+/// A puzzle made here or on a server, as it is printed.
+#[derive(Debug, Clone)]
+struct Made {
+    puzzle: crate::domain::Board,
+    solution: crate::domain::Board,
+    grade: GradeSummary,
+    seed: u64,
+}
+
+impl From<&Generated> for Made {
+    fn from(generated: &Generated) -> Made {
+        Made {
+            puzzle: generated.puzzle,
+            solution: generated.solution,
+            grade: GradeSummary::from(&generated.grade),
+            seed: generated.seed,
+        }
+    }
+}
+
+impl From<CheckedPuzzle> for Made {
+    fn from(checked: CheckedPuzzle) -> Made {
+        Made {
+            puzzle: checked.puzzle,
+            solution: checked.solution,
+            grade: checked.grade,
+            seed: checked.seed,
+        }
+    }
+}
+
 /// Runs `sudoku generate`.
 pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     let request = request_of(&args);
     let seed = args.seed.unwrap_or_else(random_seed);
-    let threads = args.threads.map_or_else(available_cores, usize::from);
     let count = args.count as usize;
     let bar = progress_bar(count, args.quiet);
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut out = io::stdout().lock();
-    let outcome = generate_in_rounds(&request, seed, count, threads, args.max_attempts, |made| {
-        summary.count(made);
+    let mut emit = |made: Made| {
+        summary.count(&made);
         bar.inc(1);
-        writeln!(out, "{}", line_of(made, args.format))
-    });
+        writeln!(out, "{}", line_of(&made, args.format))
+    };
+    let outcome = if args.target.local {
+        let threads = args.threads.map_or_else(available_cores, usize::from);
+        generate_in_rounds(&request, seed, count, threads, args.max_attempts, |made| {
+            emit(Made::from(made))
+        })
+        .map(|attempts| format!("{attempts} attempts"))
+        .map_err(Failure::io)
+    } else {
+        generate_on_server(&args, &request, seed, &mut emit).map(|()| "on the server".to_string())
+    };
     bar.finish_and_clear();
     out.flush().map_err(Failure::io)?;
-    let attempts = outcome.map_err(Failure::io)?;
+    let how = outcome?;
     if !args.quiet {
-        eprintln!(
-            "{}",
-            summary.report(attempts, started.elapsed().as_secs_f64())
-        );
+        eprintln!("{}", summary.report(&how, started.elapsed().as_secs_f64()));
     }
-    if summary.made < count {
+    if summary.made < count && args.target.local {
         return Err(Failure::error(format!(
-            "found {} of the {count} puzzles asked for in {attempts} attempts (--max-attempts); \
+            "found {} of the {count} puzzles asked for in {how} (--max-attempts); \
              the target is rarely met",
             summary.made
         )));
     }
+    if summary.made < count {
+        return Err(Failure::error(format!(
+            "protocol error: the server ended the stream after {} of the {count} puzzles \
+             asked for, without an error",
+            summary.made
+        )));
+    }
     Ok(ExitCode::Success)
+}
+
+/// Runs the Generate call on the first server, printing each puzzle as it
+/// comes, once checked.
+fn generate_on_server(
+    args: &GenerateArgs,
+    target: &Request,
+    seed: u64,
+    emit: &mut dyn FnMut(Made) -> io::Result<()>,
+) -> Result<(), Failure> {
+    let connect = args.target.connect.options()?;
+    let server = args.target.servers.servers()?[0].clone();
+    let request = pb_request(args, seed);
+    with_runtime(async {
+        let channel = client::connect(&server, &connect).await?;
+        client::generate::generate(channel, &connect, request, target, |checked| {
+            emit(Made::from(checked))
+        })
+        .await?;
+        Ok(())
+    })
+}
+
+/// The Generate request for the flags.
+fn pb_request(args: &GenerateArgs, seed: u64) -> pb::GenerateRequest {
+    let (min_rating, max_rating) = args.rating.unwrap_or((None, None));
+    let level = match args.level {
+        None => pb::Level::Unspecified,
+        Some(LevelArg::Easy) => pb::Level::Easy,
+        Some(LevelArg::Medium) => pb::Level::Medium,
+        Some(LevelArg::Hard) => pb::Level::Hard,
+        Some(LevelArg::Diabolical) => pb::Level::Diabolical,
+    };
+    let symmetry = match args.symmetry {
+        SymmetryArg::None => pb::Symmetry::None,
+        SymmetryArg::Rotate180 => pb::Symmetry::Rotate180,
+        SymmetryArg::Rotate90 => pb::Symmetry::Rotate90,
+        SymmetryArg::Mirror => pb::Symmetry::Mirror,
+        SymmetryArg::Flip => pb::Symmetry::Flip,
+        SymmetryArg::Diagonal => pb::Symmetry::Diagonal,
+        SymmetryArg::Antidiagonal => pb::Symmetry::Antidiagonal,
+    };
+    pb::GenerateRequest {
+        count: args.count,
+        level: level as i32,
+        min_rating: min_rating.map_or(0.0, Rating::value),
+        max_rating: max_rating.map_or(0.0, Rating::value),
+        symmetry: symmetry as i32,
+        minimal: args.minimal,
+        seed,
+    }
 }
 
 fn request_of(args: &GenerateArgs) -> Request {
@@ -207,7 +310,7 @@ fn generate_in_rounds(
     Ok(attempts)
 }
 
-fn line_of(made: &Generated, format: Format) -> String {
+fn line_of(made: &Made, format: Format) -> String {
     let puzzle = made.puzzle.to_line();
     match format {
         Format::Text => puzzle,
@@ -283,13 +386,13 @@ struct Summary {
 }
 
 impl Summary {
-    fn count(&mut self, made: &Generated) {
+    fn count(&mut self, made: &Made) {
         self.made += 1;
         self.levels[made.grade.level() as usize] += 1;
         *self.givens.entry(made.puzzle.given_count()).or_default() += 1;
     }
 
-    fn report(&self, attempts: u64, seconds: f64) -> String {
+    fn report(&self, how: &str, seconds: f64) -> String {
         let levels = Level::ALL
             .iter()
             .zip(self.levels)
@@ -303,7 +406,7 @@ impl Summary {
             .collect::<Vec<_>>()
             .join(" ");
         format!(
-            "generated {} puzzles in {seconds:.2}s ({:.0}/s, {attempts} attempts): {levels}; givens {givens}",
+            "generated {} puzzles in {seconds:.2}s ({:.0}/s, {how}): {levels}; givens {givens}",
             self.made,
             self.made as f64 / seconds.max(1e-9)
         )

@@ -6,6 +6,7 @@
 //! trusted, and says what a server sent when it could not.
 
 pub mod check;
+pub mod generate;
 pub mod logic;
 
 use std::time::Duration;
@@ -74,6 +75,9 @@ pub enum ClientError {
     /// The server answered in a way that cannot be trusted.
     #[error("protocol error: the server sent {0}")]
     Protocol(#[from] check::ProtocolError),
+    /// What the server sent could not be written out.
+    #[error("cannot write the output: {0}")]
+    Output(String),
 }
 
 /// How the client reaches servers: TLS and compression. The default is

@@ -166,7 +166,7 @@ where
                 .refused(rpc, ServiceError::DeadlineExceeded.into());
             return Box::pin(std::future::ready(Ok(response)));
         }
-        let arrived = rpc.is_some_and(Rpc::is_unary).then(|| {
+        let arrived = rpc.is_some_and(Rpc::has_one_request).then(|| {
             let arrived = RequestArrived::default();
             request.extensions_mut().insert(arrived.clone());
             arrived
@@ -178,7 +178,7 @@ where
             // Counts a unary call abandoned before its handler answered (the
             // client reset it or went away): its future is dropped here.
             let abandoned = Abandoned {
-                rpc: rpc.filter(|rpc| rpc.is_unary()),
+                rpc: rpc.filter(|rpc| rpc.has_one_request()),
                 metrics: Some(&policy.metrics),
             };
             let response = match deadline {

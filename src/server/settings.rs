@@ -102,6 +102,20 @@ pub struct Settings {
           default_value = format_duration(Limits::DEFAULT.max_solve_time))]
     pub max_solve_time: Duration,
 
+    /// Most puzzles one Generate call may ask for; a larger count is
+    /// refused with INVALID_ARGUMENT.
+    #[arg(long, env = "SUDOKU_MAX_GENERATE_COUNT",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000),
+          default_value_t = Limits::DEFAULT.max_generate_count as u32)]
+    pub max_generate_count: u32,
+
+    /// How long a Generate call may search for its next puzzle: a target
+    /// that is rarely or never met (min rating 11, say) ends the call with
+    /// what it found and RESOURCE_EXHAUSTED once this passes without one.
+    #[arg(long, env = "SUDOKU_MAX_GENERATE_WAIT", value_parser = parse_duration,
+          default_value = format_duration(Limits::DEFAULT.max_generate_wait))]
+    pub max_generate_wait: Duration,
+
     /// After SIGTERM or SIGINT, how long in-flight calls get to finish
     /// before the server closes them, e.g. `30s` or `500ms`.
     #[arg(long, env = "SUDOKU_DRAIN_TIMEOUT", value_parser = parse_duration,
@@ -292,6 +306,8 @@ impl Settings {
             max_batch: self.max_batch as usize,
             batch_window: self.batch_window as usize,
             first_message_timeout: self.first_call_timeout,
+            max_generate_count: self.max_generate_count as usize,
+            max_generate_wait: self.max_generate_wait,
         }
     }
 
@@ -339,6 +355,7 @@ impl Settings {
     fn validate_durations(&self) -> Result<(), SettingsError> {
         let durations = [
             ("--max-solve-time", self.max_solve_time, false),
+            ("--max-generate-wait", self.max_generate_wait, false),
             ("--first-call-timeout", self.first_call_timeout, false),
             ("--keepalive-timeout", self.keepalive_timeout, false),
             ("--drain-timeout", self.drain_timeout, true),
@@ -391,6 +408,8 @@ impl Default for Settings {
             max_inflight_bytes: limits.max_inflight_bytes,
             max_message_bytes: limits.max_message_bytes,
             max_solve_time: limits.max_solve_time,
+            max_generate_count: limits.max_generate_count as u32,
+            max_generate_wait: limits.max_generate_wait,
             drain_timeout: defaults::DRAIN_TIMEOUT,
             max_open_streams: limits.max_open_streams as u32,
             max_calls: defaults::MAX_CALLS as u32,

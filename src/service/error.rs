@@ -3,6 +3,9 @@
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
+use std::time::Duration;
+
+use super::generate::GenerateProgress;
 use super::limits::MAX_ID_BYTES;
 use crate::domain::logic::PositionError;
 use crate::domain::{GaveUp, Outcome, PuzzleError, SolvePuzzleError};
@@ -64,6 +67,45 @@ pub enum ServiceError {
     /// example, a string field that is not UTF-8).
     #[error("malformed request: {0}")]
     MalformedRequest(String),
+    /// A Generate request that no puzzle could meet, or over a limit.
+    #[error("{reason}")]
+    InvalidGenerateRequest {
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A Generate call searched `--max-generate-wait` for its next puzzle
+    /// in vain.
+    #[error(
+        "found {} of the {} puzzles asked for ({}) in {} attempts: none in the last {} (--max-generate-wait); the target is rarely or never met",
+        progress.found, progress.asked, progress.target, progress.attempts, format!("{waited:?}")
+    )]
+    GenerateGaveUp {
+        /// How far it got.
+        progress: GenerateProgress,
+        /// The server's `--max-generate-wait`.
+        waited: Duration,
+    },
+    /// A Generate call's deadline passed before its count was made.
+    #[error(
+        "the deadline passed after {} of the {} puzzles asked for ({}), in {} attempts",
+        progress.found, progress.asked, progress.target, progress.attempts
+    )]
+    GenerateDeadlineExceeded {
+        /// How far it got.
+        progress: GenerateProgress,
+    },
+    /// The server began draining before a Generate call's count was made.
+    #[error(
+        "the server is shutting down: sent {} of the {} puzzles asked for; ask another \
+         server for the rest",
+        progress.found, progress.asked
+    )]
+    GenerateDraining {
+        /// How far it got.
+        progress: GenerateProgress,
+    },
 }
 
 impl ServiceError {
@@ -113,8 +155,11 @@ impl ServiceError {
             | ServiceError::IdTooLong { .. }
             | ServiceError::BatchTooLarge { .. }
             | ServiceError::MalformedRequest(_)
-            | ServiceError::MessageTooLarge { .. } => Outcome::Invalid,
-            ServiceError::GaveUp(_) => Outcome::GaveUp,
+            | ServiceError::MessageTooLarge { .. }
+            | ServiceError::InvalidGenerateRequest { .. } => Outcome::Invalid,
+            ServiceError::GaveUp(_) | ServiceError::GenerateGaveUp { .. } => Outcome::GaveUp,
+            ServiceError::GenerateDeadlineExceeded { .. }
+            | ServiceError::GenerateDraining { .. } => Outcome::Failed,
             ServiceError::Overloaded(_)
             | ServiceError::DeadlineExceeded
             | ServiceError::Cancelled
@@ -179,6 +224,18 @@ impl From<ServiceError> for Status {
             ServiceError::Internal(_) => Status::internal(message),
             ServiceError::MessageTooLarge { .. } => Status::resource_exhausted(message),
             ServiceError::MalformedRequest(_) => Status::invalid_argument(message),
+            ServiceError::InvalidGenerateRequest { field, .. } => Status::with_error_details(
+                Code::InvalidArgument,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation(field, message),
+            ),
+            ServiceError::GenerateGaveUp { progress, waited } => Status::with_error_details(
+                Code::ResourceExhausted,
+                message,
+                generate_gave_up_details(&progress, waited),
+            ),
+            ServiceError::GenerateDeadlineExceeded { .. } => Status::deadline_exceeded(message),
+            ServiceError::GenerateDraining { .. } => Status::unavailable(message),
         }
     }
 }
@@ -208,6 +265,26 @@ fn gave_up_details(gave_up: &GaveUp) -> ErrorDetails {
     .map(|(key, value)| (key.to_string(), value))
     .collect();
     ErrorDetails::with_error_info(GAVE_UP_REASON, ERROR_DOMAIN, metadata)
+}
+
+/// The reason in the `google.rpc.ErrorInfo` of a Generate call that gave
+/// up on its target.
+pub const GENERATE_GAVE_UP_REASON: &str = "GENERATE_TIME_EXHAUSTED";
+
+/// An ErrorInfo saying a Generate call gave up, with what it was asked and
+/// how far it got.
+fn generate_gave_up_details(progress: &GenerateProgress, waited: Duration) -> ErrorDetails {
+    let metadata: std::collections::HashMap<String, String> = [
+        ("asked", progress.asked.to_string()),
+        ("found", progress.found.to_string()),
+        ("attempts", progress.attempts.to_string()),
+        ("target", progress.target.clone()),
+        ("limit_seconds", format!("{:.6}", waited.as_secs_f64())),
+    ]
+    .into_iter()
+    .map(|(key, value)| (key.to_string(), value))
+    .collect();
+    ErrorDetails::with_error_info(GENERATE_GAVE_UP_REASON, ERROR_DOMAIN, metadata)
 }
 
 /// True when a request-side status says the client reset the stream

@@ -97,6 +97,11 @@ pub struct Limits {
     /// request: batch call slots are few, so headers alone must not hold
     /// one (the server's `--first-call-timeout`).
     pub first_message_timeout: Duration,
+    /// Most puzzles one Generate call may ask for.
+    pub max_generate_count: usize,
+    /// How long a Generate call searches for its next puzzle before it
+    /// gives up on a target too few attempts meet.
+    pub max_generate_wait: Duration,
 }
 
 impl Limits {
@@ -113,6 +118,8 @@ impl Limits {
         max_batch: 1024,
         batch_window: 4,
         first_message_timeout: Duration::from_secs(10),
+        max_generate_count: 10_000,
+        max_generate_wait: Duration::from_secs(10),
     };
 
     /// The most a batch request can be charged (see [`admit_batch`]): a

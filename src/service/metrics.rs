@@ -22,6 +22,7 @@ use tonic::Code;
 use super::convert::Solved;
 use super::error::ServiceError;
 use crate::domain::Outcome;
+use crate::domain::logic::Level;
 use crate::pool::PoolStats;
 
 /// The service's RPCs, as metric labels.
@@ -39,16 +40,19 @@ pub enum Rpc {
     Hint = 4,
     /// Unary `Explain`.
     Explain = 5,
+    /// Server-streaming `Generate`.
+    Generate = 6,
 }
 
 impl Rpc {
-    const ALL: [Rpc; 6] = [
+    const ALL: [Rpc; 7] = [
         Rpc::Solve,
         Rpc::SolveStream,
         Rpc::SolveBatch,
         Rpc::SolveBatchStream,
         Rpc::Hint,
         Rpc::Explain,
+        Rpc::Generate,
     ];
 
     /// The RPC a request path names, if it is one of this service's.
@@ -79,6 +83,12 @@ impl Rpc {
         )
     }
 
+    /// True for the RPCs whose client sends one request message (the
+    /// unary ones and Generate): their handler runs once it has arrived.
+    pub fn has_one_request(self) -> bool {
+        self.is_unary() || self == Rpc::Generate
+    }
+
     /// What sets the largest request message the RPC accepts.
     pub fn message_limit(self) -> &'static str {
         if self.is_batch() {
@@ -97,6 +107,7 @@ impl Rpc {
             Rpc::SolveBatchStream => "SolveBatchStream",
             Rpc::Hint => "Hint",
             Rpc::Explain => "Explain",
+            Rpc::Generate => "Generate",
         }
     }
 }
@@ -157,6 +168,8 @@ pub struct Metrics {
     pool: PoolGauges,
     connections: ConnectionMetrics,
     inflight_bytes: IntGauge,
+    generated: [IntCounter; 4],
+    generate_attempts: IntCounter,
 }
 
 /// What becomes of client connections.
@@ -222,8 +235,26 @@ impl Metrics {
                 "sudoku_inflight_bytes",
                 "Bytes charged to --max-inflight-bytes now: puzzles in flight and their answers.",
             ),
+            generated: generated_counters(&registry),
+            generate_attempts: register(
+                &registry,
+                IntCounter::new(
+                    "sudoku_generate_attempts_total",
+                    "Puzzles Generate made and graded, kept or not.",
+                ),
+            ),
             registry,
         }
+    }
+
+    /// Counts a puzzle Generate sent, by level.
+    pub fn generated(&self, level: Level) {
+        self.generated[level as usize].inc();
+    }
+
+    /// Counts `attempts` that Generate made.
+    pub fn generate_attempts(&self, attempts: u64) {
+        self.generate_attempts.inc_by(attempts);
     }
 
     /// Counts a finished call by its status code.
@@ -323,6 +354,18 @@ fn puzzle_counters(registry: &Registry) -> [[IntCounter; PuzzleLabel::COUNT]; Rp
             by_label.with_label_values(&[rpc.label(), PuzzleLabel(slot).name()])
         })
     })
+}
+
+/// `sudoku_generated_total`, one counter per level.
+fn generated_counters(registry: &Registry) -> [IntCounter; 4] {
+    let by_level = register(
+        registry,
+        IntCounterVec::new(
+            Opts::new("sudoku_generated_total", "Puzzles Generate sent, by level."),
+            &["level"],
+        ),
+    );
+    Level::ALL.map(|level| by_level.with_label_values(&[level.name()]))
 }
 
 /// `sudoku_shed_total`, one counter per RPC.

@@ -10,6 +10,7 @@ mod batch;
 mod convert;
 pub mod deadline;
 mod error;
+mod generate;
 pub(crate) mod grading;
 mod jobs;
 pub mod limits;
@@ -25,7 +26,11 @@ use tonic::codec::CompressionEncoding;
 use tonic::{Code, Request, Response, Status, Streaming};
 
 pub use convert::{answer_request, answer_stream_request, pb_outcome};
-pub use error::{ERROR_DOMAIN, GAVE_UP_REASON, ServiceError, is_client_reset, rpc_status};
+pub use error::{
+    ERROR_DOMAIN, GAVE_UP_REASON, GENERATE_GAVE_UP_REASON, ServiceError, is_client_reset,
+    rpc_status,
+};
+pub use generate::{GenerateStream, parse_request as parse_generate_request};
 pub use limits::{ByteBudget, Limits};
 pub use metrics::{ConnectionGauge, Metrics, Rpc, code_name};
 
@@ -229,6 +234,21 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         }
         let answer = self.explain_one(request.into_inner()).await;
         self.finish_counted(Rpc::Explain, answer)
+    }
+
+    type GenerateStream = GenerateStream;
+
+    async fn generate(
+        &self,
+        request: Request<crate::pb::GenerateRequest>,
+    ) -> Result<Response<GenerateStream>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let arrival = tokio::time::Instant::now();
+        let deadline = deadline::deadline_of(request.metadata().as_ref(), arrival);
+        let stream = self.start_generate(request.get_ref(), deadline)?;
+        Ok(Response::new(stream))
     }
 }
 

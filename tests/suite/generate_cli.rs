@@ -4,7 +4,7 @@
 
 use std::process::{Command, Output};
 
-use crate::common::process::text;
+use crate::common::process::{ServerProcess, text};
 use sudoku_grpc::domain::generate::Symmetry;
 use sudoku_grpc::domain::{Outcome, parse_board, solve_board};
 
@@ -19,6 +19,7 @@ fn sudoku(args: &[&str]) -> Output {
 fn a_seed_prints_the_same_unique_symmetric_puzzles_on_any_thread_count() {
     let args = [
         "generate",
+        "--local",
         "--count",
         "12",
         "--seed",
@@ -54,7 +55,7 @@ fn a_seed_prints_the_same_unique_symmetric_puzzles_on_any_thread_count() {
         assert!(seen.insert(puzzle.to_line()), "puzzles repeat");
         // Its seed makes the same puzzle first.
         let seed = line["seed"].as_u64().unwrap().to_string();
-        let again = sudoku(&[&args[..2], &["1", "--seed", &seed], &args[5..]].concat());
+        let again = sudoku(&[&args[..3], &["1", "--seed", &seed], &args[6..]].concat());
         let first: serde_json::Value = serde_json::from_str(text(&again.stdout).trim()).unwrap();
         assert_eq!(first["puzzle"], line["puzzle"]);
     }
@@ -69,6 +70,7 @@ fn a_seed_prints_the_same_unique_symmetric_puzzles_on_any_thread_count() {
 fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
     let unreachable = sudoku(&[
         "generate",
+        "--local",
         "--rating",
         "12.0..",
         "--max-attempts",
@@ -85,4 +87,45 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
     let backwards = sudoku(&["generate", "--rating", "5..3"]);
     assert_eq!(backwards.status.code(), Some(2));
     assert!(text(&backwards.stderr).contains("the lowest rating 5.0 is above the highest 3.0"));
+}
+
+#[test]
+fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
+    let server = ServerProcess::start(&["--workers", "2", "--max-generate-wait", "200ms"]);
+    let args = [
+        "generate",
+        "--count",
+        "6",
+        "--level",
+        "hard",
+        "--symmetry",
+        "flip",
+        "--minimal",
+        "--seed",
+        "41",
+        "--format",
+        "json",
+    ];
+    let local = sudoku(&[&args[..], &["--local"]].concat());
+    let remote = sudoku(&[&args[..], &["--server", &server.address]].concat());
+    assert_eq!(remote.status.code(), Some(0), "{}", text(&remote.stderr));
+    assert_eq!(text(&remote.stdout), text(&local.stdout));
+    assert_eq!(text(&remote.stdout).lines().count(), 6);
+    assert!(
+        text(&remote.stderr).contains("generated 6 puzzles"),
+        "{}",
+        text(&remote.stderr)
+    );
+
+    let never = sudoku(&["generate", "--rating", "11..", "--server", &server.address]);
+    assert_eq!(never.status.code(), Some(3));
+    let stderr = text(&never.stderr);
+    assert!(
+        stderr.contains("the server answered Some resource has been exhausted"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("found 0 of the 1 puzzles asked for (rated 11.0..)"),
+        "{stderr}"
+    );
 }

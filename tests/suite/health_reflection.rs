@@ -144,7 +144,8 @@ async fn reflection_v1_lists_and_describes_the_services() {
             "SolveBatch",
             "SolveBatchStream",
             "Hint",
-            "Explain"
+            "Explain",
+            "Generate"
         ]
     );
     assert!(

@@ -19,6 +19,7 @@ mod differential;
 mod flood;
 mod fuzz_regressions;
 mod generate_cli;
+mod generate_rpc;
 mod grading;
 mod grading_cli;
 mod health_reflection;

@@ -39,6 +39,27 @@ fn answer(puzzle: &str) -> (i32, String, Option<&'static str>) {
     }
 }
 
+/// A Generate response for `puzzle` with an easy grade.
+fn generated(puzzle: &str) -> sudoku_grpc::pb::GenerateResponse {
+    sudoku_grpc::pb::GenerateResponse {
+        puzzle: puzzle.to_string(),
+        solution: CLASSIC_SOLUTION.to_string(),
+        grade: Some(sudoku_grpc::pb::Grade {
+            rating: 1.2,
+            level: sudoku_grpc::pb::Level::Easy as i32,
+            hardest_technique: "Hidden Single in a Box".to_string(),
+            techniques: vec![sudoku_grpc::pb::TechniqueCount {
+                technique: "Hidden Single in a Box".to_string(),
+                count: 51,
+            }],
+            stalled: false,
+            stalled_reason: String::new(),
+        }),
+        clues: 30,
+        seed: 1,
+    }
+}
+
 /// Puzzles the fake server answers badly, each in its own way.
 const SHORT: &str = "1";
 const UNKNOWN: &str = "2";
@@ -127,6 +148,32 @@ impl SudokuService for BadServer {
         _: Request<sudoku_grpc::pb::ExplainRequest>,
     ) -> Result<Response<sudoku_grpc::pb::ExplainResponse>, Status> {
         Err(Status::unimplemented("not this server"))
+    }
+
+    type GenerateStream = std::pin::Pin<
+        Box<
+            dyn tokio_stream::Stream<Item = Result<sudoku_grpc::pb::GenerateResponse, Status>>
+                + Send,
+        >,
+    >;
+
+    async fn generate(
+        &self,
+        request: Request<sudoku_grpc::pb::GenerateRequest>,
+    ) -> Result<Response<Self::GenerateStream>, Status> {
+        let good = generated(CLASSIC);
+        let responses = match request.into_inner().seed {
+            1 => vec![generated(crate::common::TWO_SOLUTIONS)],
+            2 => vec![sudoku_grpc::pb::GenerateResponse { clues: 80, ..good }],
+            3 => vec![good.clone(), good],
+            _ => vec![sudoku_grpc::pb::GenerateResponse {
+                solution: CLASSIC_SOLUTION.replacen('5', "6", 1),
+                ..good
+            }],
+        };
+        Ok(Response::new(Box::pin(tokio_stream::iter(
+            responses.into_iter().map(Ok),
+        ))))
     }
 }
 
@@ -382,4 +429,32 @@ async fn a_benchmark_counts_stream_answers_it_cannot_trust_as_failures() {
          outcome); 5 of 10 batch stream answers were failures (failed, gave up, or an \
          unknown outcome)\n"
     );
+}
+
+#[tokio::test]
+async fn generated_puzzles_that_fail_their_checks_end_the_run_after_those_that_pass() {
+    let address = start_bad_server().await;
+    for (seed, what, printed) in [
+        (
+            "1",
+            "a generated puzzle that this client finds MultipleSolutions",
+            0,
+        ),
+        ("2", "a generated puzzle said to have 80 clues, with 30", 0),
+        ("3", "more than the 1 puzzles asked for", 1),
+        (
+            "4",
+            "a generated puzzle with a solution that is not its one solution",
+            0,
+        ),
+    ] {
+        let output = sudoku(address, &["generate", "--seed", seed]).await;
+        assert_eq!(output.status.code(), Some(3), "{seed}");
+        assert_eq!(text(&output.stdout).lines().count(), printed, "{seed}");
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains(&format!("sudoku: protocol error: the server sent {what}")),
+            "{seed}: {stderr}"
+        );
+    }
 }

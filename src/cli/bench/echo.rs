@@ -51,6 +51,15 @@ impl SudokuService for EchoService {
         Err(Status::unimplemented("the echo server only echoes solves"))
     }
 
+    type GenerateStream = ReceiverStream<Result<crate::pb::GenerateResponse, Status>>;
+
+    async fn generate(
+        &self,
+        _: Request<crate::pb::GenerateRequest>,
+    ) -> Result<Response<Self::GenerateStream>, Status> {
+        Err(Status::unimplemented("the echo server only echoes solves"))
+    }
+
     type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;
 
     async fn solve_stream(

@@ -50,13 +50,68 @@ pub struct Request {
     pub max_rating: Option<Rating>,
 }
 
+/// Why a request's target cannot be met by any puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// The lowest rating is above the highest.
+    #[error("min_rating {min} is above max_rating {max}")]
+    MinAboveMax {
+        /// The lowest rating asked for.
+        min: Rating,
+        /// The highest.
+        max: Rating,
+    },
+    /// The rating bounds leave no rating of the level.
+    #[error("no puzzle of level {level} is rated within {min}..{max}")]
+    LevelOutsideRatings {
+        /// The level asked for.
+        level: Level,
+        /// The lowest rating asked for, or 0.0.
+        min: Rating,
+        /// The highest, or the top of the scale.
+        max: Rating,
+    },
+}
+
+/// The top of Sudoku Explainer's scale, as a bound.
+const TOP_RATING: Rating = Rating(200);
+
 impl Request {
+    /// Whether some puzzle could meet the target: the rating bounds in
+    /// order, and overlapping the level's ratings.
+    pub fn check(&self) -> Result<(), RequestError> {
+        let min = self.min_rating.unwrap_or(Rating(0));
+        let max = self.max_rating.unwrap_or(TOP_RATING);
+        if min > max {
+            return Err(RequestError::MinAboveMax { min, max });
+        }
+        if let Some(level) = self.level {
+            let (low, high) = level.ratings();
+            if max < low || min > high {
+                return Err(RequestError::LevelOutsideRatings { level, min, max });
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the target is hard puzzles (rated 2.5 and up), which
+    /// emptying every orbit it can, as for a minimal puzzle, finds far
+    /// more often than stopping early.
+    fn wants_hard(&self) -> bool {
+        let level_floor = self.level.map_or(Rating(0), |level| level.ratings().0);
+        level_floor.max(self.min_rating.unwrap_or(Rating(0))) >= Rating(25)
+    }
+
     /// True when `grade` meets the level and the rating bounds.
     pub fn accepts(&self, grade: &Grade) -> bool {
-        grade.stalled.is_none()
-            && self.level.is_none_or(|level| grade.level() == level)
-            && self.min_rating.is_none_or(|min| grade.rating >= min)
-            && self.max_rating.is_none_or(|max| grade.rating <= max)
+        grade.stalled.is_none() && self.accepts_rating(grade.rating)
+    }
+
+    /// True when `rating` meets the level and the rating bounds.
+    pub fn accepts_rating(&self, rating: Rating) -> bool {
+        self.level.is_none_or(|level| rating.level() == level)
+            && self.min_rating.is_none_or(|min| rating >= min)
+            && self.max_rating.is_none_or(|max| rating <= max)
     }
 }
 
@@ -76,10 +131,20 @@ pub struct Generated {
 /// One attempt: the puzzle `seed` makes for `request`, if its grade
 /// meets the target.
 pub fn attempt(request: &Request, seed: u64) -> Option<Generated> {
+    attempt_until(request, seed, &|| false)
+}
+
+/// [`attempt`], whose grading stops (and the attempt fails) once
+/// `should_stop` says so.
+pub fn attempt_until(
+    request: &Request,
+    seed: u64,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Generated> {
     let mut random = Random::new(seed);
     let solution = random_solution(&mut random);
     let puzzle = empty_cells(&solution, request, &mut random);
-    let grade = logic::grade(&puzzle);
+    let grade = logic::grade_until(&puzzle, should_stop, &|| std::time::Duration::ZERO);
     request.accepts(&grade).then_some(Generated {
         puzzle,
         solution,
@@ -106,6 +171,59 @@ pub fn generate(
         }
         seed = next_seed(seed);
     }
+}
+
+/// The most attempts one job of a request takes (see [`Seeds`]).
+pub const MAX_ATTEMPTS_PER_JOB: usize = 16;
+
+/// The seeds a request tries, cut into jobs: the first job takes one
+/// attempt, and each next one twice as many, up to
+/// [`MAX_ATTEMPTS_PER_JOB`], so that a request for one puzzle of a common
+/// level wastes little work while a long one spends little on hand-offs.
+#[derive(Debug, Clone)]
+pub struct Seeds {
+    next: u64,
+    per_job: usize,
+}
+
+impl Seeds {
+    /// The seeds from `seed` on.
+    pub fn new(seed: u64) -> Seeds {
+        Seeds {
+            next: seed,
+            per_job: 1,
+        }
+    }
+
+    /// The seeds of the next job.
+    pub fn next_job(&mut self) -> Vec<u64> {
+        let mut seeds = Vec::with_capacity(self.per_job);
+        for _ in 0..self.per_job {
+            seeds.push(self.next);
+            self.next = next_seed(self.next);
+        }
+        self.per_job = (self.per_job * 2).min(MAX_ATTEMPTS_PER_JOB);
+        seeds
+    }
+}
+
+/// Attempts on each of `seeds` in turn, until `should_stop` says stop:
+/// one entry per attempt finished, in seed order (an attempt cut short
+/// is left out, so every entry is what its seed makes).
+pub fn attempt_each(
+    request: &Request,
+    seeds: &[u64],
+    should_stop: &dyn Fn() -> bool,
+) -> Vec<Option<Generated>> {
+    let mut made = Vec::with_capacity(seeds.len());
+    for &seed in seeds {
+        let found = attempt_until(request, seed, should_stop);
+        if should_stop() {
+            break;
+        }
+        made.push(found);
+    }
+    made
 }
 
 /// A random solved grid.
@@ -146,12 +264,27 @@ fn empty_cells(solution: &Board, request: &Request, random: &mut Random) -> Boar
                 cells[cell] = solution.cells()[cell];
             }
             failures += 1;
-            if !request.minimal && failures == FAILURES_ALLOWED {
+            if !request.minimal && !request.wants_hard() && failures == FAILURES_ALLOWED {
                 break;
             }
         }
     }
     Board::from_cells(cells).expect("digits of a solution")
+}
+
+/// True when no orbit of `symmetry` that holds givens can be emptied
+/// without a second solution (for a puzzle with one solution).
+pub fn is_minimal(puzzle: &Board, symmetry: Symmetry) -> bool {
+    symmetry.orbits().iter().all(|orbit| {
+        let mut cells = *puzzle.cells();
+        if orbit.iter().all(|&cell| cells[cell] == 0) {
+            return true;
+        }
+        for &cell in orbit {
+            cells[cell] = 0;
+        }
+        !has_one_solution(&cells)
+    })
 }
 
 fn has_one_solution(cells: &[u8; 81]) -> bool {

@@ -11,20 +11,6 @@ fn minimal(symmetry: Symmetry) -> Request {
     }
 }
 
-/// True when no orbit of givens can be emptied without a second solution.
-fn is_minimal(puzzle: &Board, symmetry: Symmetry) -> bool {
-    symmetry.orbits().iter().all(|orbit| {
-        let mut cells = *puzzle.cells();
-        if orbit.iter().all(|&cell| cells[cell] == 0) {
-            return true;
-        }
-        for &cell in orbit {
-            cells[cell] = 0;
-        }
-        !has_one_solution(&cells)
-    })
-}
-
 #[test]
 fn every_symmetry_gives_unique_minimal_symmetric_puzzles_of_their_solution() {
     for symmetry in Symmetry::ALL {

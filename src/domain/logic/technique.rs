@@ -52,6 +52,16 @@ pub enum Level {
 }
 
 impl Level {
+    /// The lowest and highest rating of the level.
+    pub fn ratings(self) -> (Rating, Rating) {
+        match self {
+            Level::Easy => (Rating(0), Rating(14)),
+            Level::Medium => (Rating(15), Rating(24)),
+            Level::Hard => (Rating(25), Rating(49)),
+            Level::Diabolical => (Rating(50), Rating(u16::MAX)),
+        }
+    }
+
     /// Every level, easiest first.
     pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical];
 

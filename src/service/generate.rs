@@ -1,0 +1,468 @@
+//! The Generate call: fresh puzzles streamed as the worker pool finds
+//! them.
+//!
+//! A request is checked whole before anything runs ([`parse_request`]):
+//! every field that could make it unmeetable or unbounded is refused with
+//! INVALID_ARGUMENT naming the field. The call then takes a slot under
+//! `--max-open-streams`, as SolveStream does, since it holds a response
+//! stream for as long as it runs, and its first job must find room in the
+//! pool's queue or the call is shed.
+//!
+//! A driver task runs the attempts in jobs on the pool (the domain's
+//! [`Seeds`]: one attempt, then twice as many per job up to 16), at most
+//! [`JOBS_IN_FLIGHT`] at once, and sends the puzzles in seed order, so the
+//! same request and seed give the same puzzles whatever the worker count.
+//! It sends through a channel of [`RESPONSE_BUFFER`] responses: a client
+//! that stops reading stops the driver (HTTP/2 flow control fills, then
+//! the channel), and a client that goes away closes the channel, which
+//! ends the driver and drops its jobs, cancelling them.
+//!
+//! The call ends, after the puzzles found so far, when its deadline passes
+//! (DEADLINE_EXCEEDED), when the server drains (UNAVAILABLE), or when
+//! `--max-generate-wait` passes without a puzzle (RESOURCE_EXHAUSTED with
+//! an ErrorInfo saying what was asked and how far it got).
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_stream::Stream;
+use tonic::{Code, Status};
+
+use super::error::ServiceError;
+use super::grading::pb_grade;
+use super::metrics::{Metrics, Rpc};
+use super::stream::StreamSlot;
+use super::{SudokuService, log_failed_call};
+use crate::domain::generate::{self, Generated, Request, Seeds, Symmetry, attempt_each};
+use crate::domain::logic::{Level, Rating};
+use crate::pb;
+use crate::pool::{JobError, JobHandle, WorkerPool};
+
+/// Jobs of one call on the pool at once: two keep two workers busy on a
+/// long request without one call taking a large pool.
+pub const JOBS_IN_FLIGHT: usize = 2;
+
+/// Responses buffered between the driver and the transport.
+pub const RESPONSE_BUFFER: usize = 4;
+
+/// What one job hands back: an entry per attempt it finished.
+type Attempts = Vec<Option<Generated>>;
+
+/// A checked request: what each puzzle must be, how many, from which seed.
+#[derive(Debug, Clone, Copy)]
+pub struct Order {
+    /// The target each puzzle must meet.
+    pub request: Request,
+    /// How many puzzles to send.
+    pub count: usize,
+    /// The seed of the first attempt.
+    pub seed: u64,
+}
+
+/// Checks `request` against `max_count`, naming the field at fault.
+pub fn parse_request(
+    request: &pb::GenerateRequest,
+    max_count: usize,
+) -> Result<Order, ServiceError> {
+    let invalid = |field: &'static str, reason: String| ServiceError::InvalidGenerateRequest {
+        field,
+        reason,
+    };
+    let count = (request.count as usize).max(1);
+    if count > max_count {
+        return Err(invalid(
+            "count",
+            format!("count {count} is over the limit of {max_count} (--max-generate-count)"),
+        ));
+    }
+    let level = match pb::Level::try_from(request.level) {
+        Ok(pb::Level::Unspecified) => None,
+        Ok(level) => Some(domain_level(level)),
+        Err(_) => return Err(invalid("level", unknown_value("Level", request.level))),
+    };
+    let symmetry = pb::Symmetry::try_from(request.symmetry)
+        .map(domain_symmetry)
+        .map_err(|_| invalid("symmetry", unknown_value("Symmetry", request.symmetry)))?;
+    let target = Request {
+        symmetry,
+        minimal: request.minimal,
+        level,
+        min_rating: rating_bound("min_rating", request.min_rating)?,
+        max_rating: rating_bound("max_rating", request.max_rating)?,
+    };
+    target.check().map_err(|error| {
+        let field = match error {
+            generate::RequestError::MinAboveMax { .. } => "min_rating",
+            generate::RequestError::LevelOutsideRatings { .. } => "level",
+        };
+        invalid(field, error.to_string())
+    })?;
+    let seed = match request.seed {
+        0 => random_seed(),
+        seed => seed,
+    };
+    Ok(Order {
+        request: target,
+        count,
+        seed,
+    })
+}
+
+fn unknown_value(enum_name: &str, value: i32) -> String {
+    format!("{value} is not a value of sudoku.v1.{enum_name}")
+}
+
+/// A rating bound: 0 for none, else a rating on the scale (0 to 20).
+fn rating_bound(field: &'static str, value: f64) -> Result<Option<Rating>, ServiceError> {
+    if value == 0.0 {
+        return Ok(None);
+    }
+    if !(0.0..=20.0).contains(&value) {
+        return Err(ServiceError::InvalidGenerateRequest {
+            field,
+            reason: format!("{field} {value} is off Sudoku Explainer's scale (0 to 20)"),
+        });
+    }
+    Ok(Some(Rating((value * 10.0).round() as u16)))
+}
+
+fn domain_level(level: pb::Level) -> Level {
+    match level {
+        pb::Level::Unspecified | pb::Level::Easy => Level::Easy,
+        pb::Level::Medium => Level::Medium,
+        pb::Level::Hard => Level::Hard,
+        pb::Level::Diabolical => Level::Diabolical,
+    }
+}
+
+fn domain_symmetry(symmetry: pb::Symmetry) -> Symmetry {
+    match symmetry {
+        pb::Symmetry::Unspecified | pb::Symmetry::None => Symmetry::None,
+        pb::Symmetry::Rotate180 => Symmetry::Rotate180,
+        pb::Symmetry::Rotate90 => Symmetry::Rotate90,
+        pb::Symmetry::Mirror => Symmetry::Mirror,
+        pb::Symmetry::Flip => Symmetry::Flip,
+        pb::Symmetry::Diagonal => Symmetry::Diagonal,
+        pb::Symmetry::Antidiagonal => Symmetry::Antidiagonal,
+    }
+}
+
+/// A seed for a request without one, from the clock.
+fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64);
+    generate::next_seed(nanos).max(1)
+}
+
+/// The protobuf form of a generated puzzle.
+pub fn pb_generated(generated: &Generated) -> pb::GenerateResponse {
+    pb::GenerateResponse {
+        puzzle: generated.puzzle.to_line(),
+        solution: generated.solution.to_line(),
+        grade: Some(pb_grade(&generated.grade)),
+        clues: generated.puzzle.given_count() as u32,
+        seed: generated.seed,
+    }
+}
+
+/// The responses of a Generate call as the transport reads them: the
+/// puzzles, then the status the call ended with if it failed. It holds
+/// the call's stream slot until the transport is done with it.
+pub struct GenerateStream {
+    puzzles: mpsc::Receiver<pb::GenerateResponse>,
+    end: Arc<Mutex<Option<Status>>>,
+    _slot: Arc<StreamSlot>,
+}
+
+impl Stream for GenerateStream {
+    type Item = Result<pb::GenerateResponse, Status>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        match self.puzzles.poll_recv(cx) {
+            Poll::Ready(Some(puzzle)) => Poll::Ready(Some(Ok(puzzle))),
+            Poll::Ready(None) => {
+                let status = self
+                    .end
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .take();
+                Poll::Ready(status.map(Err))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl SudokuService {
+    /// Starts a Generate call: checks the request, takes a stream slot,
+    /// queues the first job (or sheds the call), and hands the rest to a
+    /// driver task.
+    pub(super) fn start_generate(
+        &self,
+        request: &pb::GenerateRequest,
+        deadline: Option<Instant>,
+    ) -> Result<GenerateStream, Status> {
+        let order = parse_request(request, self.limits.max_generate_count).map_err(|error| {
+            let status = Status::from(error);
+            self.metrics.call_finished(Rpc::Generate, status.code());
+            log_failed_call("Generate", &status, false);
+            status
+        })?;
+        let permit = self.admit_stream().inspect_err(|status| {
+            self.metrics.call_finished(Rpc::Generate, status.code());
+            log_failed_call("Generate", status, true);
+        })?;
+        let mut seeds = Seeds::new(order.seed);
+        let first = self
+            .pool
+            .try_submit(job(order.request, seeds.next_job()))
+            .map_err(|full| {
+                let error = ServiceError::from(full);
+                let status = Status::from(error);
+                self.metrics.call_shed(Rpc::Generate, status.code());
+                log_failed_call("Generate", &status, true);
+                status
+            })?;
+        let (puzzles, receiver) = mpsc::channel(RESPONSE_BUFFER);
+        let end = Arc::new(Mutex::new(None));
+        let driver = Driver {
+            order,
+            seeds,
+            pool: self.pool.clone(),
+            wait: self.limits.max_generate_wait,
+            deadline,
+            draining: self.draining.clone(),
+            metrics: self.metrics.clone(),
+            puzzles,
+            end: end.clone(),
+            made: 0,
+            attempts: 0,
+        };
+        tokio::spawn(driver.run(first));
+        Ok(GenerateStream {
+            puzzles: receiver,
+            end,
+            _slot: StreamSlot::new(permit, &self.metrics),
+        })
+    }
+}
+
+/// A job of attempts on `seeds`, which stops early once it is cancelled.
+fn job(
+    request: Request,
+    seeds: Vec<u64>,
+) -> impl FnOnce(&crate::pool::CancelCheck) -> Attempts + Send + 'static {
+    move |cancel| attempt_each(&request, &seeds, &|| cancel.is_cancelled())
+}
+
+/// Why a driver stopped before its count.
+enum Stop {
+    /// The client went away: nothing more to send.
+    ClientGone,
+    /// The call ends with this error, after the puzzles sent.
+    Error(ServiceError),
+}
+
+/// One Generate call's work: its jobs, its progress, where it sends.
+struct Driver {
+    order: Order,
+    seeds: Seeds,
+    pool: WorkerPool,
+    wait: Duration,
+    deadline: Option<Instant>,
+    draining: watch::Receiver<bool>,
+    metrics: Arc<Metrics>,
+    puzzles: mpsc::Sender<pb::GenerateResponse>,
+    end: Arc<Mutex<Option<Status>>>,
+    made: usize,
+    attempts: u64,
+}
+
+impl Driver {
+    /// Runs the call to its end, starting with the `first` job queued.
+    async fn run(mut self, first: JobHandle<Attempts>) {
+        let outcome = self.generate(first).await;
+        let code = match outcome {
+            Ok(()) => Code::Ok,
+            Err(Stop::ClientGone) => Code::Cancelled,
+            Err(Stop::Error(error)) => {
+                let status = Status::from(error);
+                log_failed_call("Generate", &status, false);
+                let code = status.code();
+                *self
+                    .end
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(status);
+                code
+            }
+        };
+        self.metrics.generate_attempts(self.attempts);
+        self.metrics.call_finished(Rpc::Generate, code);
+        // Dropping the sender ends the responses, with `end` after them.
+    }
+
+    /// Runs jobs and sends their puzzles until the count is made.
+    async fn generate(&mut self, first: JobHandle<Attempts>) -> Result<(), Stop> {
+        let mut jobs = VecDeque::from([first]);
+        let mut give_up_at = Instant::now() + self.wait;
+        while self.made < self.order.count {
+            self.fill(&mut jobs).await?;
+            let front = jobs.front_mut().expect("fill leaves a job");
+            let attempts = tokio::select! {
+                biased;
+                () = self.puzzles.closed() => return Err(Stop::ClientGone),
+                () = self.stopping() => return Err(self.stop_reason()),
+                () = tokio::time::sleep_until(give_up_at) => {
+                    return Err(Stop::Error(self.gave_up()));
+                }
+                attempts = front => attempts.map_err(job_failed)?,
+            };
+            jobs.pop_front();
+            for found in attempts {
+                self.attempts += 1;
+                let Some(generated) = found else { continue };
+                self.send(&generated).await?;
+                give_up_at = Instant::now() + self.wait;
+                if self.made == self.order.count {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues jobs until [`JOBS_IN_FLIGHT`] are, or the pool's queue is
+    /// full; with none queued, waits for room.
+    async fn fill(&mut self, jobs: &mut VecDeque<JobHandle<Attempts>>) -> Result<(), Stop> {
+        while jobs.len() < JOBS_IN_FLIGHT {
+            let seeds = self.seeds.clone().next_job();
+            let task = job(self.order.request, seeds);
+            match self.pool.try_submit_or_return(task) {
+                Ok(handle) => {
+                    self.seeds.next_job();
+                    jobs.push_back(handle);
+                }
+                Err(task) if jobs.is_empty() => {
+                    let handle = tokio::select! {
+                        biased;
+                        () = self.puzzles.closed() => return Err(Stop::ClientGone),
+                        () = self.stopping() => return Err(self.stop_reason()),
+                        handle = self.pool.submit(task) => handle,
+                    };
+                    self.seeds.next_job();
+                    jobs.push_back(handle);
+                }
+                Err(_) => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends one puzzle, waiting for room in the response channel.
+    async fn send(&mut self, generated: &Generated) -> Result<(), Stop> {
+        let response = pb_generated(generated);
+        tokio::select! {
+            biased;
+            () = self.stopping() => return Err(self.stop_reason()),
+            sent = self.puzzles.send(response) => sent.map_err(|_| Stop::ClientGone)?,
+        }
+        self.made += 1;
+        self.metrics.generated(generated.grade.level());
+        Ok(())
+    }
+
+    /// Completes once the call must stop: its deadline passed, or the
+    /// server is draining.
+    async fn stopping(&self) {
+        let mut draining = self.draining.clone();
+        let deadline = async {
+            match self.deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = deadline => {}
+            _ = draining.wait_for(|draining| *draining) => {}
+        }
+    }
+
+    /// Why [`Driver::stopping`] completed.
+    fn stop_reason(&self) -> Stop {
+        let progress = self.progress();
+        if self
+            .deadline
+            .is_some_and(|deadline| deadline <= Instant::now())
+        {
+            Stop::Error(ServiceError::GenerateDeadlineExceeded { progress })
+        } else {
+            Stop::Error(ServiceError::GenerateDraining { progress })
+        }
+    }
+
+    fn gave_up(&self) -> ServiceError {
+        ServiceError::GenerateGaveUp {
+            progress: self.progress(),
+            waited: self.wait,
+        }
+    }
+
+    fn progress(&self) -> GenerateProgress {
+        GenerateProgress {
+            asked: self.order.count,
+            found: self.made,
+            attempts: self.attempts,
+            target: describe(&self.order.request),
+        }
+    }
+}
+
+fn job_failed(error: JobError) -> Stop {
+    Stop::Error(ServiceError::Internal(error))
+}
+
+/// How far a Generate call got, for the status it ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerateProgress {
+    /// Puzzles asked for.
+    pub asked: usize,
+    /// Puzzles sent.
+    pub found: usize,
+    /// Attempts made.
+    pub attempts: u64,
+    /// What each puzzle had to be, in words.
+    pub target: String,
+}
+
+/// A request's target in words, e.g. "diabolical, rated 9.0..20.0,
+/// rotate-180, minimal".
+fn describe(request: &Request) -> String {
+    let mut parts = Vec::new();
+    if let Some(level) = request.level {
+        parts.push(level.to_string());
+    }
+    if request.min_rating.is_some() || request.max_rating.is_some() {
+        let bound = |rating: Option<Rating>| rating.map(|r| r.to_string()).unwrap_or_default();
+        parts.push(format!(
+            "rated {}..{}",
+            bound(request.min_rating),
+            bound(request.max_rating)
+        ));
+    }
+    if request.symmetry != Symmetry::None {
+        parts.push(format!("{:?} symmetry", request.symmetry));
+    }
+    if request.minimal {
+        parts.push("minimal".to_string());
+    }
+    if parts.is_empty() {
+        parts.push("any puzzle".to_string());
+    }
+    parts.join(", ")
+}
