@@ -214,7 +214,7 @@ impl SudokuService {
             log_failed_call("Generate", &status, false);
             status
         })?;
-        let permit = self.admit_stream().inspect_err(|status| {
+        let permit = self.admit_stream(Rpc::Generate).inspect_err(|status| {
             self.metrics.call_finished(Rpc::Generate, status.code());
             log_failed_call("Generate", status, true);
         })?;

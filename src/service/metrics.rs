@@ -219,13 +219,13 @@ impl Metrics {
             streams_open: gauge(
                 &registry,
                 "sudoku_streams_open",
-                "SolveStream and SolveBatchStream calls open now.",
+                "SolveStream, SolveBatchStream and Generate calls open now.",
             ),
             streams_refused: register(
                 &registry,
                 IntCounter::new(
                     "sudoku_streams_refused_total",
-                    "SolveStream calls refused because --max-open-streams were open.",
+                    "SolveStream and Generate calls refused because --max-open-streams were open.",
                 ),
             ),
             pool: PoolGauges::new(&registry),
@@ -319,10 +319,11 @@ impl Metrics {
         self.connections.tls_failed.inc();
     }
 
-    /// Counts a stream refused at the open-streams cap.
-    pub fn stream_refused(&self) {
+    /// Counts a stream (SolveStream or Generate) refused at the
+    /// open-streams cap.
+    pub fn stream_refused(&self, rpc: Rpc) {
         self.streams_refused.inc();
-        self.shed[Rpc::SolveStream as usize].inc();
+        self.shed[rpc as usize].inc();
     }
 
     /// The metrics in the Prometheus text format, with the pool's gauges

@@ -133,14 +133,14 @@ impl SudokuService {
 
     /// Why a new stream is refused now, if it is: the server is draining,
     /// or `--max-open-streams` are open. Otherwise the slot it holds.
-    fn admit_stream(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
+    fn admit_stream(&self, rpc: Rpc) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
         if *self.draining.borrow() {
             return Err(Status::unavailable(
                 "the server is shutting down; open the stream on another server",
             ));
         }
         self.open_streams.clone().try_acquire_owned().map_err(|_| {
-            self.metrics.stream_refused();
+            self.metrics.stream_refused(rpc);
             Status::resource_exhausted(format!(
                 "server overloaded: {} streams are already open (--max-open-streams); \
                  retry with backoff",
@@ -173,7 +173,7 @@ impl crate::pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
-        let slot = self.admit_stream().inspect_err(|status| {
+        let slot = self.admit_stream(Rpc::SolveStream).inspect_err(|status| {
             self.metrics.call_finished(Rpc::SolveStream, status.code());
             let shed = status.code() == Code::ResourceExhausted;
             log_failed_call("SolveStream", status, shed);

@@ -442,3 +442,37 @@ async fn generated_puzzles_and_attempts_are_counted() {
         1.0
     );
 }
+
+#[tokio::test]
+async fn a_draining_server_ends_the_call_after_the_puzzles_it_sent() {
+    let server = TestServer::default().await;
+    let request = GenerateRequest {
+        count: 10_000,
+        level: pb::Level::Diabolical as i32,
+        seed: 8,
+        ..Default::default()
+    };
+    let mut stream = open(&server, request).await;
+    assert!(stream.message().await.unwrap().is_some());
+    let stopped = tokio::spawn(server.shut_down());
+    let mut found = 1;
+    let status = loop {
+        match stream.message().await {
+            Ok(Some(_)) => found += 1,
+            Ok(None) => panic!("ten thousand diabolical puzzles before the drain"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+    let expected = format!("the server is shutting down: sent {found} of the 10000 puzzles");
+    assert!(
+        status.message().starts_with(&expected),
+        "{}",
+        status.message()
+    );
+    tokio::time::timeout(Duration::from_secs(5), stopped)
+        .await
+        .expect("the server stops once the call has ended")
+        .unwrap()
+        .unwrap();
+}

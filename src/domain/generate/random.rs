@@ -10,6 +10,7 @@ use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 
 /// A stream of random choices from one seed.
+#[derive(Clone)]
 pub struct Random(XorShiftRng);
 
 impl Random {
