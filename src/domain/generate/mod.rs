@@ -32,7 +32,7 @@ pub use symmetry::Symmetry;
 use random::Random;
 
 use super::logic::{self, Grade, Level, Rating};
-use super::{Board, Outcome, solve_board};
+use super::{Board, Outcome, solver};
 
 /// What a request asks of each puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -246,10 +246,7 @@ fn random_solution(random: &mut Random) -> Board {
         }
     }
     let start = Board::from_cells(cells).expect("digits 1-9");
-    solve_board(&start, None, || false)
-        .ok()
-        .and_then(|report| report.solution)
-        .expect("three diagonal boxes always complete to a grid")
+    solver::first_solution(&start).expect("three diagonal boxes always complete to a grid")
 }
 
 /// Orbits that may fail to go before emptying stops, for a puzzle that
@@ -312,7 +309,7 @@ pub fn is_minimal(puzzle: &Board, symmetry: Symmetry) -> bool {
 
 fn has_one_solution(cells: &[u8; 81]) -> bool {
     let board = Board::from_cells(*cells).expect("digits of a solution");
-    solve_board(&board, None, || false).is_ok_and(|report| report.outcome == Outcome::Solved)
+    solver::solve(&board, || false).is_ok_and(|report| report.outcome == Outcome::Solved)
 }
 
 #[cfg(test)]

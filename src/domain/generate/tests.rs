@@ -2,6 +2,7 @@
 //! target, and the same puzzles from the same seed.
 
 use super::*;
+use crate::domain::solve_board;
 
 fn minimal(symmetry: Symmetry) -> Request {
     Request {

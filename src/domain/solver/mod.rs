@@ -94,5 +94,13 @@ pub fn solve_checked(
     })
 }
 
+/// The first solution the search finds for `board`, without looking for
+/// a second: what filling in a grid needs, at less cost than [`solve`].
+/// `None` when it has none.
+pub fn first_solution(board: &Board) -> Option<Board> {
+    let state = State::new(board)?;
+    search::search(state, 1, &|| false).first
+}
+
 #[cfg(test)]
 mod tests;
