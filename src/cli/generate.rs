@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -23,9 +23,8 @@ use super::output::{ExitCode, Format};
 use super::{Failure, with_runtime};
 use crate::client::{self, generate::CheckedPuzzle};
 use crate::domain::GradeSummary;
-use crate::domain::generate::{Generated, Request, Symmetry, attempt, next_seed};
+use crate::domain::generate::{Generated, Request, Seeds, Symmetry, attempt_each, clock_seed};
 use crate::domain::logic::{Level, Rating};
-use crate::pb;
 use crate::pool::{WorkerPool, available_cores};
 
 /// Flags of `sudoku generate`.
@@ -139,7 +138,7 @@ impl From<CheckedPuzzle> for Made {
 /// Runs `sudoku generate`.
 pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     let request = request_of(&args);
-    let seed = args.seed.unwrap_or_else(random_seed);
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let count = args.count as usize;
     let bar = progress_bar(count, args.quiet);
     let started = Instant::now();
@@ -193,7 +192,7 @@ fn generate_on_server(
 ) -> Result<(), Failure> {
     let connect = args.target.connect.options()?;
     let server = args.target.servers.servers()?[0].clone();
-    let request = pb_request(args, seed);
+    let request = client::generate::pb_request(target, args.count, seed);
     with_runtime(async {
         let channel = client::connect(&server, &connect).await?;
         client::generate::generate(channel, &connect, request, target, |checked| {
@@ -202,36 +201,6 @@ fn generate_on_server(
         .await?;
         Ok(())
     })
-}
-
-/// The Generate request for the flags.
-fn pb_request(args: &GenerateArgs, seed: u64) -> pb::GenerateRequest {
-    let (min_rating, max_rating) = args.rating.unwrap_or((None, None));
-    let level = match args.level {
-        None => pb::Level::Unspecified,
-        Some(LevelArg::Easy) => pb::Level::Easy,
-        Some(LevelArg::Medium) => pb::Level::Medium,
-        Some(LevelArg::Hard) => pb::Level::Hard,
-        Some(LevelArg::Diabolical) => pb::Level::Diabolical,
-    };
-    let symmetry = match args.symmetry {
-        SymmetryArg::None => pb::Symmetry::None,
-        SymmetryArg::Rotate180 => pb::Symmetry::Rotate180,
-        SymmetryArg::Rotate90 => pb::Symmetry::Rotate90,
-        SymmetryArg::Mirror => pb::Symmetry::Mirror,
-        SymmetryArg::Flip => pb::Symmetry::Flip,
-        SymmetryArg::Diagonal => pb::Symmetry::Diagonal,
-        SymmetryArg::Antidiagonal => pb::Symmetry::Antidiagonal,
-    };
-    pb::GenerateRequest {
-        count: args.count,
-        level: level as i32,
-        min_rating: min_rating.map_or(0.0, Rating::value),
-        max_rating: max_rating.map_or(0.0, Rating::value),
-        symmetry: symmetry as i32,
-        minimal: args.minimal,
-        seed,
-    }
 }
 
 fn request_of(args: &GenerateArgs) -> Request {
@@ -258,44 +227,36 @@ fn request_of(args: &GenerateArgs) -> Request {
     }
 }
 
-/// The most attempts per thread in one round.
-const ROUND_PER_THREAD: usize = 16;
-
-/// Runs attempts in rounds on `threads` threads and hands each puzzle
-/// that meets `request` to `emit`, in seed order, until `count` are made
-/// or `max_attempts` are spent; returns the attempts made. Rounds start
-/// at one attempt per thread and double up to [`ROUND_PER_THREAD`], so
-/// that a few puzzles of a common level cost few wasted attempts.
+/// Runs attempts in rounds of one job per thread, the jobs cut by the
+/// domain's [`Seeds`] as the server cuts them (one attempt, then twice as
+/// many per job, up to sixteen, so that a few puzzles of a common level
+/// cost few wasted attempts), and hands each puzzle that meets `request`
+/// to `emit`, in seed order, until `count` are made or `max_attempts`
+/// are spent; returns the attempts made.
 fn generate_in_rounds(
     request: &Request,
-    mut seed: u64,
+    seed: u64,
     count: usize,
     threads: usize,
     max_attempts: u64,
     mut emit: impl FnMut(&Generated) -> io::Result<()>,
 ) -> io::Result<u64> {
     let pool = WorkerPool::new(threads, threads);
-    let (mut made, mut attempts, mut per_thread) = (0, 0u64, 1);
+    let mut seeds = Seeds::new(seed);
+    let (mut made, mut attempts) = (0, 0u64);
     while made < count && attempts < max_attempts {
-        let round = (threads * per_thread).min((max_attempts - attempts) as usize);
-        let mut seeds = Vec::with_capacity(round);
-        for _ in 0..round {
-            seeds.push(seed);
-            seed = next_seed(seed);
+        let mut left = max_attempts - attempts;
+        let mut jobs = Vec::with_capacity(threads);
+        while jobs.len() < threads && left > 0 {
+            let mut job = seeds.next_job();
+            job.truncate(usize::try_from(left).unwrap_or(usize::MAX));
+            left -= job.len() as u64;
+            let request = *request;
+            let handle = pool
+                .try_submit(move |_| attempt_each(&request, &job, &|| false))
+                .expect("the queue holds a round");
+            jobs.push(handle);
         }
-        let jobs: Vec<_> = seeds
-            .chunks(per_thread)
-            .map(|chunk| {
-                let (chunk, request) = (chunk.to_vec(), *request);
-                pool.try_submit(move |_| {
-                    chunk
-                        .iter()
-                        .map(|&seed| attempt(&request, seed))
-                        .collect::<Vec<_>>()
-                })
-                .expect("the queue holds a round")
-            })
-            .collect();
         for job in jobs {
             for found in job.wait().map_err(io::Error::other)? {
                 attempts += 1;
@@ -305,7 +266,6 @@ fn generate_in_rounds(
                 }
             }
         }
-        per_thread = (per_thread * 2).min(ROUND_PER_THREAD);
     }
     Ok(attempts)
 }
@@ -325,14 +285,6 @@ fn line_of(made: &Made, format: Format) -> String {
         })
         .to_string(),
     }
-}
-
-/// A seed from the clock, for a run without `--seed`.
-fn random_seed() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos() as u64);
-    next_seed(nanos ^ u64::from(std::process::id()))
 }
 
 /// `MIN..MAX`, `MIN..` or `..MAX`, ratings such as `7.5`.

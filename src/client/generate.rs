@@ -13,7 +13,8 @@ use tonic::transport::Channel;
 
 use super::check::{ProtocolError, checked_grade};
 use super::{ClientError, ConnectOptions};
-use crate::domain::generate::{Request, is_minimal};
+use crate::domain::generate::{Request, Symmetry, is_minimal};
+use crate::domain::logic::{Level, Rating};
 use crate::domain::{Board, GradeSummary, Outcome, parse_board, solve_board};
 use crate::pb;
 
@@ -59,6 +60,36 @@ pub async fn generate(
         made += 1;
     }
     Ok(made)
+}
+
+/// The Generate request for `count` puzzles that meet `target`, from
+/// `seed`.
+pub fn pb_request(target: &Request, count: u32, seed: u64) -> pb::GenerateRequest {
+    let level = match target.level {
+        None => pb::Level::Unspecified,
+        Some(Level::Easy) => pb::Level::Easy,
+        Some(Level::Medium) => pb::Level::Medium,
+        Some(Level::Hard) => pb::Level::Hard,
+        Some(Level::Diabolical) => pb::Level::Diabolical,
+    };
+    let symmetry = match target.symmetry {
+        Symmetry::None => pb::Symmetry::None,
+        Symmetry::Rotate180 => pb::Symmetry::Rotate180,
+        Symmetry::Rotate90 => pb::Symmetry::Rotate90,
+        Symmetry::Mirror => pb::Symmetry::Mirror,
+        Symmetry::Flip => pb::Symmetry::Flip,
+        Symmetry::Diagonal => pb::Symmetry::Diagonal,
+        Symmetry::Antidiagonal => pb::Symmetry::Antidiagonal,
+    };
+    pb::GenerateRequest {
+        count,
+        level: level as i32,
+        min_rating: target.min_rating.map_or(0.0, Rating::value),
+        max_rating: target.max_rating.map_or(0.0, Rating::value),
+        symmetry: symmetry as i32,
+        minimal: target.minimal,
+        seed,
+    }
 }
 
 /// `response` checked against what `target` asked for.

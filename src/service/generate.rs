@@ -103,7 +103,7 @@ pub fn parse_request(
         invalid(field, error.to_string())
     })?;
     let seed = match request.seed {
-        0 => random_seed(),
+        0 => generate::clock_seed(),
         seed => seed,
     };
     Ok(Order {
@@ -150,14 +150,6 @@ fn domain_symmetry(symmetry: pb::Symmetry) -> Symmetry {
         pb::Symmetry::Diagonal => Symmetry::Diagonal,
         pb::Symmetry::Antidiagonal => Symmetry::Antidiagonal,
     }
-}
-
-/// A seed for a request without one, from the clock.
-fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos() as u64);
-    generate::next_seed(nanos).max(1)
 }
 
 /// The protobuf form of a generated puzzle.
@@ -208,12 +200,8 @@ impl SudokuService {
         request: &pb::GenerateRequest,
         deadline: Option<Instant>,
     ) -> Result<GenerateStream, Status> {
-        let order = parse_request(request, self.limits.max_generate_count).map_err(|error| {
-            let status = Status::from(error);
-            self.metrics.call_finished(Rpc::Generate, status.code());
-            log_failed_call("Generate", &status, false);
-            status
-        })?;
+        let order = parse_request(request, self.limits.max_generate_count)
+            .map_err(|error| self.refuse_generate(error))?;
         let permit = self.admit_stream(Rpc::Generate).inspect_err(|status| {
             self.metrics.call_finished(Rpc::Generate, status.code());
             log_failed_call("Generate", status, true);
@@ -222,13 +210,7 @@ impl SudokuService {
         let first = self
             .pool
             .try_submit(job(order.request, seeds.next_job()))
-            .map_err(|full| {
-                let error = ServiceError::from(full);
-                let status = Status::from(error);
-                self.metrics.call_shed(Rpc::Generate, status.code());
-                log_failed_call("Generate", &status, true);
-                status
-            })?;
+            .map_err(|full| self.refuse_generate(full.into()))?;
         let (puzzles, receiver) = mpsc::channel(RESPONSE_BUFFER);
         let end = Arc::new(Mutex::new(None));
         let driver = Driver {
@@ -250,6 +232,22 @@ impl SudokuService {
             end,
             _slot: StreamSlot::new(permit, &self.metrics),
         })
+    }
+}
+
+impl SudokuService {
+    /// The status of a Generate call refused before it started, counted
+    /// (as a shed if the server was full) and logged.
+    fn refuse_generate(&self, error: ServiceError) -> Status {
+        let shed = error.is_shed();
+        let status = Status::from(error);
+        if shed {
+            self.metrics.call_shed(Rpc::Generate, status.code());
+        } else {
+            self.metrics.call_finished(Rpc::Generate, status.code());
+        }
+        log_failed_call("Generate", &status, shed);
+        status
     }
 }
 

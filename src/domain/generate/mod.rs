@@ -26,7 +26,7 @@
 mod random;
 mod symmetry;
 
-pub use random::next_seed;
+pub use random::{clock_seed, next_seed};
 pub use symmetry::Symmetry;
 
 use random::Random;
@@ -149,26 +149,6 @@ pub fn attempt_until(
         grade,
         seed,
     })
-}
-
-/// The first puzzle that meets `request`, trying the seeds from `seed` on
-/// until `give_up` says stop: the puzzle, or how many attempts failed.
-pub fn generate(
-    request: &Request,
-    mut seed: u64,
-    give_up: &dyn Fn(u64) -> bool,
-) -> Result<Generated, u64> {
-    let mut attempts = 0;
-    loop {
-        if let Some(generated) = attempt(request, seed) {
-            return Ok(generated);
-        }
-        attempts += 1;
-        if give_up(attempts) {
-            return Err(attempts);
-        }
-        seed = next_seed(seed);
-    }
 }
 
 /// The puzzle and solution an attempt on `seed` makes for `request`,

@@ -49,6 +49,15 @@ pub fn next_seed(seed: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A fresh seed, never 0, from the clock and the process id, for a
+/// request that does not give one.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64);
+    next_seed(nanos ^ u64::from(std::process::id())).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,28 @@
 use super::*;
 use crate::domain::solve_board;
 
+/// The first puzzle that meets `request`, trying the seeds from `seed` on
+/// until `give_up` says stop: the puzzle, or how many attempts failed.
+/// (The server and the command line walk the seeds in jobs; this is the
+/// same walk, one attempt at a time.)
+fn generate(
+    request: &Request,
+    mut seed: u64,
+    give_up: &dyn Fn(u64) -> bool,
+) -> Result<Generated, u64> {
+    let mut attempts = 0;
+    loop {
+        if let Some(generated) = attempt(request, seed) {
+            return Ok(generated);
+        }
+        attempts += 1;
+        if give_up(attempts) {
+            return Err(attempts);
+        }
+        seed = next_seed(seed);
+    }
+}
+
 fn minimal(symmetry: Symmetry) -> Request {
     Request {
         symmetry,
