@@ -80,6 +80,7 @@ expect "describe shows SolveBatchStream" 'rpc SolveBatchStream \( stream \.sudok
 expect "describe shows the proto's comments" 'Solves many puzzles per message: the fast path for batch clients' "$out"
 expect "describe shows Hint's comment" 'The simplest logical step from a player' "$out"
 expect "describe shows Explain's comment" 'The whole logical path from the givens' "$out"
+expect "describe shows Generate's comment" 'Fresh puzzles, each with exactly one solution' "$out"
 out=$(call "$address" describe sudoku.v1.SolveBatchResponse) || fail "describe SolveBatchResponse: $out"
 expect "describe shows the batch response" 'repeated \.sudoku\.v1\.SolveResult results = 2;' "$out"
 
