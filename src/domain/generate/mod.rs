@@ -13,7 +13,11 @@
 //!    not go then cannot go later, since emptying more cells only adds
 //!    solutions. Without `minimal`, emptying stops once
 //!    [`FAILURES_ALLOWED`] orbits could not go, which leaves a few more
-//!    givens and easier puzzles;
+//!    givens and easier puzzles. Two shortcuts make the same puzzles with
+//!    fewer solves: the first half of the orbits are tried together (then
+//!    by halves if that fails), and an orbit whose emptying would leave a
+//!    small unavoidable set of the grid without a given (see
+//!    [`unavoidable`]) is kept without a solve;
 //! 3. graded by the logical solver, and kept if the grade meets the
 //!    target.
 //!
@@ -25,11 +29,13 @@
 
 mod random;
 mod symmetry;
+mod unavoidable;
 
 pub use random::{clock_seed, next_seed};
 pub use symmetry::Symmetry;
 
 use random::Random;
+use unavoidable::UnavoidableSets;
 
 use super::logic::{self, Grade, Level, Rating};
 use super::{Board, Outcome, solver};
@@ -235,41 +241,91 @@ pub const FAILURES_ALLOWED: usize = 3;
 
 /// `solution` with orbits emptied while it keeps one solution.
 fn empty_cells(solution: &Board, request: &Request, random: &mut Random) -> Board {
-    let mut orbits = request.symmetry.orbits();
+    let mut orbits = request.symmetry.orbit_masks().to_vec();
     random.shuffle(&mut orbits);
-    let mut cells = *solution.cells();
-    // The first half of the orbits go together: emptied at once, they
-    // almost always leave one solution, which saves a solve per orbit.
-    // The puzzle is the same as emptying them one by one would make (each
-    // of those steps leaves more givens than the batch, so one solution
-    // too); if the batch fails, they go one by one.
-    let (first, rest) = orbits.split_at(orbits.len() / 2);
-    let mut batch = cells;
-    for &cell in first.iter().flatten() {
-        batch[cell] = 0;
-    }
-    let one_by_one = if has_one_solution(&batch) {
-        cells = batch;
-        rest
-    } else {
-        &orbits[..]
+    let stop_early = !request.minimal && !request.wants_hard();
+    let mut puzzle = Emptying {
+        unavoidable: UnavoidableSets::of(solution),
+        cells: *solution.cells(),
+        givens: (1 << 81) - 1,
+        failures_allowed: if stop_early {
+            FAILURES_ALLOWED
+        } else {
+            usize::MAX
+        },
     };
-    let mut failures = 0;
-    for orbit in one_by_one {
-        for &cell in orbit {
-            cells[cell] = 0;
+    // The first half of the orbits almost always go, and go together;
+    // later ones mostly stay, and are tried one at a time.
+    let (first, rest) = orbits.split_at(orbits.len() / 2);
+    puzzle.empty_halving(first);
+    for &orbit in rest {
+        puzzle.empty(orbit);
+    }
+    Board::from_cells(puzzle.cells).expect("digits of a solution")
+}
+
+/// A puzzle being emptied from its solution, orbit by orbit, in the order
+/// given: each orbit is emptied if the puzzle keeps one solution without
+/// it, and kept otherwise.
+struct Emptying {
+    /// The solution's small unavoidable sets: a set left without a given
+    /// is a second solution found without the solver.
+    unavoidable: UnavoidableSets,
+    cells: [u8; 81],
+    /// The cells that still hold their given, bit `cell`.
+    givens: u128,
+    /// How many more orbits may fail to go before emptying stops.
+    failures_allowed: usize,
+}
+
+impl Emptying {
+    /// Empties `orbit` if the puzzle keeps one solution without it.
+    fn empty(&mut self, orbit: u128) {
+        if self.failures_allowed > 0 && !self.try_empty(orbit) {
+            self.failures_allowed -= 1;
         }
-        if !has_one_solution(&cells) {
-            for &cell in orbit {
-                cells[cell] = solution.cells()[cell];
-            }
-            failures += 1;
-            if !request.minimal && !request.wants_hard() && failures == FAILURES_ALLOWED {
-                break;
+    }
+
+    /// Empties `orbits` in turn, as [`Emptying::empty`] does one by one,
+    /// with fewer solves: all at once first, and if the puzzle then has a
+    /// second solution, each half in the same way. Emptying them all at
+    /// once keeps one solution only if every step of emptying them one by
+    /// one does (each has more givens), so the puzzle is the same.
+    fn empty_halving(&mut self, orbits: &[u128]) {
+        match orbits {
+            [] => {}
+            [orbit] => self.empty(*orbit),
+            _ => {
+                let cells = orbits.iter().fold(0, |cells, orbit| cells | orbit);
+                if self.failures_allowed == 0 || !self.try_empty(cells) {
+                    let (left, right) = orbits.split_at(orbits.len() / 2);
+                    self.empty_halving(left);
+                    self.empty_halving(right);
+                }
             }
         }
     }
-    Board::from_cells(cells).expect("digits of a solution")
+
+    /// Empties the cells of `mask` if the puzzle keeps one solution
+    /// without them, and says whether it did.
+    fn try_empty(&mut self, mask: u128) -> bool {
+        let givens = self.givens & !mask;
+        if !self.unavoidable.all_hit(givens) {
+            return false;
+        }
+        let mut emptied = self.cells;
+        let mut left = mask;
+        while left != 0 {
+            emptied[left.trailing_zeros() as usize] = 0;
+            left &= left - 1;
+        }
+        if !has_one_solution(&emptied) {
+            return false;
+        }
+        self.cells = emptied;
+        self.givens = givens;
+        true
+    }
 }
 
 /// True when no orbit of `symmetry` that holds givens can be emptied

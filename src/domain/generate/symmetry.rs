@@ -2,6 +2,8 @@
 //! (sets of cells each symmetry maps onto one another) that generation
 //! empties together, so that every puzzle it makes keeps the symmetry.
 
+use std::sync::OnceLock;
+
 /// A symmetry of the pattern of givens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Symmetry {
@@ -72,6 +74,19 @@ impl Symmetry {
         orbits
     }
 
+    /// The orbits of [`Symmetry::orbits`] as masks of cells (bit `cell`),
+    /// worked out once: what generation empties, orbit by orbit.
+    pub fn orbit_masks(self) -> &'static [u128] {
+        static MASKS: [OnceLock<Vec<u128>>; Symmetry::ALL.len()] =
+            [const { OnceLock::new() }; Symmetry::ALL.len()];
+        MASKS[self as usize].get_or_init(|| {
+            self.orbits()
+                .iter()
+                .map(|orbit| orbit.iter().fold(0, |mask, &cell| mask | 1 << cell))
+                .collect()
+        })
+    }
+
     /// True when the pattern of `cells` that are non-zero has this
     /// symmetry.
     pub fn holds_for(self, cells: &[u8; 81]) -> bool {
@@ -100,6 +115,12 @@ mod tests {
             let mut cells: Vec<usize> = orbits.concat();
             cells.sort_unstable();
             assert_eq!(cells, (0..81).collect::<Vec<_>>(), "{symmetry:?}");
+            let masks = symmetry.orbit_masks();
+            assert_eq!(masks.len(), count, "{symmetry:?}");
+            for (orbit, &mask) in orbits.iter().zip(masks) {
+                let cells: Vec<usize> = (0..81).filter(|&cell| mask & 1 << cell != 0).collect();
+                assert_eq!(&cells, orbit, "{symmetry:?}");
+            }
         }
     }
 
