@@ -15,8 +15,12 @@
 #      echo baseline, and unary Solve at concurrency 32;
 #   5. the server's peak memory (VmHWM) streaming 10 million puzzles
 #      through one SolveBatchStream, with its resident memory sampled
-#      during the run to show that it stays flat.
+#      during the run to show that it stays flat;
+#   6. grading: `sudoku grade --server` (SolveBatchStream with `grade`
+#      set) against `sudoku grade --local --threads 2`, on a million easy
+#      puzzles (the easy set x400) and on top1465.
 #
+# ONLY=grade runs the grading lines alone.
 # Usage: scripts/stream-bench.sh [PUZZLE_DIR]
 #        (default: $SUDOKU_PUZZLES, else puzzles/ from scripts/fetch-puzzles.sh)
 # Needs hyperfine (apt-get install hyperfine). RUNS sets hyperfine's runs
@@ -72,6 +76,26 @@ hard_count=$(puzzle_count "$hard")
 start_server "$work/server.log" --metrics-listen 127.0.0.1:0
 metrics=$(sed -n 's/.*metrics=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
 
+# grading_figures: section 6, on the server already started.
+grading_figures() {
+    for _ in $(seq 400); do cat "$easy"; done >"$work/million.txt"
+    local count
+    for file in "$work/million.txt" "$puzzles/top1465.txt"; do
+        count=$(puzzle_count "$file")
+        side_by_side \
+            local "$sudoku grade -q --local --threads $workers $file" \
+            batch "$sudoku grade -q --server $server $file" >"$work/times"
+        printf 'graded %s, %d puzzles: --local --threads %d %s ms (%s/s), --server %s ms (%s/s): %sx [best %sx]\n' \
+            "$(basename "$file")" "$count" "$workers" "$(field local 2)" "$(rate "$count" "$(field local 2)")" \
+            "$(field batch 2)" "$(rate "$count" "$(field batch 2)")" \
+            "$(ratio "$(field local 2)" "$(field batch 2)")" "$(ratio "$(field local 3)" "$(field batch 3)")"
+    done
+}
+if [ "${ONLY:-}" = grade ]; then
+    grading_figures
+    exit 0
+fi
+
 side_by_side \
     local "$sudoku solve -q --local --threads 2 $work/easy.txt" \
     batch "$sudoku solve -q --server $server $work/easy.txt" \
@@ -87,6 +111,7 @@ side_by_side \
 printf 'hard   %d puzzles: --local --threads %d %s ms, --server %s ms: %sx [best %sx] (target >= 0.95)\n' \
     "$hard_count" "$workers" "$(field local 2)" "$(field batch 2)" \
     "$(ratio "$(field local 2)" "$(field batch 2)")" "$(ratio "$(field local 3)" "$(field batch 3)")"
+grading_figures
 
 side_by_side \
     none "$sudoku solve -q --server $server --compress none $work/easy.txt" \

@@ -120,6 +120,7 @@ impl Chunk {
 /// Reads a puzzle file chunk by chunk.
 pub struct ChunkReader<R> {
     input: R,
+    chunk_bytes: usize,
     line_number: u64,
     finished: bool,
 }
@@ -127,8 +128,16 @@ pub struct ChunkReader<R> {
 impl<R: BufRead> ChunkReader<R> {
     /// A reader over `input`.
     pub fn new(input: R) -> Self {
+        Self::with_chunk_bytes(input, CHUNK_BYTES)
+    }
+
+    /// A reader over `input` whose chunks hold about `chunk_bytes` of it
+    /// (at least one line), for work that costs far more per puzzle than
+    /// solving.
+    pub fn with_chunk_bytes(input: R, chunk_bytes: usize) -> Self {
         ChunkReader {
             input,
+            chunk_bytes,
             line_number: 0,
             finished: false,
         }
@@ -137,7 +146,7 @@ impl<R: BufRead> ChunkReader<R> {
     /// The next chunk with at least one puzzle line, or `None` at the end.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
         let mut chunk = Chunk::default();
-        while !self.finished && chunk.data.len() < CHUNK_BYTES {
+        while !self.finished && chunk.data.len() < self.chunk_bytes {
             self.read_line(&mut chunk)?;
         }
         Ok((!chunk.is_empty()).then_some(chunk))
@@ -230,6 +239,18 @@ mod tests {
                 .enumerate()
                 .all(|(i, (n, l))| *n == i as u64 + 1 && *l == PuzzleLine::Text(&line))
         );
+    }
+
+    #[test]
+    fn a_smaller_chunk_size_cuts_after_that_many_bytes() {
+        let input = format!("{}\n", ".".repeat(81)).repeat(200);
+        let mut reader = ChunkReader::with_chunk_bytes(input.as_bytes(), 4096);
+        let mut sizes = Vec::new();
+        while let Some(chunk) = reader.next_chunk().unwrap() {
+            sizes.push(chunk.len());
+        }
+        // 4096 bytes are 49.95 lines of 82: the 50th line ends a chunk.
+        assert_eq!(sizes, [50, 50, 50, 50]);
     }
 
     #[test]
