@@ -182,7 +182,15 @@ set +e
 out=$(call -d '{"minRating":7.5,"maxRating":6}' "$address" sudoku.v1.SudokuService/Generate 2>&1)
 set -e
 expect "min above max is refused naming the field" 'google\.rpc\.BadRequest.*"field":"min_rating"' "$out"
-echo "ok: Generate streams reproducible puzzles and names a bad field"
+out=$(call -d '{"count":2,"symmetry":"SYMMETRY_ROTATE_180","minimal":true,"seed":"42","skipGrade":true}' \
+    "$address" sudoku.v1.SudokuService/Generate) || fail "Generate with skip_grade: $out"
+[ "$(grep -c '"puzzle":' <<<"$out")" -eq 2 ] || fail "skip_grade streams two puzzles: $out"
+if grep -q '"grade"' <<<"$out"; then fail "skip_grade sends no grade: $out"; fi
+set +e
+out=$(call -d '{"skipGrade":true,"level":"LEVEL_HARD"}' "$address" sudoku.v1.SudokuService/Generate 2>&1)
+set -e
+expect "skip_grade with a level is refused naming the field" 'google\.rpc\.BadRequest.*"field":"skip_grade"' "$out"
+echo "ok: Generate streams reproducible puzzles, with or without grades, and names a bad field"
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"

@@ -3,13 +3,13 @@
 //! (SYMMETRY one of none, rotate-180, rotate-90, mirror, flip, diagonal,
 //! antidiagonal; default 1000 rotate-180), minimal puzzles of any level.
 //! Prints the rate and the distributions of givens and levels (`ungraded`:
-//! the puzzles alone, the job the anchor does, and no levels); compare
+//! the request skips grading, the job the anchor does, and no levels); compare
 //! with `../shared/tools/anchor-rate.sh generate COUNT --symmetry half`.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use sudoku_grpc::domain::generate::{Request, Symmetry, attempt, next_seed, ungraded};
+use sudoku_grpc::domain::generate::{Request, Symmetry, attempt, next_seed};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -27,19 +27,17 @@ fn main() {
     let request = Request {
         symmetry,
         minimal: true,
+        skip_grade: !graded,
         ..Request::default()
     };
     let started = Instant::now();
     let (mut givens, mut levels) = (BTreeMap::new(), BTreeMap::new());
     let mut seed = 1;
     for _ in 0..count {
-        if graded {
-            let made = attempt(&request, seed).expect("any level is accepted");
-            *givens.entry(made.puzzle.given_count()).or_insert(0) += 1;
-            *levels.entry(made.grade.level()).or_insert(0) += 1;
-        } else {
-            let (puzzle, _) = ungraded(&request, seed);
-            *givens.entry(puzzle.given_count()).or_insert(0) += 1;
+        let made = attempt(&request, seed).expect("any level is accepted");
+        *givens.entry(made.puzzle.given_count()).or_insert(0) += 1;
+        if let Some(grade) = made.grade {
+            *levels.entry(grade.level()).or_insert(0) += 1;
         }
         seed = next_seed(seed);
     }

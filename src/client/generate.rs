@@ -5,8 +5,8 @@
 //! more than one, comes with another solution, lacks the symmetry asked
 //! for, is not minimal when that was asked (a solve per orbit of givens),
 //! miscounts its clues, or carries a grade that is malformed or outside
-//! the level and rating bounds asked for. It also refuses more puzzles
-//! than it asked for. The grade itself is the server's: regrading would
+//! the level and rating bounds asked for (or any grade, when it asked for
+//! none). It also refuses more puzzles than it asked for. The grade itself is the server's: regrading would
 //! cost this client as much as generating.
 
 use tonic::transport::Channel;
@@ -25,8 +25,9 @@ pub struct CheckedPuzzle {
     pub puzzle: Board,
     /// Its one solution.
     pub solution: Board,
-    /// Its grade, as the server rated it.
-    pub grade: GradeSummary,
+    /// Its grade, as the server rated it; `None` when the request skipped
+    /// grading.
+    pub grade: Option<GradeSummary>,
     /// The seed that makes it first.
     pub seed: u64,
 }
@@ -89,6 +90,7 @@ pub fn pb_request(target: &Request, count: u32, seed: u64) -> pb::GenerateReques
         symmetry: symmetry as i32,
         minimal: target.minimal,
         seed,
+        skip_grade: target.skip_grade,
     }
 }
 
@@ -124,14 +126,18 @@ pub fn checked_puzzle(
             puzzle.given_count()
         )));
     }
-    let grade = response
-        .grade
-        .as_ref()
-        .ok_or_else(|| fail("without a grade".to_string()))?;
-    let grade = checked_grade(grade)?;
-    if grade.stalled.is_some() || !target.accepts_rating(grade.rating) {
-        return Err(fail(format!("rated {}, off the target", grade.rating)));
-    }
+    let grade = match (&response.grade, target.skip_grade) {
+        (None, true) => None,
+        (Some(_), true) => return Err(fail("with a grade that was not asked for".to_string())),
+        (None, false) => return Err(fail("without a grade".to_string())),
+        (Some(grade), false) => {
+            let grade = checked_grade(grade)?;
+            if grade.stalled.is_some() || !target.accepts_rating(grade.rating) {
+                return Err(fail(format!("rated {}, off the target", grade.rating)));
+            }
+            Some(grade)
+        }
+    };
     Ok(CheckedPuzzle {
         puzzle,
         solution,

@@ -94,11 +94,13 @@ pub fn parse_request(
         level,
         min_rating: rating_bound("min_rating", request.min_rating)?,
         max_rating: rating_bound("max_rating", request.max_rating)?,
+        skip_grade: request.skip_grade,
     };
     target.check().map_err(|error| {
         let field = match error {
             generate::RequestError::MinAboveMax { .. } => "min_rating",
             generate::RequestError::LevelOutsideRatings { .. } => "level",
+            generate::RequestError::TargetWithoutGrade => "skip_grade",
         };
         invalid(field, error.to_string())
     })?;
@@ -157,7 +159,7 @@ pub fn pb_generated(generated: &Generated) -> pb::GenerateResponse {
     pb::GenerateResponse {
         puzzle: generated.puzzle.to_line(),
         solution: generated.solution.to_line(),
-        grade: Some(pb_grade(&generated.grade)),
+        grade: generated.grade.as_ref().map(pb_grade),
         clues: generated.puzzle.given_count() as u32,
         seed: generated.seed,
     }
@@ -371,7 +373,8 @@ impl Driver {
             sent = self.puzzles.send(response) => sent.map_err(|_| Stop::ClientGone)?,
         }
         self.made += 1;
-        self.metrics.generated(generated.grade.level());
+        self.metrics
+            .generated(generated.grade.as_ref().map(|grade| grade.level()));
         Ok(())
     }
 

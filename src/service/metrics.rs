@@ -168,7 +168,7 @@ pub struct Metrics {
     pool: PoolGauges,
     connections: ConnectionMetrics,
     inflight_bytes: IntGauge,
-    generated: [IntCounter; 4],
+    generated: [IntCounter; Level::ALL.len() + 1],
     generate_attempts: IntCounter,
 }
 
@@ -248,8 +248,8 @@ impl Metrics {
     }
 
     /// Counts a puzzle Generate sent, by level.
-    pub fn generated(&self, level: Level) {
-        self.generated[level as usize].inc();
+    pub fn generated(&self, level: Option<Level>) {
+        self.generated[level.map_or(Level::ALL.len(), |level| level as usize)].inc();
     }
 
     /// Counts `attempts` that Generate made.
@@ -357,16 +357,21 @@ fn puzzle_counters(registry: &Registry) -> [[IntCounter; PuzzleLabel::COUNT]; Rp
     })
 }
 
-/// `sudoku_generated_total`, one counter per level.
-fn generated_counters(registry: &Registry) -> [IntCounter; 4] {
+/// `sudoku_generated_total`, one counter per level, and one labelled
+/// `ungraded` for puzzles sent without a grade.
+fn generated_counters(registry: &Registry) -> [IntCounter; Level::ALL.len() + 1] {
     let by_level = register(
         registry,
         IntCounterVec::new(
-            Opts::new("sudoku_generated_total", "Puzzles Generate sent, by level."),
+            Opts::new(
+                "sudoku_generated_total",
+                "Puzzles Generate sent, by level (ungraded: sent without a grade).",
+            ),
             &["level"],
         ),
     );
-    Level::ALL.map(|level| by_level.with_label_values(&[level.name()]))
+    let [easy, medium, hard, diabolical] = Level::ALL.map(|level| level.name());
+    [easy, medium, hard, diabolical, "ungraded"].map(|name| by_level.with_label_values(&[name]))
 }
 
 /// `sudoku_shed_total`, one counter per RPC.

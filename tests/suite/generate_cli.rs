@@ -117,6 +117,68 @@ fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
         text(&remote.stderr)
     );
 
+    // Without grades: the same puzzles, here and on the server.
+    let plain = [
+        "generate",
+        "--count",
+        "4",
+        "--minimal",
+        "--symmetry",
+        "rotate-180",
+        "--seed",
+        "5",
+    ];
+    let graded = sudoku(&[&plain[..], &["--local"]].concat());
+    let skipped_here =
+        sudoku(&[&plain[..], &["--local", "--skip-grade", "--format", "json"]].concat());
+    let skipped_there = sudoku(
+        &[
+            &plain[..],
+            &[
+                "--server",
+                &server.address,
+                "--skip-grade",
+                "--format",
+                "json",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        skipped_there.status.code(),
+        Some(0),
+        "{}",
+        text(&skipped_there.stderr)
+    );
+    assert_eq!(text(&skipped_there.stdout), text(&skipped_here.stdout));
+    let lines: Vec<serde_json::Value> = text(&skipped_here.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let puzzles: Vec<&str> = lines
+        .iter()
+        .map(|line| line["puzzle"].as_str().unwrap())
+        .collect();
+    assert_eq!(puzzles, text(&graded.stdout).lines().collect::<Vec<_>>());
+    assert!(
+        lines
+            .iter()
+            .all(|line| line["rating"].is_null() && line["level"].is_null())
+    );
+    assert!(
+        text(&skipped_here.stderr).contains("generated 4 puzzles")
+            && text(&skipped_here.stderr).contains("4 ungraded"),
+        "{}",
+        text(&skipped_here.stderr)
+    );
+    let conflicting = sudoku(&["generate", "--skip-grade", "--level", "hard", "--local"]);
+    assert_eq!(
+        conflicting.status.code(),
+        Some(2),
+        "{}",
+        text(&conflicting.stderr)
+    );
+
     let never = sudoku(&["generate", "--rating", "11..", "--server", &server.address]);
     assert_eq!(never.status.code(), Some(3));
     let stderr = text(&never.stderr);

@@ -95,6 +95,59 @@ async fn ratings_stay_within_the_bounds_and_count_zero_means_one() {
 }
 
 #[tokio::test]
+async fn skipping_the_grade_sends_the_same_puzzles_without_one() {
+    let settings = Settings {
+        metrics_listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 2, 8).await;
+    let graded = GenerateRequest {
+        count: 5,
+        symmetry: pb::Symmetry::Rotate180 as i32,
+        minimal: true,
+        seed: 31,
+        ..Default::default()
+    };
+    let (with_grades, _) = generate(&server, graded).await;
+    let skipping = GenerateRequest {
+        skip_grade: true,
+        ..graded
+    };
+    let (without, status) = generate(&server, skipping).await;
+    assert!(status.is_none(), "{status:?}");
+    assert_eq!(without.len(), 5);
+    for (plain, rated) in without.iter().zip(&with_grades) {
+        check(plain, Symmetry::Rotate180, true);
+        assert_eq!(plain.grade, None);
+        assert!(rated.grade.is_some());
+        assert_eq!(
+            GenerateResponse {
+                grade: None,
+                ..rated.clone()
+            },
+            *plain
+        );
+    }
+    let text = eventually_scraped(&server, "sudoku_generated_total{level=\"ungraded\"} 5").await;
+    assert_eq!(
+        sample(&text, "sudoku_generated_total{level=\"ungraded\"}"),
+        5.0
+    );
+}
+
+/// The server's metrics once they hold `expected` (or after 5 s).
+async fn eventually_scraped(server: &TestServer, expected: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let text = server.scrape().await;
+        if text.contains(expected) || Instant::now() > deadline {
+            return text;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
 async fn a_seed_gives_the_same_puzzles_on_any_worker_count_and_each_seed_its_own() {
     let request = GenerateRequest {
         count: 8,
@@ -234,6 +287,22 @@ async fn invalid_requests_name_their_field() {
             GenerateRequest {
                 level: pb::Level::Easy as i32,
                 min_rating: 5.0,
+                ..request()
+            },
+        ),
+        (
+            "skip_grade",
+            GenerateRequest {
+                skip_grade: true,
+                level: pb::Level::Hard as i32,
+                ..request()
+            },
+        ),
+        (
+            "skip_grade",
+            GenerateRequest {
+                skip_grade: true,
+                max_rating: 3.0,
                 ..request()
             },
         ),
@@ -426,14 +495,7 @@ async fn generated_puzzles_and_attempts_are_counted() {
     };
     let (puzzles, _) = generate(&server, request).await;
     assert_eq!(puzzles.len(), 4);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let text = loop {
-        let text = server.scrape().await;
-        if text.contains("rpc=\"Generate\"") || Instant::now() > deadline {
-            break text;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    };
+    let text = eventually_scraped(&server, "rpc=\"Generate\"").await;
     assert_eq!(sample(&text, "sudoku_generated_total{level=\"easy\"}"), 4.0);
     assert_eq!(sample(&text, "sudoku_generated_total{level=\"hard\"}"), 0.0);
     assert!(sample(&text, "sudoku_generate_attempts_total") >= 4.0);

@@ -166,8 +166,13 @@ impl SudokuService for BadServer {
             1 => vec![generated(crate::common::TWO_SOLUTIONS)],
             2 => vec![sudoku_grpc::pb::GenerateResponse { clues: 80, ..good }],
             3 => vec![good.clone(), good],
-            _ => vec![sudoku_grpc::pb::GenerateResponse {
+            4 => vec![sudoku_grpc::pb::GenerateResponse {
                 solution: CLASSIC_SOLUTION.replacen('5', "6", 1),
+                ..good
+            }],
+            5 => vec![good],
+            _ => vec![sudoku_grpc::pb::GenerateResponse {
+                grade: None,
                 ..good
             }],
         };
@@ -447,6 +452,7 @@ async fn generated_puzzles_that_fail_their_checks_end_the_run_after_those_that_p
             "a generated puzzle with a solution that is not its one solution",
             0,
         ),
+        ("6", "a generated puzzle without a grade", 0),
     ] {
         let output = sudoku(address, &["generate", "--seed", seed]).await;
         assert_eq!(output.status.code(), Some(3), "{seed}");
@@ -457,4 +463,12 @@ async fn generated_puzzles_that_fail_their_checks_end_the_run_after_those_that_p
             "{seed}: {stderr}"
         );
     }
+    // A grade where none was asked for is as wrong as none where one was.
+    let output = sudoku(address, &["generate", "--seed", "5", "--skip-grade"]).await;
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("the server sent a generated puzzle with a grade that was not asked for"),
+        "{stderr}"
+    );
 }

@@ -54,6 +54,10 @@ pub struct Request {
     pub min_rating: Option<Rating>,
     /// The highest rating accepted, if any.
     pub max_rating: Option<Rating>,
+    /// Make the puzzles without grading them, which is most of the cost
+    /// of a minimal puzzle: only for a request with no level or rating
+    /// bound, since the grade is what meets those.
+    pub skip_grade: bool,
 }
 
 /// Why a request's target cannot be met by any puzzle.
@@ -77,6 +81,9 @@ pub enum RequestError {
         /// The highest, or the top of the scale.
         max: Rating,
     },
+    /// Grading is skipped, but a level or rating bound needs the grade.
+    #[error("a puzzle made without a grade cannot meet a level or rating bound")]
+    TargetWithoutGrade,
 }
 
 /// The top of Sudoku Explainer's scale, as a bound.
@@ -86,6 +93,11 @@ impl Request {
     /// Whether some puzzle could meet the target: the rating bounds in
     /// order, and overlapping the level's ratings.
     pub fn check(&self) -> Result<(), RequestError> {
+        let has_target =
+            self.level.is_some() || self.min_rating.is_some() || self.max_rating.is_some();
+        if self.skip_grade && has_target {
+            return Err(RequestError::TargetWithoutGrade);
+        }
         let min = self.min_rating.unwrap_or(Rating(0));
         let max = self.max_rating.unwrap_or(TOP_RATING);
         if min > max {
@@ -128,14 +140,15 @@ pub struct Generated {
     pub puzzle: Board,
     /// Its one solution.
     pub solution: Board,
-    /// How hard it is for a person.
-    pub grade: Grade,
+    /// How hard it is for a person; `None` when the request skipped
+    /// grading.
+    pub grade: Option<Grade>,
     /// The seed of the attempt that made it.
     pub seed: u64,
 }
 
 /// One attempt: the puzzle `seed` makes for `request`, if its grade
-/// meets the target.
+/// meets the target (always, when the request skips grading).
 pub fn attempt(request: &Request, seed: u64) -> Option<Generated> {
     attempt_until(request, seed, &|| false)
 }
@@ -148,8 +161,16 @@ pub fn attempt_until(
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Generated> {
     let (puzzle, solution) = ungraded(request, seed);
-    let grade = logic::grade_until(&puzzle, should_stop, &|| std::time::Duration::ZERO);
-    request.accepts(&grade).then_some(Generated {
+    let grade = if request.skip_grade {
+        None
+    } else {
+        let grade = logic::grade_until(&puzzle, should_stop, &|| std::time::Duration::ZERO);
+        if !request.accepts(&grade) {
+            return None;
+        }
+        Some(grade)
+    };
+    Some(Generated {
         puzzle,
         solution,
         grade,

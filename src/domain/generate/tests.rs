@@ -45,7 +45,7 @@ fn every_symmetry_gives_unique_minimal_symmetric_puzzles_of_their_solution() {
             assert!(made.solution.keeps_givens_of(&made.puzzle));
             assert!(symmetry.holds_for(made.puzzle.cells()), "{symmetry:?}");
             assert!(is_minimal(&made.puzzle, symmetry), "{symmetry:?} {seed}");
-            assert_eq!(made.grade, logic::grade(&made.puzzle));
+            assert_eq!(made.grade, Some(logic::grade(&made.puzzle)));
             assert_eq!(made.seed, seed);
         }
     }
@@ -86,7 +86,7 @@ fn a_target_is_met_and_its_seed_makes_that_puzzle_first() {
             ..Request::default()
         };
         let made = generate(&request, 5, &|attempts| attempts > 2000).expect("found in time");
-        assert_eq!(made.grade.level(), level);
+        assert_eq!(made.grade.as_ref().map(Grade::level), Some(level));
         assert_eq!(generate(&request, made.seed, &|_| true), Ok(made));
     }
     let bounded = Request {
@@ -96,7 +96,50 @@ fn a_target_is_met_and_its_seed_makes_that_puzzle_first() {
         ..Request::default()
     };
     let made = generate(&bounded, 1, &|attempts| attempts > 2000).unwrap();
-    assert!((Rating(26)..=Rating(36)).contains(&made.grade.rating));
+    assert!((Rating(26)..=Rating(36)).contains(&made.grade.unwrap().rating));
+}
+
+#[test]
+fn skipping_the_grade_makes_the_same_puzzles_without_one() {
+    for seed in 0..20 {
+        let graded = attempt(&minimal(Symmetry::Rotate180), seed).unwrap();
+        let skipping = Request {
+            skip_grade: true,
+            ..minimal(Symmetry::Rotate180)
+        };
+        let made = attempt(&skipping, seed).unwrap();
+        assert_eq!(made.grade, None);
+        assert!(graded.grade.is_some());
+        assert_eq!(
+            (made.puzzle, made.solution),
+            (graded.puzzle, graded.solution)
+        );
+    }
+}
+
+#[test]
+fn a_request_that_skips_the_grade_cannot_ask_for_a_level_or_rating() {
+    let skipping = Request {
+        skip_grade: true,
+        ..Request::default()
+    };
+    assert_eq!(skipping.check(), Ok(()));
+    for target in [
+        Request {
+            level: Some(Level::Hard),
+            ..skipping
+        },
+        Request {
+            min_rating: Some(Rating(30)),
+            ..skipping
+        },
+        Request {
+            max_rating: Some(Rating(30)),
+            ..skipping
+        },
+    ] {
+        assert_eq!(target.check(), Err(RequestError::TargetWithoutGrade));
+    }
 }
 
 #[test]
