@@ -120,6 +120,19 @@ impl Request {
         level_floor.max(self.min_rating.unwrap_or(Rating(0))) >= Rating(25)
     }
 
+    /// The highest rating the level and the bounds accept, if either sets
+    /// one below the top of the scale.
+    fn ceiling(&self) -> Option<Rating> {
+        let level_top = self
+            .level
+            .map(|level| level.ratings().1)
+            .filter(|&top| top < TOP_RATING);
+        match (level_top, self.max_rating) {
+            (Some(top), Some(max)) => Some(top.min(max)),
+            (top, max) => top.or(max),
+        }
+    }
+
     /// True when `grade` meets the level and the rating bounds.
     pub fn accepts(&self, grade: &Grade) -> bool {
         grade.stalled.is_none() && self.accepts_rating(grade.rating)
@@ -164,7 +177,11 @@ pub fn attempt_until(
     let grade = if request.skip_grade {
         None
     } else {
-        let grade = logic::grade_until(&puzzle, should_stop, &|| std::time::Duration::ZERO);
+        let grade = match request.ceiling() {
+            // Passing the ceiling settles it: the puzzle is off the target.
+            Some(ceiling) => logic::grade_within(&puzzle, ceiling, should_stop)?,
+            None => logic::grade_until(&puzzle, should_stop, &|| std::time::Duration::ZERO),
+        };
         if !request.accepts(&grade) {
             return None;
         }

@@ -142,6 +142,47 @@ fn a_request_that_skips_the_grade_cannot_ask_for_a_level_or_rating() {
     }
 }
 
+/// [`attempt`] as it was before grading stopped at the target's ceiling:
+/// the whole grade, then the target.
+fn attempt_grading_to_the_end(request: &Request, seed: u64) -> Option<Generated> {
+    let (puzzle, solution) = ungraded(request, seed);
+    let grade = logic::grade(&puzzle);
+    request.accepts(&grade).then_some(Generated {
+        puzzle,
+        solution,
+        grade: Some(grade),
+        seed,
+    })
+}
+
+#[test]
+fn grading_only_up_to_the_ceiling_keeps_the_puzzles_a_whole_grade_keeps() {
+    for (level, max_rating) in [
+        (Some(Level::Easy), None),
+        (Some(Level::Medium), None),
+        (Some(Level::Hard), None),
+        (None, Some(Rating(42))),
+        (Some(Level::Hard), Some(Rating(40))),
+    ] {
+        let request = Request {
+            level,
+            max_rating,
+            ..minimal(Symmetry::Rotate180)
+        };
+        let mut kept = 0;
+        for seed in 0..150 {
+            let made = attempt(&request, seed);
+            assert_eq!(
+                made,
+                attempt_grading_to_the_end(&request, seed),
+                "{request:?} {seed}"
+            );
+            kept += usize::from(made.is_some());
+        }
+        assert!(kept > 0, "{request:?}");
+    }
+}
+
 #[test]
 fn a_target_that_cannot_be_met_gives_up_and_says_after_how_many() {
     let impossible = Request {

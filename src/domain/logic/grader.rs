@@ -9,6 +9,7 @@
 //! (each stays true once the others are placed), which keeps a
 //! singles-only puzzle at a few microseconds.
 
+use std::cell::Cell;
 use std::time::Duration;
 
 use super::grid::Grid;
@@ -178,6 +179,49 @@ pub fn grade_until(
     elapsed: &dyn Fn() -> Duration,
 ) -> Grade {
     walk(Grid::new(board), should_stop, elapsed, &mut Tally)
+}
+
+/// Grades a board as [`grade_until`] does, but gives up, with `None`,
+/// once a step rated above `ceiling` is on the path: the rating is then
+/// above it whatever follows, which is all a search for puzzles rated at
+/// most `ceiling` needs to know, and the costly chains that follow are
+/// never searched.
+pub fn grade_within(
+    board: &Board,
+    ceiling: Rating,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Grade> {
+    let passed = Cell::new(false);
+    let mut watch = CeilingWatch {
+        ceiling,
+        passed: &passed,
+    };
+    let grade = walk(
+        Grid::new(board),
+        &|| passed.get() || should_stop(),
+        &|| Duration::ZERO,
+        &mut watch,
+    );
+    (!passed.get()).then_some(grade)
+}
+
+/// Notes whether a step of the walk is rated above a ceiling.
+struct CeilingWatch<'a> {
+    ceiling: Rating,
+    passed: &'a Cell<bool>,
+}
+
+impl Observer for CeilingWatch<'_> {
+    fn single(&mut self, _: &Grid, single: Single) {
+        if single.technique.base_rating() > self.ceiling {
+            self.passed.set(true);
+        }
+    }
+    fn step(&mut self, _: &Grid, step: &Step) {
+        if step.rating > self.ceiling {
+            self.passed.set(true);
+        }
+    }
 }
 
 /// Keeps every step of the path.

@@ -708,6 +708,23 @@ fn grading_stops_at_the_first_hard_step_once_told_to() {
 }
 
 #[test]
+fn grading_within_a_ceiling_gives_up_exactly_on_puzzles_rated_above_it() {
+    let puzzles = [CLASSIC, BOX_SINGLES, LINE_SINGLES, WINGS, MIXED_CHAINS];
+    for puzzle in puzzles.into_iter().chain(MADE) {
+        let whole = grade(&board(puzzle));
+        assert_eq!(whole.stalled, None, "{puzzle}");
+        for ceiling in [10, 12, 14, 15, 24, 30, 42, 49, 70, 100].map(Rating) {
+            let within = grade_within(&board(puzzle), ceiling, &|| false);
+            if whole.rating > ceiling {
+                assert_eq!(within, None, "{puzzle} under {ceiling}");
+            } else {
+                assert_eq!(within, Some(whole), "{puzzle} under {ceiling}");
+            }
+        }
+    }
+}
+
+#[test]
 fn ratings_are_sudoku_explainer_s_in_tenths() {
     let ratings = [
         Technique::FullHouse,
