@@ -28,9 +28,14 @@ echo "== Sukaku Explainer paths"
 echo "== Soundness: every step of every puzzle against its solution"
 "$check" soundness "$puzzles"/kaggle_like.txt "$puzzles"/top1465.txt \
   "$puzzles"/17_clue.txt ${SOUNDNESS_ALL:+"$puzzles"/hardest_1905_11plus.txt}
-echo "== Speed, one thread (ours, then the crates.io crate's grader)"
+echo "== Speed, one thread (ours, then the crates.io crate's grader), on kaggle_like, top1465 and the exchange set"
 anchor=$("$shared"/tools/anchor-rate.sh --path)
-for file in kaggle_like top1465; do
-  "$check" speed "$puzzles/$file.txt" "$([ $file = kaggle_like ] && echo 20 || echo 1)"
-  /usr/bin/time -f "anchor grade $file.txt: %e s" "$anchor" grade "$puzzles/$file.txt" >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+exchange=$work/exchange-rated-puzzles.txt
+awk '{print $2}' "$grading/exchange-rated.txt" >"$exchange"
+for file in "$puzzles/kaggle_like.txt" "$puzzles/top1465.txt" "$exchange"; do
+  "$check" speed "$file" "$([ "$file" = "$puzzles/kaggle_like.txt" ] && echo 20 || echo 1)"
+  stuck=$("$anchor" grade "$file" 2>/dev/null | grep -c stuck || true)
+  /usr/bin/time -f "anchor grade $(basename "$file"): %e s, $stuck stuck" "$anchor" grade "$file" >/dev/null
 done
