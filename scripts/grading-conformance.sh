@@ -36,6 +36,6 @@ exchange=$work/exchange-rated-puzzles.txt
 awk '{print $2}' "$grading/exchange-rated.txt" >"$exchange"
 for file in "$puzzles/kaggle_like.txt" "$puzzles/top1465.txt" "$exchange"; do
   "$check" speed "$file" "$([ "$file" = "$puzzles/kaggle_like.txt" ] && echo 20 || echo 1)"
-  stuck=$("$anchor" grade "$file" 2>/dev/null | grep -c stuck || true)
-  /usr/bin/time -f "anchor grade $(basename "$file"): %e s, $stuck stuck" "$anchor" grade "$file" >/dev/null
+  /usr/bin/time -o "$work/seconds" -f %e "$anchor" grade "$file" >"$work/anchor.out"
+  echo "anchor grade $(basename "$file"): $(cat "$work/seconds") s, $(grep -c stuck "$work/anchor.out" || true) stuck"
 done

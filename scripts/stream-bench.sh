@@ -32,7 +32,10 @@ command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hype
 puzzles=$(puzzle_dir "${1:-}")
 easy=$(easy_set "$puzzles")
 hard="$puzzles/hardest_1905_11plus.txt"
-[ -f "$hard" ] || { echo "missing $hard" >&2; exit 2; }
+top="$puzzles/top1465.txt"
+for file in "$hard" "$top"; do
+    [ -f "$file" ] || { echo "missing $file" >&2; exit 2; }
+done
 
 cargo build --release --locked --quiet --bins
 sudoku=target/release/sudoku
@@ -64,23 +67,11 @@ ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 rate() { echo "scale=0; $1 * 1000 / $2" | bc -l; }
 metric() { curl -s "http://$metrics/metrics" | awk -v name="$1" '$1 == name {print $2}'; }
 
-workers=$(nproc)
-echo "machine: $(nproc) cores ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), \
-$(awk '/MemTotal/ {printf "%.0f GiB", $2/1024/1024}' /proc/meminfo); $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "hyperfine: $runs runs per command; means (best runs in brackets)"
-echo
-
-for _ in $(seq 200); do cat "$easy"; done >"$work/easy.txt"
-easy_count=$(puzzle_count "$work/easy.txt")
-hard_count=$(puzzle_count "$hard")
-start_server "$work/server.log" --metrics-listen 127.0.0.1:0
-metrics=$(sed -n 's/.*metrics=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
-
 # grading_figures: section 6, on the server already started.
 grading_figures() {
     for _ in $(seq 400); do cat "$easy"; done >"$work/million.txt"
     local count
-    for file in "$work/million.txt" "$puzzles/top1465.txt"; do
+    for file in "$work/million.txt" "$top"; do
         count=$(puzzle_count "$file")
         side_by_side \
             local "$sudoku grade -q --local --threads $workers $file" \
@@ -91,10 +82,25 @@ grading_figures() {
             "$(ratio "$(field local 2)" "$(field batch 2)")" "$(ratio "$(field local 3)" "$(field batch 3)")"
     done
 }
+
+workers=$(nproc)
+echo "machine: $(nproc) cores ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), \
+$(awk '/MemTotal/ {printf "%.0f GiB", $2/1024/1024}' /proc/meminfo); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "hyperfine: $runs runs per command; means (best runs in brackets)"
+echo
+
 if [ "${ONLY:-}" = grade ]; then
+    start_server "$work/server.log"
     grading_figures
     exit 0
 fi
+
+for _ in $(seq 200); do cat "$easy"; done >"$work/easy.txt"
+easy_count=$(puzzle_count "$work/easy.txt")
+hard_count=$(puzzle_count "$hard")
+start_server "$work/server.log" --metrics-listen 127.0.0.1:0
+metrics=$(sed -n 's/.*metrics=\([0-9.:]*\).*/\1/p' "$work/server.log" | head -n 1)
+
 
 side_by_side \
     local "$sudoku solve -q --local --threads 2 $work/easy.txt" \

@@ -52,8 +52,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Make the puzzles without grading them, which is most of the cost of
-    /// a minimal puzzle: the same puzzles, many times as fast, with no
-    /// rating or level (so not with --level or --rating).
+    /// a minimal puzzle: the same puzzles (bar the rare one the grader
+    /// cannot finish, which a graded run drops), many times as fast, with
+    /// no rating or level (so not with --level or --rating).
     #[arg(long, conflicts_with_all = ["level", "rating"])]
     pub skip_grade: bool,
     /// Where to generate: a server (the default) or this process.
@@ -278,6 +279,7 @@ fn generate_in_rounds(
 
 fn line_of(made: &Made, format: Format) -> String {
     let puzzle = made.puzzle.to_line();
+    let hardest = |grade: &GradeSummary| grade.hardest.map_or("none", |technique| technique.name());
     match format {
         Format::Text => puzzle,
         Format::Json => serde_json::json!({
@@ -285,7 +287,7 @@ fn line_of(made: &Made, format: Format) -> String {
             "solution": made.solution.to_line(),
             "rating": made.grade.as_ref().map(|grade| grade.rating.value()),
             "level": made.grade.as_ref().map(|grade| grade.level().name()),
-            "hardest_technique": made.grade.as_ref().map(|grade| grade.hardest.map_or("none", |t| t.name())),
+            "hardest_technique": made.grade.as_ref().map(hardest),
             "clues": made.puzzle.given_count(),
             "seed": made.seed,
         })

@@ -5,9 +5,11 @@
 //! more than one, comes with another solution, lacks the symmetry asked
 //! for, is not minimal when that was asked (a solve per orbit of givens),
 //! miscounts its clues, or carries a grade that is malformed or outside
-//! the level and rating bounds asked for (or any grade, when it asked for
-//! none). It also refuses more puzzles than it asked for. The grade itself is the server's: regrading would
-//! cost this client as much as generating.
+//! the level and rating bounds asked for. A grade it asked not to get
+//! (a server older than `skip_grade` sends one) is checked the same way,
+//! then dropped. It also refuses more puzzles than it asked for. The grade
+//! itself is the server's: regrading would cost this client as much as
+//! generating.
 
 use tonic::transport::Channel;
 
@@ -128,7 +130,11 @@ pub fn checked_puzzle(
     }
     let grade = match (&response.grade, target.skip_grade) {
         (None, true) => None,
-        (Some(_), true) => return Err(fail("with a grade that was not asked for".to_string())),
+        // A server older than `skip_grade` grades anyway: check, then drop.
+        (Some(grade), true) => {
+            checked_grade(grade)?;
+            None
+        }
         (None, false) => return Err(fail("without a grade".to_string())),
         (Some(grade), false) => {
             let grade = checked_grade(grade)?;

@@ -19,7 +19,9 @@
 //!    small unavoidable set of the grid without a given (see
 //!    [`unavoidable`]) is kept without a solve;
 //! 3. graded by the logical solver, and kept if the grade meets the
-//!    target.
+//!    target (not stalled, and within the level and rating bounds); or,
+//!    when the request sets `skip_grade`, kept ungraded. Grading stops at
+//!    the first step rated above the target's ceiling, if it has one.
 //!
 //! A request runs attempts on the seeds `seed`, `next_seed(seed)`, ... and
 //! keeps those that meet its target, each reported with its own seed: an
@@ -120,8 +122,8 @@ impl Request {
         level_floor.max(self.min_rating.unwrap_or(Rating(0))) >= Rating(25)
     }
 
-    /// The highest rating the level and the bounds accept, if either sets
-    /// one below the top of the scale.
+    /// The highest rating the level and `max_rating` accept, if either
+    /// sets one (every level but diabolical does).
     fn ceiling(&self) -> Option<Rating> {
         let level_top = self
             .level
@@ -281,17 +283,7 @@ pub const FAILURES_ALLOWED: usize = 3;
 fn empty_cells(solution: &Board, request: &Request, random: &mut Random) -> Board {
     let mut orbits = request.symmetry.orbit_masks().to_vec();
     random.shuffle(&mut orbits);
-    let stop_early = !request.minimal && !request.wants_hard();
-    let mut puzzle = Emptying {
-        unavoidable: UnavoidableSets::of(solution),
-        cells: *solution.cells(),
-        givens: (1 << 81) - 1,
-        failures_allowed: if stop_early {
-            FAILURES_ALLOWED
-        } else {
-            usize::MAX
-        },
-    };
+    let mut puzzle = Emptying::new(solution, request);
     // The first half of the orbits almost always go, and go together;
     // later ones mostly stay, and are tried one at a time.
     let (first, rest) = orbits.split_at(orbits.len() / 2);
@@ -317,6 +309,21 @@ struct Emptying {
 }
 
 impl Emptying {
+    /// `solution`, to be emptied for `request`.
+    fn new(solution: &Board, request: &Request) -> Emptying {
+        let stop_early = !request.minimal && !request.wants_hard();
+        Emptying {
+            unavoidable: UnavoidableSets::of(solution),
+            cells: *solution.cells(),
+            givens: (1 << 81) - 1,
+            failures_allowed: if stop_early {
+                FAILURES_ALLOWED
+            } else {
+                usize::MAX
+            },
+        }
+    }
+
     /// Empties `orbit` if the puzzle keeps one solution without it.
     fn empty(&mut self, orbit: u128) {
         if self.failures_allowed > 0 && !self.try_empty(orbit) {

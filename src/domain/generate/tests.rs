@@ -240,3 +240,32 @@ fn the_shortcuts_of_emptying_make_the_puzzles_one_by_one_would() {
         }
     }
 }
+
+#[test]
+fn halving_over_every_orbit_makes_the_puzzles_one_by_one_would() {
+    // All the orbits by halves, not only the first half: every depth of
+    // the recursion, and the stop after FAILURES_ALLOWED inside it.
+    for symmetry in Symmetry::ALL {
+        for minimal in [true, false] {
+            let request = Request {
+                symmetry,
+                minimal,
+                ..Request::default()
+            };
+            for seed in 0..40 {
+                let mut random = Random::new(seed);
+                let solution = random_solution(&mut random);
+                let mut plain = random.clone();
+                let mut orbits = symmetry.orbit_masks().to_vec();
+                random.shuffle(&mut orbits);
+                let mut puzzle = Emptying::new(&solution, &request);
+                puzzle.empty_halving(&orbits);
+                assert_eq!(
+                    Board::from_cells(puzzle.cells).unwrap(),
+                    one_by_one(&solution, &request, &mut plain),
+                    "{symmetry:?}, minimal {minimal}, seed {seed}"
+                );
+            }
+        }
+    }
+}
