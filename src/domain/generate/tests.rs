@@ -218,8 +218,10 @@ fn one_by_one(solution: &Board, request: &Request, random: &mut Random) -> Board
     Board::from_cells(cells).unwrap()
 }
 
-#[test]
-fn the_shortcuts_of_emptying_make_the_puzzles_one_by_one_would() {
+/// Checks that `empty` (given the request, the grid and the random stream
+/// after it) makes the puzzle [`one_by_one`] makes, for every symmetry,
+/// minimal or not, on the grids of seeds `0..seeds`.
+fn assert_same_as_one_by_one(seeds: u64, empty: impl Fn(&Board, &Request, &mut Random) -> Board) {
     for symmetry in Symmetry::ALL {
         for minimal in [true, false] {
             let request = Request {
@@ -227,12 +229,12 @@ fn the_shortcuts_of_emptying_make_the_puzzles_one_by_one_would() {
                 minimal,
                 ..Request::default()
             };
-            for seed in 0..100 {
+            for seed in 0..seeds {
                 let mut random = Random::new(seed);
                 let solution = random_solution(&mut random);
-                let (mut batched, mut plain) = (random.clone(), random);
+                let (mut shortcut, mut plain) = (random.clone(), random);
                 assert_eq!(
-                    empty_cells(&solution, &request, &mut batched),
+                    empty(&solution, &request, &mut shortcut),
                     one_by_one(&solution, &request, &mut plain),
                     "{symmetry:?}, minimal {minimal}, seed {seed}"
                 );
@@ -242,30 +244,19 @@ fn the_shortcuts_of_emptying_make_the_puzzles_one_by_one_would() {
 }
 
 #[test]
+fn the_shortcuts_of_emptying_make_the_puzzles_one_by_one_would() {
+    assert_same_as_one_by_one(100, empty_cells);
+}
+
+#[test]
 fn halving_over_every_orbit_makes_the_puzzles_one_by_one_would() {
     // All the orbits by halves, not only the first half: every depth of
     // the recursion, and the stop after FAILURES_ALLOWED inside it.
-    for symmetry in Symmetry::ALL {
-        for minimal in [true, false] {
-            let request = Request {
-                symmetry,
-                minimal,
-                ..Request::default()
-            };
-            for seed in 0..40 {
-                let mut random = Random::new(seed);
-                let solution = random_solution(&mut random);
-                let mut plain = random.clone();
-                let mut orbits = symmetry.orbit_masks().to_vec();
-                random.shuffle(&mut orbits);
-                let mut puzzle = Emptying::new(&solution, &request);
-                puzzle.empty_halving(&orbits);
-                assert_eq!(
-                    Board::from_cells(puzzle.cells).unwrap(),
-                    one_by_one(&solution, &request, &mut plain),
-                    "{symmetry:?}, minimal {minimal}, seed {seed}"
-                );
-            }
-        }
-    }
+    assert_same_as_one_by_one(40, |solution, request, random| {
+        let mut orbits = request.symmetry.orbit_masks().to_vec();
+        random.shuffle(&mut orbits);
+        let mut puzzle = Emptying::new(solution, request);
+        puzzle.empty_halving(&orbits);
+        Board::from_cells(puzzle.cells).unwrap()
+    });
 }
