@@ -51,10 +51,23 @@ pub struct UnavoidableSets(Vec<u128>);
 impl UnavoidableSets {
     /// The sets of `solution`, which must be a solved grid.
     pub fn of(solution: &Board) -> UnavoidableSets {
-        let places = Places::of(solution.cells());
+        let digits = solution.cells();
+        let mut transposed = [0; 81];
+        for (index, &digit) in digits.iter().enumerate() {
+            transposed[index % 9 * 9 + index / 9] = digit;
+        }
         let mut sets = Vec::with_capacity(64);
-        row_pair_sets(&places, &mut sets);
-        column_pair_sets(&places, &mut sets);
+        row_pair_sets(
+            &Places::of(digits),
+            |row, column| row * 9 + column,
+            &mut sets,
+        );
+        // Two columns of a stack are two rows of a band of the transpose.
+        row_pair_sets(
+            &Places::of(&transposed),
+            |row, column| column * 9 + row,
+            &mut sets,
+        );
         UnavoidableSets(sets)
     }
 
@@ -72,12 +85,10 @@ impl UnavoidableSets {
     }
 }
 
-/// Where each digit sits: its column in each row and its row in each
-/// column, as `[digit][row or column]`; and the digit of each cell, as
-/// `[row][column]`.
+/// Where each digit sits in each row, as `column_in_row[digit][row]`, and
+/// the digit of each cell, as `digit[row][column]`.
 struct Places {
     column_in_row: [[u8; 9]; 10],
-    row_in_column: [[u8; 9]; 10],
     digit: [[u8; 9]; 9],
 }
 
@@ -85,72 +96,41 @@ impl Places {
     fn of(digits: &[u8; 81]) -> Places {
         let mut places = Places {
             column_in_row: [[0; 9]; 10],
-            row_in_column: [[0; 9]; 10],
             digit: [[0; 9]; 9],
         };
         for (index, &digit) in digits.iter().enumerate() {
             let (row, column) = (index / 9, index % 9);
             places.digit[row][column] = digit;
-            let digit = usize::from(digit);
-            places.column_in_row[digit][row] = column as u8;
-            places.row_in_column[digit][column] = row as u8;
+            places.column_in_row[usize::from(digit)][row] = column as u8;
         }
         places
     }
 }
 
-/// The pairs of lines of one band (or stack): 0-1, 0-2, 1-2, 3-4, ...
+/// The pairs of rows of one band: 0-1, 0-2, 1-2, 3-4, ...
 fn line_pairs() -> impl Iterator<Item = (usize, usize)> {
     (0..9).flat_map(|first| (first + 1..first / 3 * 3 + 3).map(move |second| (first, second)))
 }
 
-/// The sets of two rows of one band: following each column's first-row
-/// digit to its column in the second row runs through cycles of columns.
-fn row_pair_sets(places: &Places, sets: &mut Vec<u128>) {
+/// The sets of two rows of one band, as cells numbered by `cell(row,
+/// column)`: following each column's first-row digit to its column in the
+/// second row runs through cycles of columns, and each cycle of 2 to
+/// [`MAX_SET_LINES`] columns is a set.
+fn row_pair_sets(places: &Places, cell: impl Fn(usize, usize) -> usize, sets: &mut Vec<u128>) {
     for (first, second) in line_pairs() {
-        let next = |column: usize| {
-            let digit = places.digit[first][column];
-            usize::from(places.column_in_row[usize::from(digit)][second])
-        };
-        let cell = |line: usize, column: usize| line * 9 + column;
-        cycle_sets(first, second, next, cell, sets);
-    }
-}
-
-/// The sets of two columns of one stack, as [`row_pair_sets`] finds them
-/// for rows.
-fn column_pair_sets(places: &Places, sets: &mut Vec<u128>) {
-    for (first, second) in line_pairs() {
-        let next = |row: usize| {
-            let digit = places.digit[row][first];
-            usize::from(places.row_in_column[usize::from(digit)][second])
-        };
-        let cell = |line: usize, row: usize| row * 9 + line;
-        cycle_sets(first, second, next, cell, sets);
-    }
-}
-
-/// The cycles of `next` (positions along a line) of at most
-/// [`MAX_SET_LINES`] positions, as sets of the cells of lines `first` and
-/// `second` at those positions.
-fn cycle_sets(
-    first: usize,
-    second: usize,
-    next: impl Fn(usize) -> usize,
-    cell: impl Fn(usize, usize) -> usize,
-    sets: &mut Vec<u128>,
-) {
-    let mut visited = [false; 9];
-    for start in 0..9 {
-        let (mut set, mut length, mut at) = (0u128, 0, start);
-        while !visited[at] {
-            visited[at] = true;
-            set |= CELL[cell(first, at)] | CELL[cell(second, at)];
-            length += 1;
-            at = next(at);
-        }
-        if (2..=MAX_SET_LINES).contains(&length) {
-            sets.push(set);
+        let mut visited = [false; 9];
+        for start in 0..9 {
+            let (mut set, mut length, mut column) = (0u128, 0, start);
+            while !visited[column] {
+                visited[column] = true;
+                set |= CELL[cell(first, column)] | CELL[cell(second, column)];
+                length += 1;
+                let digit = places.digit[first][column];
+                column = usize::from(places.column_in_row[usize::from(digit)][second]);
+            }
+            if (2..=MAX_SET_LINES).contains(&length) {
+                sets.push(set);
+            }
         }
     }
 }
@@ -257,7 +237,11 @@ mod tests {
             let solution = random_solution(&mut Random::new(seed));
             let mut expected = row_pair_sets_by_brute_force(solution.cells());
             let mut found = Vec::new();
-            row_pair_sets(&Places::of(solution.cells()), &mut found);
+            row_pair_sets(
+                &Places::of(solution.cells()),
+                |row, column| row * 9 + column,
+                &mut found,
+            );
             expected.sort_unstable();
             found.sort_unstable();
             assert_eq!(found, expected, "seed {seed}");
