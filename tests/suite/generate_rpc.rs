@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{TestServer, eventually, occupy_worker, sample};
+use crate::common::{TestServer, eventually, occupy_worker, sample, with_metrics};
 use sudoku_grpc::domain::generate::{Symmetry, is_minimal};
 use sudoku_grpc::domain::{Outcome, parse_board, solve_board};
 use sudoku_grpc::pb::{self, GenerateRequest, GenerateResponse};
@@ -96,11 +96,7 @@ async fn ratings_stay_within_the_bounds_and_count_zero_means_one() {
 
 #[tokio::test]
 async fn skipping_the_grade_sends_the_same_puzzles_without_one() {
-    let settings = Settings {
-        metrics_listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
-        ..Settings::default()
-    };
-    let server = TestServer::start(settings, 2, 8).await;
+    let server = TestServer::start(with_metrics(), 2, 8).await;
     let graded = GenerateRequest {
         count: 5,
         symmetry: pb::Symmetry::Rotate180 as i32,
@@ -128,23 +124,11 @@ async fn skipping_the_grade_sends_the_same_puzzles_without_one() {
             *plain
         );
     }
-    let text = eventually_scraped(&server, "sudoku_generated_total{level=\"ungraded\"} 5").await;
-    assert_eq!(
-        sample(&text, "sudoku_generated_total{level=\"ungraded\"}"),
-        5.0
-    );
-}
-
-/// The server's metrics once they hold `expected` (or after 5 s).
-async fn eventually_scraped(server: &TestServer, expected: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let text = server.scrape().await;
-        if text.contains(expected) || Instant::now() > deadline {
-            return text;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let ungraded = "sudoku_generated_total{level=\"ungraded\"}";
+    let text = server
+        .scrape_until(|text| sample(text, ungraded) == 5.0)
+        .await;
+    assert_eq!(sample(&text, ungraded), 5.0);
 }
 
 #[tokio::test]
@@ -482,11 +466,7 @@ async fn a_full_pool_sheds_the_call() {
 
 #[tokio::test]
 async fn generated_puzzles_and_attempts_are_counted() {
-    let settings = Settings {
-        metrics_listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
-        ..Settings::default()
-    };
-    let server = TestServer::start(settings, 2, 8).await;
+    let server = TestServer::start(with_metrics(), 2, 8).await;
     let request = GenerateRequest {
         count: 4,
         level: pb::Level::Easy as i32,
@@ -495,7 +475,9 @@ async fn generated_puzzles_and_attempts_are_counted() {
     };
     let (puzzles, _) = generate(&server, request).await;
     assert_eq!(puzzles.len(), 4);
-    let text = eventually_scraped(&server, "rpc=\"Generate\"").await;
+    let text = server
+        .scrape_until(|text| text.contains("rpc=\"Generate\""))
+        .await;
     assert_eq!(sample(&text, "sudoku_generated_total{level=\"easy\"}"), 4.0);
     assert_eq!(sample(&text, "sudoku_generated_total{level=\"hard\"}"), 0.0);
     assert!(sample(&text, "sudoku_generate_attempts_total") >= 4.0);

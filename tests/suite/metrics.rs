@@ -1,34 +1,13 @@
 //! The Prometheus endpoint: after a known mix of calls, the counters,
 //! the solve-time histogram and the pool gauges say exactly what happened.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::common::raw::{solve_raw, solve_with_body};
-use crate::common::{CLASSIC, TestServer, occupy_worker, sample};
+use crate::common::{CLASSIC, TestServer, occupy_worker, sample, with_metrics};
 use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
 use tonic::Code;
-
-fn with_metrics() -> Settings {
-    Settings {
-        metrics_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
-        ..Settings::default()
-    }
-}
-
-/// Scrapes until `ready` holds for the text (the stream's end is counted
-/// just after its client sees it), failing after five seconds.
-async fn scrape_until(server: &TestServer, ready: impl Fn(&str) -> bool) -> String {
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    loop {
-        let text = server.scrape().await;
-        if ready(&text) || std::time::Instant::now() > deadline {
-            return text;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
 
 #[tokio::test]
 async fn counts_calls_puzzles_and_solve_times_by_rpc_and_outcome() {
@@ -75,10 +54,11 @@ async fn counts_calls_puzzles_and_solve_times_by_rpc_and_outcome() {
     }
     assert_eq!(answered, 5);
 
-    let text = scrape_until(&server, |text| {
-        sample(text, r#"sudoku_calls_total{code="OK",rpc="SolveStream"}"#) == 1.0
-    })
-    .await;
+    let text = server
+        .scrape_until(|text| {
+            sample(text, r#"sudoku_calls_total{code="OK",rpc="SolveStream"}"#) == 1.0
+        })
+        .await;
     let expected = [
         (r#"sudoku_calls_total{code="OK",rpc="Solve"}"#, 4.0),
         (
@@ -137,7 +117,9 @@ async fn shed_calls_open_streams_and_busy_workers_show_while_they_happen() {
     assert_eq!(shed.code(), Code::ResourceExhausted);
     let (requests, _answers) = server.open_stream().await;
 
-    let text = scrape_until(&server, |text| sample(text, "sudoku_streams_open") == 1.0).await;
+    let text = server
+        .scrape_until(|text| sample(text, "sudoku_streams_open") == 1.0)
+        .await;
     for (name, value) in [
         (r#"sudoku_shed_total{rpc="Solve"}"#, 1.0),
         (
@@ -278,7 +260,9 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
         })
         .await
         .unwrap();
-    let text = scrape_until(&server, |text| text.contains("sudoku_streams_open 1")).await;
+    let text = server
+        .scrape_until(|text| text.contains("sudoku_streams_open 1"))
+        .await;
     assert!(text.contains("sudoku_streams_open 1"), "{text}");
     drop((requests, answers));
 
@@ -288,11 +272,12 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
             &format!("sudoku_calls_total{{code=\"{code}\",rpc=\"{rpc}\"}}"),
         )
     };
-    let text = scrape_until(&server, |text| {
-        counted(text, "Solve", "CANCELLED") == 1.0
-            && counted(text, "SolveStream", "CANCELLED") == 1.0
-    })
-    .await;
+    let text = server
+        .scrape_until(|text| {
+            counted(text, "Solve", "CANCELLED") == 1.0
+                && counted(text, "SolveStream", "CANCELLED") == 1.0
+        })
+        .await;
     assert_eq!(counted(&text, "Solve", "RESOURCE_EXHAUSTED"), 1.0, "{text}");
     assert_eq!(counted(&text, "Solve", "INVALID_ARGUMENT"), 2.0, "{text}");
     assert_eq!(counted(&text, "Solve", "CANCELLED"), 1.0, "{text}");

@@ -214,6 +214,20 @@ impl TestServer {
         body.to_string()
     }
 
+    /// Scrapes until `ready` holds for the text (a call's end is counted
+    /// just after its client sees it), or five seconds have passed: the
+    /// last text either way, for the caller's assertions.
+    pub async fn scrape_until(&self, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let text = self.scrape().await;
+            if ready(&text) || Instant::now() > deadline {
+                return text;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     /// Sends the shutdown signal and waits for `serve` to return.
     pub async fn shut_down(mut self) -> Result<(), server::ServerError> {
         let _ = self.stop.take().unwrap().send(());
@@ -297,6 +311,14 @@ pub fn sample(metrics: &str, name: &str) -> f64 {
         .lines()
         .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
         .unwrap_or(0.0)
+}
+
+/// Default settings with a metrics endpoint on an ephemeral loopback port.
+pub fn with_metrics() -> Settings {
+    Settings {
+        metrics_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        ..Settings::default()
+    }
 }
 
 /// Polls `condition` until it holds, failing after ten seconds.
