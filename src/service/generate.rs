@@ -341,11 +341,12 @@ impl Driver {
     /// full; with none queued, waits for room.
     async fn fill(&mut self, jobs: &mut VecDeque<JobHandle<Attempts>>) -> Result<(), Stop> {
         while jobs.len() < JOBS_IN_FLIGHT {
-            let seeds = self.seeds.clone().next_job();
-            let task = job(self.order.request, seeds);
+            // The seeds after this job's, kept only once the job is queued.
+            let mut after = self.seeds.clone();
+            let task = job(self.order.request, after.next_job());
             match self.pool.try_submit_or_return(task) {
                 Ok(handle) => {
-                    self.seeds.next_job();
+                    self.seeds = after;
                     jobs.push_back(handle);
                 }
                 Err(task) if jobs.is_empty() => {
@@ -355,7 +356,7 @@ impl Driver {
                         () = self.stopping() => return Err(self.stop_reason()),
                         handle = self.pool.submit(task) => handle,
                     };
-                    self.seeds.next_job();
+                    self.seeds = after;
                     jobs.push_back(handle);
                 }
                 Err(_) => break,
