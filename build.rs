@@ -2,6 +2,8 @@
 //! descriptor set for server reflection.
 //!
 //! protox parses the protos in pure Rust, so building needs no system `protoc`.
+//! The web page's built files in `web/dist/` are listed for `include_bytes!`,
+//! so the binary serves them with nothing to deploy beside it.
 //! `google.rpc.Status` maps to tonic-types' generated type, so the error
 //! details helpers of tonic-types work on our messages directly. The two
 //! batch messages are written by hand in `src/pb/batch.rs`.
@@ -10,6 +12,9 @@ use std::{env, fs, path::PathBuf};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");
+    println!("cargo:rerun-if-changed=web/dist");
+    let out_dir = PathBuf::from(env::var("OUT_DIR")?);
+    write_web_assets(&out_dir)?;
 
     let mut compiler = protox::Compiler::new(["proto"])?;
     compiler
@@ -19,7 +24,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // `compile_fds` does not write `file_descriptor_set_path`, so the
     // descriptor set that reflection serves is written here.
-    let out_dir = PathBuf::from(env::var("OUT_DIR")?);
     fs::write(
         out_dir.join("sudoku_descriptor.bin"),
         compiler.encode_file_descriptor_set(),
@@ -39,5 +43,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .extern_path(".sudoku.v1.SolveResult", "crate::pb::SolveResult")
         .compile_fds(compiler.file_descriptor_set())?;
+    Ok(())
+}
+
+/// Writes `web_assets.rs`: a slice of `(file name, contents)` for every
+/// file in `web/dist/`, sorted by name (empty when there is none).
+fn write_web_assets(out_dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?).join("web/dist");
+    let mut files = Vec::new();
+    if dist.is_dir() {
+        for entry in fs::read_dir(&dist)? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    let mut code = String::from("&[\n");
+    for path in &files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .ok_or("a non-UTF-8 file name in web/dist")?;
+        code.push_str(&format!(
+            "    ({name:?}, include_bytes!({:?}).as_slice()),\n",
+            path.display().to_string()
+        ));
+    }
+    code.push_str("]\n");
+    fs::write(out_dir.join("web_assets.rs"), code)?;
     Ok(())
 }

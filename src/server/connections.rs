@@ -18,6 +18,14 @@
 //! service calls at once. Its IO reports an error once the clock runs out,
 //! unless the call layer ([`super::calls`]) has marked it called first,
 //! and hyper closes it.
+//!
+//! Each admitted connection is sorted by the protocol it speaks: HTTP/2
+//! (gRPC) goes to tonic, HTTP/1.1 (browsers: the page and gRPC-Web) to
+//! [`super::http1`], which bounds its buffers. A plaintext client is known
+//! by its first bytes, which it sends at once (HTTP/2's preface, or a
+//! request line), read without taking them; a TLS client by ALPN. A
+//! refusal at the cap is written in the client's protocol too: HTTP/1.1
+//! clients get a `503` instead of HTTP/2 frames they cannot read.
 
 use std::io;
 use std::net::SocketAddr;
@@ -65,28 +73,91 @@ pub struct ConnectionOptions {
     pub tls: Option<TlsAcceptor>,
 }
 
-/// The connections accepted on `listener`, as tonic takes them. The accept
-/// loop stops, and the listening socket closes, once tonic drops the
-/// stream (when the server starts draining).
+/// The connections accepted on `listener`: those that speak HTTP/2, as
+/// tonic takes them, and those that speak HTTP/1.1. The accept loop stops,
+/// and the listening socket closes, once tonic drops its stream (when the
+/// server starts draining).
 pub fn incoming(
     listener: TcpListener,
     options: ConnectionOptions,
     metrics: Arc<Metrics>,
-) -> ReceiverStream<io::Result<Connection>> {
+) -> (
+    ReceiverStream<io::Result<Connection>>,
+    mpsc::Receiver<Connection>,
+) {
     let (accepted, incoming) = mpsc::channel(ACCEPTED_BUFFER);
-    tokio::spawn(accept_loop(listener, options, metrics, accepted));
-    ReceiverStream::new(incoming)
+    let (http1, http1_incoming) = mpsc::channel(ACCEPTED_BUFFER);
+    let sorted = Sorted {
+        http2: accepted,
+        http1,
+    };
+    tokio::spawn(accept_loop(listener, options, metrics, sorted));
+    (ReceiverStream::new(incoming), http1_incoming)
+}
+
+/// Where admitted connections go, by protocol.
+#[derive(Clone)]
+struct Sorted {
+    http2: mpsc::Sender<io::Result<Connection>>,
+    http1: mpsc::Sender<Connection>,
+}
+
+impl Sorted {
+    async fn send(&self, protocol: Protocol, connection: Connection) {
+        match protocol {
+            Protocol::Http2 => {
+                let _ = self.http2.send(Ok(connection)).await;
+            }
+            Protocol::Http1 => {
+                let _ = self.http1.send(connection).await;
+            }
+        }
+    }
+}
+
+/// What a client speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Protocol {
+    Http2,
+    Http1,
+}
+
+/// What every HTTP/2 client sends first.
+const HTTP2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// The protocol of a plaintext client, from the first bytes it sent (read
+/// without taking them); `None` if it sent nothing by `deadline`, or
+/// closed.
+async fn sniff(stream: &TcpStream, deadline: Instant) -> Option<Protocol> {
+    let mut first = [0u8; 4];
+    loop {
+        let read = tokio::time::timeout_at(deadline, stream.peek(&mut first)).await;
+        let length = match read {
+            Ok(Ok(length)) if length > 0 => length,
+            _ => return None,
+        };
+        if !HTTP2_PREFACE.starts_with(&first[..length]) {
+            return Some(Protocol::Http1);
+        }
+        if length == first.len() {
+            return Some(Protocol::Http2);
+        }
+        // A "P" or "PR" alone could begin either: wait for the rest, which
+        // a client sends in the same breath.
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
 }
 
 async fn accept_loop(
     listener: TcpListener,
     options: ConnectionOptions,
     metrics: Arc<Metrics>,
-    accepted: mpsc::Sender<io::Result<Connection>>,
+    sorted: Sorted,
 ) {
+    let accepted = &sorted.http2;
     let slots = Arc::new(Semaphore::new(options.max_connections));
     let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
-    while let Some((stream, peer)) = accept(&listener, &accepted).await {
+    while let Some((stream, peer)) = accept(&listener, accepted).await {
         let Ok(slot) = slots.clone().try_acquire_owned() else {
             metrics.connection_refused();
             if let Some(suppressed) = REFUSED_LOG.check() {
@@ -105,19 +176,25 @@ async fn accept_loop(
             first_call_by: Instant::now() + options.first_call_timeout,
             gauge: metrics.connection_opened(),
         };
+        let sorted = sorted.clone();
+        let metrics = metrics.clone();
         match &options.tls {
             None => {
-                let connection = admitted.into_connection(Io::Plain(stream), &metrics);
-                if accepted.send(Ok(connection)).await.is_err() {
-                    return;
-                }
+                tokio::spawn(async move {
+                    let Some(protocol) = sniff(&stream, admitted.first_call_by).await else {
+                        metrics.connection_idle_closed();
+                        tracing::debug!(peer = %admitted.peer, "connection closed: it sent nothing in time");
+                        return;
+                    };
+                    let connection = admitted.into_connection(Io::Plain(stream), &metrics);
+                    sorted.send(protocol, connection).await;
+                });
             }
             Some(tls) => {
-                let handshake = handshake(tls.clone(), stream, admitted, metrics.clone());
-                let accepted = accepted.clone();
+                let handshake = handshake(tls.clone(), stream, admitted, metrics);
                 tokio::spawn(async move {
-                    if let Some(connection) = handshake.await {
-                        let _ = accepted.send(Ok(connection)).await;
+                    if let Some((protocol, connection)) = handshake.await {
+                        sorted.send(protocol, connection).await;
                     }
                 });
             }
@@ -182,9 +259,22 @@ const REFUSAL: &[u8] = &{
     frames
 };
 
-/// Says why a plaintext connection over the cap is refused, then closes
-/// it, on a task of its own (if fewer than [`REFUSALS_AT_ONCE`] are
-/// running; else it just closes it).
+/// The same refusal for an HTTP/1.1 client: `503`, which a gRPC-Web
+/// client reads as UNAVAILABLE.
+const HTTP1_REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\n\
+content-type: text/plain; charset=utf-8\r\n\
+retry-after: 1\r\n\
+connection: close\r\n\
+content-length: 63\r\n\r\n\
+sudoku-server: --max-connections are open; retry with backoff\r\n";
+
+/// How long a refused connection's first bytes are waited for, to tell
+/// an HTTP/1.1 client (which gets [`HTTP1_REFUSAL`]) from an HTTP/2 one.
+const REFUSAL_SNIFF: Duration = Duration::from_millis(50);
+
+/// Says why a plaintext connection over the cap is refused, in its
+/// protocol, then closes it, on a task of its own (if fewer than
+/// [`REFUSALS_AT_ONCE`] are running; else it just closes it).
 fn refuse(stream: TcpStream, refusals: &Arc<Semaphore>) {
     let Ok(permit) = refusals.clone().try_acquire_owned() else {
         return;
@@ -192,9 +282,13 @@ fn refuse(stream: TcpStream, refusals: &Arc<Semaphore>) {
     tokio::spawn(async move {
         let _permit = permit;
         let mut stream = stream;
+        let refusal = match sniff(&stream, Instant::now() + REFUSAL_SNIFF).await {
+            Some(Protocol::Http1) => HTTP1_REFUSAL,
+            _ => REFUSAL,
+        };
         let write_and_drain = async {
             use tokio::io::{AsyncReadExt, AsyncWriteExt};
-            stream.write_all(REFUSAL).await?;
+            stream.write_all(refusal).await?;
             stream.shutdown().await?;
             let mut discard = [0u8; 1024];
             while stream.read(&mut discard).await? > 0 {}
@@ -204,17 +298,23 @@ fn refuse(stream: TcpStream, refusals: &Arc<Semaphore>) {
     });
 }
 
-/// A TLS handshake, within the connection's first-call clock; a failure
-/// is counted and logged with its reason.
+/// A TLS handshake, within the connection's first-call clock, and the
+/// protocol ALPN chose (HTTP/2 unless the client asked for HTTP/1.1); a
+/// failure is counted and logged with its reason.
 async fn handshake(
     tls: TlsAcceptor,
     stream: TcpStream,
     admitted: Admitted,
     metrics: Arc<Metrics>,
-) -> Option<Connection> {
+) -> Option<(Protocol, Connection)> {
     let reason = match tokio::time::timeout_at(admitted.first_call_by, tls.accept(stream)).await {
         Ok(Ok(stream)) => {
-            return Some(admitted.into_connection(Io::Tls(Box::new(stream)), &metrics));
+            let protocol = match stream.get_ref().1.alpn_protocol() {
+                Some(b"http/1.1") => Protocol::Http1,
+                _ => Protocol::Http2,
+            };
+            let connection = admitted.into_connection(Io::Tls(Box::new(stream)), &metrics);
+            return Some((protocol, connection));
         }
         Ok(Err(error)) => error.to_string(),
         Err(_) => "the handshake did not finish within --first-call-timeout".to_string(),

@@ -7,7 +7,8 @@
 //!
 //! ```text
 //! worst case = base
-//!            + max_connections  × (connection + 1.5 × connection_window_bytes)
+//!            + max_connections  × max(connection + 1.5 × connection_window_bytes,
+//!                                     HTTP/1.1 connection)
 //!            + calls in flight  × (call, headers included, + max_message_bytes)
 //!            + max_open_streams × stream
 //!            + max_batch_calls  × (call + stream + 2 × largest batch request
@@ -21,7 +22,8 @@
 //! health checks and reflection (or fewer, if the connections cannot carry
 //! that many), a call may hold a message it is reading, a connection a full
 //! receive window of data nobody has read yet (and h2's bookkeeping of its
-//! small frames, which h2 caps at half the window), a stream the answers waiting
+//! small frames, which h2 caps at half the window) or, if that is more, an
+//! HTTP/1.1 connection its capped buffers, a stream the answers waiting
 //! for its client's window, and the puzzles in flight are charged to the
 //! byte budget. A batch call may hold a batch request message as it reads
 //! it and once decoded (a unary SolveBatch's puzzles are not charged to
@@ -45,6 +47,13 @@ pub const BASE_BYTES: usize = 16 << 20;
 /// receive window.
 pub const CONNECTION_BYTES: usize = 24 << 10;
 
+/// One HTTP/1.1 connection (a browser's): hyper's state and its read and
+/// write buffers, each capped at
+/// [`HTTP1_BUFFER_BYTES`](super::http1::HTTP1_BUFFER_BYTES), with a
+/// margin. It has no receive window: it holds one request at a time, and
+/// that request's message is a call's (the calls term).
+pub const HTTP1_CONNECTION_BYTES: usize = 64 << 10;
+
 /// What TLS adds to a connection: rustls's state and record buffers (8.2
 /// KiB measured for an idle one; its buffers grow to a record or two while
 /// data flows).
@@ -67,7 +76,8 @@ pub const STREAM_BYTES: usize = 80 << 10;
 pub struct MemoryBound {
     /// The process at rest.
     pub base: usize,
-    /// Open connections, with their unread receive windows.
+    /// Open connections, with their unread receive windows (HTTP/2) or
+    /// their buffers (HTTP/1.1).
     pub connections: usize,
     /// Calls in flight, with a message each being read.
     pub calls: usize,
@@ -89,7 +99,8 @@ impl MemoryBound {
         };
         let connections = settings.max_connections as usize;
         let window = settings.connection_window_bytes as usize;
-        let per_connection = CONNECTION_BYTES + tls + window + window / 2;
+        let per_connection =
+            (CONNECTION_BYTES + window + window / 2).max(HTTP1_CONNECTION_BYTES) + tls;
         let calls = (settings.max_calls as usize + SIDE_CALLS)
             .min(connections.saturating_mul(settings.max_concurrent_streams as usize));
         MemoryBound {
@@ -195,6 +206,15 @@ mod tests {
         };
         let with_tls = MemoryBound::of(&tls).connections;
         assert_eq!(with_tls, bound.connections + 10 * TLS_CONNECTION_BYTES);
+        let small_windows = Settings {
+            connection_window_bytes: 16 << 10,
+            ..settings.clone()
+        };
+        assert_eq!(
+            MemoryBound::of(&small_windows).connections,
+            10 * HTTP1_CONNECTION_BYTES,
+            "HTTP/1.1 connections hold more than HTTP/2 ones with small windows"
+        );
         let few_connections = Settings {
             max_connections: 1,
             max_concurrent_streams: 3,

@@ -15,11 +15,13 @@
 
 mod calls;
 mod connections;
+pub mod http1;
 pub mod memory;
 mod metrics_endpoint;
 mod process;
 mod settings;
 mod tls;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -45,6 +47,7 @@ use crate::pool::WorkerPool;
 use crate::service::{ByteBudget, Metrics, SudokuService};
 use calls::CallPolicyLayer;
 use connections::ConnectionOptions;
+use web::{CorsGateLayer, WebAssets, WebPageLayer};
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -80,6 +83,9 @@ pub enum ServerError {
     /// The TLS certificates or key cannot be used.
     #[error("TLS: {0}")]
     Tls(String),
+    /// `--web-dir` cannot be served.
+    #[error("--web-dir: {0}")]
+    WebDir(#[from] web::WebDirError),
 }
 
 /// The sockets the server listens on: gRPC, and optionally metrics.
@@ -116,7 +122,8 @@ impl From<TcpListener> for Listeners {
     }
 }
 
-/// Serves sudoku.v1, health and reflection on `listeners` until `shutdown`
+/// Serves sudoku.v1, health and reflection on `listeners` (over HTTP/2, and
+/// over gRPC-Web beside the web page on HTTP/1.1) until `shutdown`
 /// completes, then drains: health turns NOT_SERVING, no new connections or
 /// streams are accepted, open streams answer what they have taken in and
 /// end with UNAVAILABLE, and calls in flight get `settings.drain_timeout`
@@ -131,6 +138,7 @@ pub async fn serve(
     let listeners = listeners.into();
     let address = listeners.grpc.local_addr()?;
     let tls = tls::acceptor(settings)?;
+    let page = web_page(settings)?;
     let metrics = Arc::new(Metrics::new());
     let (health, health_service) = tonic_health::server::health_reporter();
     health
@@ -163,19 +171,37 @@ pub async fn serve(
         first_call_timeout: settings.first_call_timeout,
         tls,
     };
-    let incoming = connections::incoming(listeners.grpc, options, metrics.clone());
-    let server = http2_server(settings)
+    let (incoming, http1_incoming) =
+        connections::incoming(listeners.grpc, options, metrics.clone());
+    let routes = tonic::service::Routes::new(health_service)
+        .add_service(reflection_builder().build_v1()?)
+        .add_service(reflection_builder().build_v1alpha()?)
+        .add_service(sudoku.into_server())
+        .prepare();
+    let layers = tower::ServiceBuilder::new()
+        .layer(page)
+        .layer(CorsGateLayer::new(cors_origins(settings)))
+        .layer(tonic_web::GrpcWebLayer::new())
         .layer(CallPolicyLayer::new(
             settings.max_calls as usize,
             settings.max_batch_calls as usize,
             settings.first_call_timeout,
             metrics,
-        ))
-        .add_service(health_service)
-        .add_service(reflection_builder().build_v1()?)
-        .add_service(reflection_builder().build_v1alpha()?)
-        .add_service(sudoku.into_server())
+        ));
+    let http1 = http1::serve(
+        http1_incoming,
+        layers.service(routes.clone()),
+        settings.first_call_timeout,
+        draining.clone(),
+    );
+    let http2 = http2_server(settings)
+        .layer(layers)
+        .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, stop_accepting(shutdown, health, start_draining));
+    let server = async {
+        let (http2, ()) = tokio::join!(http2, http1);
+        http2
+    };
     let result = drain(server, draining, settings.drain_timeout).await;
     let _ = stop_metrics.send(());
     tracing::info!("sudoku-server stopped");
@@ -188,7 +214,8 @@ pub async fn serve(
 pub const MAX_HEADER_LIST_BYTES: u32 = 8 * 1024;
 
 /// The HTTP/2 transport with the connection-level settings: calls per
-/// connection, header size, receive windows, keepalive pings.
+/// connection, header size, receive windows, keepalive pings. (HTTP/1.1
+/// connections are served by [`http1`].)
 fn http2_server(settings: &Settings) -> Server {
     Server::builder()
         .max_concurrent_streams(Some(settings.max_concurrent_streams))
@@ -197,6 +224,29 @@ fn http2_server(settings: &Settings) -> Server {
         .initial_stream_window_size(settings.call_window_bytes())
         .http2_keepalive_interval(nonzero(settings.keepalive_interval))
         .http2_keepalive_timeout(nonzero(settings.keepalive_timeout))
+}
+
+/// The page's files (`None` if `--web false`): the built-in copy, or
+/// `--web-dir`'s, read now.
+fn web_page(settings: &Settings) -> Result<WebPageLayer, ServerError> {
+    let assets = match (&settings.web, &settings.web_dir) {
+        (false, _) => None,
+        (true, None) => Some(WebAssets::embedded()),
+        (true, Some(dir)) => Some(WebAssets::from_dir(dir)?),
+    };
+    if assets.as_ref().is_some_and(|assets| !assets.has_page()) {
+        tracing::warn!("the web page has no index.html: this binary was built without web/dist");
+    }
+    Ok(WebPageLayer::new(assets))
+}
+
+/// `--cors-allow-origin`, as header values (checked when parsed).
+fn cors_origins(settings: &Settings) -> Vec<http::HeaderValue> {
+    settings
+        .cors_allow_origin
+        .iter()
+        .filter_map(|origin| http::HeaderValue::from_str(origin).ok())
+        .collect()
 }
 
 /// Waits for `shutdown`, then turns health NOT_SERVING and tells the
@@ -295,6 +345,8 @@ fn log_startup(
         max_generate_count = settings.max_generate_count,
         max_generate_wait = ?settings.max_generate_wait,
         drain_timeout = ?settings.drain_timeout,
+        web = settings.web,
+        cors_allow_origin = ?settings.cors_allow_origin,
         memory_bound_bytes = bound.total(),
         memory_bound = %bound,
         "sudoku-server listening"

@@ -241,6 +241,24 @@ pub struct Settings {
     /// Log lines as human-readable text or as JSON objects (one per line).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+
+    /// Serve the web page at / on the gRPC port (gRPC-Web stays on either
+    /// way).
+    #[arg(long, env = "SUDOKU_WEB", default_value_t = true, action = clap::ArgAction::Set,
+          value_name = "BOOL")]
+    pub web: bool,
+
+    /// Serve the page's files from this directory (read once, at startup)
+    /// instead of the copy built into the binary: for working on web/.
+    #[arg(long, env = "SUDOKU_WEB_DIR", value_name = "DIR")]
+    pub web_dir: Option<PathBuf>,
+
+    /// Let pages on this origin (e.g. https://app.example.com) call the
+    /// service over gRPC-Web; repeat it, or separate origins by commas in
+    /// the environment [default: none, only pages served by this server].
+    #[arg(long, env = "SUDOKU_CORS_ALLOW_ORIGIN", value_delimiter = ',',
+          value_parser = crate::server::web::parse_origin, value_name = "ORIGIN")]
+    pub cors_allow_origin: Vec<String>,
 }
 
 /// How log lines are written.
@@ -427,6 +445,9 @@ impl Default for Settings {
             tls_client_ca: None,
             metrics_listen: None,
             log_format: LogFormat::Text,
+            web: true,
+            web_dir: None,
+            cors_allow_origin: Vec::new(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! TLS on the gRPC port, with rustls: the server's certificate, client
-//! certificates for mutual TLS, and HTTP/2 chosen by ALPN.
+//! certificates for mutual TLS, and HTTP/2 (or, for gRPC-Web and the web
+//! page, HTTP/1.1) chosen by ALPN.
 //!
 //! The server runs the handshakes itself rather than leaving them to tonic,
 //! for two reasons: a handshake is part of a connection's first-call clock,
@@ -54,7 +55,7 @@ pub fn acceptor(settings: &Settings) -> Result<Option<TlsAcceptor>, ServerError>
     let mut config = builder
         .with_single_cert(read_certificates(cert)?, read_key(key)?)
         .map_err(|error| ServerError::Tls(format!("{}: {error}", cert.display())))?;
-    config.alpn_protocols = vec![b"h2".to_vec()];
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(Some(TlsAcceptor::from(Arc::new(config))))
 }
 

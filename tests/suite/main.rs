@@ -33,3 +33,4 @@ mod solve;
 mod stream;
 mod tls;
 mod untrusted_server;
+mod web;

@@ -5,6 +5,7 @@ pub mod flood;
 pub mod process;
 pub mod raw;
 pub mod tls;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::mpsc as sync_channel;

@@ -1,0 +1,111 @@
+//! HTTP/1.1 connections: browsers loading the page and calling over
+//! gRPC-Web.
+//!
+//! tonic serves HTTP/2; HTTP/1.1 connections are served here, with hyper
+//! set up to bound what one connection can make the server hold: a
+//! header section and the buffers around a request are capped at
+//! [`HTTP1_BUFFER_BYTES`] (hyper's default is about 400 KiB each way). A
+//! connection serves its requests one at a time, each through the same
+//! layers and services as an HTTP/2 call, with its [`ConnectionInfo`] in
+//! the request's extensions as tonic puts it there. When the server drains,
+//! each connection finishes the request it is serving and closes.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use http::{Request, Response};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::sync::{mpsc, watch};
+use tonic::body::Body;
+use tonic::transport::server::Connected;
+use tower::{Service, ServiceExt};
+
+use super::connections::Connection;
+
+/// The most one HTTP/1.1 connection buffers each way: hyper's read buffer
+/// (a request's header section must fit in it; a longer one gets `431`)
+/// and its write buffer. gRPC's own headers take a few hundred bytes, and
+/// the largest header section an HTTP/2 call may send is 8 KiB.
+pub const HTTP1_BUFFER_BYTES: usize = 16 << 10;
+
+/// Serves the HTTP/1.1 connections that arrive on `incoming` with
+/// `service` until `draining` turns true; then each finishes its request
+/// and closes. Completes once every connection has closed.
+pub async fn serve<S>(
+    mut incoming: mpsc::Receiver<Connection>,
+    service: S,
+    header_timeout: Duration,
+    mut draining: watch::Receiver<bool>,
+) where
+    S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let (open, mut all_closed) = mpsc::channel::<Infallible>(1);
+    loop {
+        tokio::select! {
+            connection = incoming.recv() => match connection {
+                Some(connection) => {
+                    let connection = serve_connection(connection, service.clone(), header_timeout, draining.clone());
+                    let open = open.clone();
+                    tokio::spawn(async move {
+                        connection.await;
+                        drop(open);
+                    });
+                }
+                None => break,
+            },
+            () = drained(&mut draining) => break,
+        }
+    }
+    drop((open, incoming));
+    // Every task holds a sender: this returns once the last has closed.
+    let _ = all_closed.recv().await;
+}
+
+/// Serves one connection until it closes, or until it has finished its
+/// request once the server drains.
+async fn serve_connection<S>(
+    connection: Connection,
+    service: S,
+    header_timeout: Duration,
+    mut draining: watch::Receiver<bool>,
+) where
+    S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let info = connection.connect_info();
+    let service = service.map_request(move |request: Request<Incoming>| {
+        let mut request = request.map(Body::new);
+        request.extensions_mut().insert(info.clone());
+        request
+    });
+    let served = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_buf_size(HTTP1_BUFFER_BYTES)
+        .serve_connection(TokioIo::new(connection), TowerToHyperService::new(service));
+    tokio::pin!(served);
+    let result = tokio::select! {
+        result = served.as_mut() => result,
+        () = drained(&mut draining) => {
+            served.as_mut().graceful_shutdown();
+            served.await
+        }
+    };
+    if let Err(error) = result {
+        tracing::debug!(%error, "HTTP/1.1 connection ended with an error");
+    }
+}
+
+/// Completes once the server drains (or can no longer say so).
+async fn drained(draining: &mut watch::Receiver<bool>) {
+    let _ = draining.wait_for(|draining| *draining).await;
+}

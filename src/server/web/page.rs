@@ -1,0 +1,223 @@
+//! The layer that answers a browser's `GET`s with the page's files, in
+//! front of gRPC: gRPC and gRPC-Web calls are always `POST`s, so every
+//! `GET` or `HEAD` is the page's, and anything else goes on to the
+//! services.
+//!
+//! Files come from memory ([`WebAssets`]) with an ETag and `Cache-Control:
+//! no-cache`, so a browser revalidates and gets `304 Not Modified` until
+//! the binary changes. The Content-Security-Policy lets the page load and
+//! call nothing but this server.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use http::{HeaderValue, Method, Request, Response, StatusCode, header};
+use http_body_util::Full;
+use tonic::body::Body;
+use tonic::codegen::Bytes;
+use tower::{Layer, Service};
+
+use super::assets::{Asset, WebAssets};
+
+/// Nothing from another host, no inline script or style, no framing.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; base-uri 'none'; form-action 'none'; \
+                                       frame-ancestors 'none'; object-src 'none'";
+
+/// Serves the page's files, or says the page is off.
+#[derive(Clone)]
+pub struct WebPageLayer {
+    assets: Option<Arc<WebAssets>>,
+}
+
+impl WebPageLayer {
+    /// Serves `assets`; `None` answers every `GET` that the page is off.
+    pub fn new(assets: Option<WebAssets>) -> WebPageLayer {
+        WebPageLayer {
+            assets: assets.map(Arc::new),
+        }
+    }
+}
+
+impl<S> Layer<S> for WebPageLayer {
+    type Service = WebPage<S>;
+
+    fn layer(&self, inner: S) -> WebPage<S> {
+        WebPage {
+            inner,
+            assets: self.assets.clone(),
+        }
+    }
+}
+
+/// A service with the page's files in front of it.
+#[derive(Clone)]
+pub struct WebPage<S> {
+    inner: S,
+    assets: Option<Arc<WebAssets>>,
+}
+
+impl<S, B> Service<Request<B>> for WebPage<S>
+where
+    S: Service<Request<B>, Response = Response<Body>>,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Response<Body>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let method = request.method();
+        if method != Method::GET && method != Method::HEAD {
+            return Box::pin(self.inner.call(request));
+        }
+        let response = match &self.assets {
+            None => plain(
+                StatusCode::NOT_FOUND,
+                "this server's web page is off (--web false)\n",
+            ),
+            Some(assets) => match assets.get(request.uri().path()) {
+                Some(asset) => serve(asset, &request),
+                None => plain(StatusCode::NOT_FOUND, "not found\n"),
+            },
+        };
+        let response = if method == Method::HEAD {
+            response.map(|_| Body::empty())
+        } else {
+            response
+        };
+        Box::pin(std::future::ready(Ok(response)))
+    }
+}
+
+/// `asset` for `request`: gzipped if the client takes it, `304` if the
+/// client's copy is current.
+fn serve<B>(asset: &Asset, request: &Request<B>) -> Response<Body> {
+    let gzip = asset.gzip.as_ref().filter(|_| accepts_gzip(request));
+    let etag = if gzip.is_some() {
+        &asset.gzip_etag
+    } else {
+        &asset.etag
+    };
+    let builder = Response::builder()
+        .header(header::ETAG, etag)
+        .header(header::CACHE_CONTROL, "no-cache")
+        .header(header::VARY, "accept-encoding")
+        .header(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY)
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .header(header::REFERRER_POLICY, "no-referrer");
+    if matches_etag(request, etag) {
+        return builder
+            .status(StatusCode::NOT_MODIFIED)
+            .body(Body::empty())
+            .expect("static headers are valid");
+    }
+    let builder = builder.header(header::CONTENT_TYPE, &asset.content_type);
+    let (builder, bytes) = match gzip {
+        Some(bytes) => (builder.header(header::CONTENT_ENCODING, "gzip"), bytes),
+        None => (builder, &asset.identity),
+    };
+    builder
+        .header(header::CONTENT_LENGTH, bytes.len())
+        .body(Body::new(Full::new(bytes.clone())))
+        .expect("static headers are valid")
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .body(Body::new(Full::new(Bytes::from_static(text.as_bytes()))))
+        .expect("static headers are valid")
+}
+
+/// Whether `Accept-Encoding` lists gzip without refusing it (`q=0`).
+fn accepts_gzip<B>(request: &Request<B>) -> bool {
+    request
+        .headers()
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|parameter| {
+                parameter
+                    .strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// Whether `If-None-Match` names `etag` (or is `*`).
+fn matches_etag<B>(request: &Request<B>, etag: &HeaderValue) -> bool {
+    let Ok(etag) = etag.to_str() else {
+        return false;
+    };
+    request
+        .headers()
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(headers: &[(&str, &str)]) -> Request<()> {
+        let mut builder = Request::get("/");
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        builder.body(()).unwrap()
+    }
+
+    #[test]
+    fn gzip_is_taken_unless_refused() {
+        assert!(accepts_gzip(&request(&[(
+            "accept-encoding",
+            "gzip, deflate, br"
+        )])));
+        assert!(accepts_gzip(&request(&[(
+            "accept-encoding",
+            "br;q=1.0, gzip;q=0.5"
+        )])));
+        assert!(accepts_gzip(&request(&[("accept-encoding", "*")])));
+        assert!(!accepts_gzip(&request(&[("accept-encoding", "gzip;q=0")])));
+        assert!(!accepts_gzip(&request(&[("accept-encoding", "identity")])));
+        assert!(!accepts_gzip(&request(&[])));
+    }
+
+    #[test]
+    fn if_none_match_matches_a_listed_or_weak_or_any_tag() {
+        let etag = HeaderValue::from_static("\"abc\"");
+        assert!(matches_etag(
+            &request(&[("if-none-match", "\"x\", \"abc\"")]),
+            &etag
+        ));
+        assert!(matches_etag(
+            &request(&[("if-none-match", "W/\"abc\"")]),
+            &etag
+        ));
+        assert!(matches_etag(&request(&[("if-none-match", "*")]), &etag));
+        assert!(!matches_etag(
+            &request(&[("if-none-match", "\"abcd\"")]),
+            &etag
+        ));
+        assert!(!matches_etag(&request(&[]), &etag));
+    }
+}
