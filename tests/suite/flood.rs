@@ -1,7 +1,8 @@
 //! A hostile client against a real `sudoku-server` process: many
 //! connections and streams at once, each sending the largest items allowed
 //! and reading no answers, connections that say hello and nothing more,
-//! and calls whose request never comes. The server's peak memory must stay
+//! and calls whose request never comes; some of the streams and calls come
+//! as gRPC-Web over HTTP/1.1, from clients that never read. The server's peak memory must stay
 //! under the bound it prints at startup, and once the flood stops it must
 //! be serving.
 //!
@@ -73,6 +74,10 @@ struct FloodSize {
     batch: usize,
     call_connections: usize,
     calls_per_connection: usize,
+    /// gRPC-Web SolveStreams, one per HTTP/1.1 connection.
+    web_streams: usize,
+    /// gRPC-Web Solve calls whose message never ends, one per connection.
+    web_calls: usize,
 }
 
 /// What a flood found: the bound the server printed and its peak resident
@@ -87,6 +92,7 @@ struct FloodReport {
     batch_streams_open: usize,
     batch_streams_refused: usize,
     calls_refused: usize,
+    web_calls_refused: usize,
 }
 
 /// Starts a server with `flags`, floods it with `size`, reports, and
@@ -96,6 +102,7 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
     let bound = memory_bound(&server);
     let address = server.address.clone();
     let mut flood = Flood::default();
+    flood.greedy_web_streams(&address, size.web_streams).await;
     flood
         .greedy_streams(
             &address,
@@ -111,6 +118,7 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
             size.batch,
         )
         .await;
+    flood.pending_web_calls(&address, size.web_calls).await;
     flood
         .pending_calls(&address, size.call_connections, size.calls_per_connection)
         .await;
@@ -134,16 +142,18 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
         batch_streams_open: flood.batch_streams_open(),
         batch_streams_refused: flood.batch_streams_refused,
         calls_refused: flood.calls_refused(),
+        web_calls_refused: flood.web_calls_refused,
     };
     eprintln!(
         "flood: {streams_open} streams, {} batch streams open and {calls_waiting} calls \
-         waiting; refused {} connections, {} streams, {} batch streams, {} calls; server \
-         peak {:.1} MiB, bound {:.1} MiB",
+         waiting; refused {} connections, {} streams, {} batch streams, {} calls, {} \
+         gRPC-Web calls; server peak {:.1} MiB, bound {:.1} MiB",
         report.batch_streams_open,
         report.connections_refused,
         report.streams_refused,
         report.batch_streams_refused,
         report.calls_refused,
+        report.web_calls_refused,
         report.peak as f64 / f64::from(1 << 20),
         report.bound as f64 / f64::from(1 << 20)
     );
@@ -190,6 +200,8 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         batch: 64,
         call_connections: 12,
         calls_per_connection: 8,
+        web_streams: 2,
+        web_calls: 8,
     };
     let report = flood(&flags, size).await;
     assert!(
@@ -198,15 +210,17 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         report.peak,
         report.bound
     );
-    // Every cap was reached: 24 streams, 4 batch streams, 96 calls in all,
+    // Every cap was reached: 24 streams (2 of them gRPC-Web), 4 batch
+    // streams, 96 calls in all (8 of them gRPC-Web, and the streams'),
     // 64 connections.
-    assert_eq!(report.streams_open, 24);
-    assert_eq!(report.streams_refused, 8);
+    assert_eq!(report.web_calls_refused, 0);
+    assert_eq!(report.streams_open, 24 - 2);
+    assert_eq!(report.streams_refused, 8 + 2);
     assert_eq!(report.batch_streams_open, 4);
     assert_eq!(report.batch_streams_refused, 2);
-    assert_eq!(report.calls_waiting, 96 - 24);
-    assert_eq!(report.calls_refused, 96 - 72);
-    assert_eq!(report.connections_refused, 8 + 2 + 12 + 60 - 64);
+    assert_eq!(report.calls_waiting, 96 - 24 - 8);
+    assert_eq!(report.calls_refused, 96 - (96 - 24 - 8));
+    assert_eq!(report.connections_refused, 2 + 8 + 2 + 8 + 12 + 60 - 64);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -221,6 +235,8 @@ async fn at_the_default_settings() {
         batch: 1024,
         call_connections: 40,
         calls_per_connection: 64,
+        web_streams: 16,
+        web_calls: 64,
     };
     let report = flood(&["--first-call-timeout", "120s"], size).await;
     assert!(
@@ -270,7 +286,19 @@ async fn what_each_unit_costs() {
     flood.pending_calls(&address, 10, 100).await;
     let calls = settle_then(with_call, 1000, "a waiting call");
     flood.greedy_streams(&address, 100, 1).await;
-    settle_then(calls, 100, "a greedy stream with its connection and window");
+    let streams = settle_then(calls, 100, "a greedy stream with its connection and window");
+    flood.pending_web_calls(&address, 500).await;
+    let web_calls = settle_then(
+        streams,
+        500,
+        "an HTTP/1.1 connection with one waiting gRPC-Web call",
+    );
+    flood.greedy_web_streams(&address, 100).await;
+    settle_then(
+        web_calls,
+        100,
+        "an HTTP/1.1 connection with a greedy gRPC-Web stream",
+    );
     drop(flood);
 
     let ca = Authority::new("flood CA");

@@ -1,7 +1,8 @@
 //! A hostile client, for the memory-bound tests: connections that say
 //! hello and nothing more, streams that send the largest items allowed (or
 //! full batches of them) and read no answers, and unary calls whose
-//! request never comes.
+//! request never comes; over HTTP/2, and as gRPC-Web clients over
+//! HTTP/1.1 that never read.
 //!
 //! Everything it opens stays open until the [`Flood`] is dropped.
 
@@ -16,7 +17,7 @@ use sudoku_grpc::pb::{
 };
 use sudoku_grpc::service::limits::MAX_ID_BYTES;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio::task::JoinSet;
 use tonic::Streaming;
 use tonic::transport::{Channel, Endpoint};
@@ -55,6 +56,13 @@ pub struct Flood {
     streams: Vec<Streaming<SolveStreamResponse>>,
     batch_streams: Vec<Streaming<SolveBatchResponse>>,
     calls: JoinSet<()>,
+    /// gRPC-Web connections over HTTP/1.1: the halves read no further,
+    /// and what they send goes on in the background.
+    web_readers: Vec<tokio::net::tcp::OwnedReadHalf>,
+    web_writers: Vec<tokio::net::tcp::OwnedWriteHalf>,
+    web_senders: JoinSet<()>,
+    /// gRPC-Web calls the server refused at once.
+    pub web_calls_refused: usize,
     /// Unary calls still waiting for an answer.
     calls_waiting: Arc<AtomicUsize>,
     /// Unary calls the server refused.
@@ -80,6 +88,51 @@ async fn connection(address: &str) -> Option<Channel> {
         .connect()
         .await
         .ok()
+}
+
+/// A connection whose receive buffer is as small as the kernel allows, so
+/// that what the server sends and nobody reads stays in the server.
+async fn unread_connection(address: &str) -> Option<TcpStream> {
+    let address = address.parse().ok()?;
+    let socket = TcpSocket::new_v4().ok()?;
+    socket.set_recv_buffer_size(4096).ok()?;
+    socket.connect(address).await.ok()
+}
+
+/// The head of a gRPC-Web call to `method` with `framing` (its body's
+/// length or chunking) and `padding` bytes of one more header.
+fn web_call_head(method: &str, framing: &str, padding: usize) -> String {
+    let padding = "p".repeat(padding);
+    format!(
+        "POST /sudoku.v1.SudokuService/{method} HTTP/1.1\r\nhost: flood\r\n\
+         content-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\n\
+         x-padding: {padding}\r\n{framing}\r\n\r\n"
+    )
+}
+
+/// `message` in a gRPC-Web data frame.
+fn web_frame(message: &impl prost::Message) -> Vec<u8> {
+    let message = message.encode_to_vec();
+    [&[0u8][..], &(message.len() as u32).to_be_bytes(), &message].concat()
+}
+
+/// Whether the server answered a call at once with a status in its
+/// headers (a refusal); an open call says nothing, or only its head.
+async fn refused_at_once(reader: &mut tokio::net::tcp::OwnedReadHalf) -> bool {
+    let mut head = Vec::new();
+    let mut buffer = [0u8; 1024];
+    let read_head = async {
+        while !head.windows(4).any(|window| window == b"\r\n\r\n") {
+            match reader.read(&mut buffer).await {
+                Ok(0) | Err(_) => return,
+                Ok(read) => head.extend_from_slice(&buffer[..read]),
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_millis(300), read_head).await;
+    String::from_utf8_lossy(&head)
+        .to_ascii_lowercase()
+        .contains("grpc-status: ")
 }
 
 impl Flood {
@@ -193,6 +246,52 @@ impl Flood {
                 });
             }
             self.channels.push(channel);
+        }
+    }
+
+    /// Opens `count` HTTP/1.1 connections, each with a gRPC-Web SolveStream
+    /// whose body (chunked) sends the largest items allowed, endlessly, and
+    /// whose answers are never read past their headers.
+    pub async fn greedy_web_streams(&mut self, address: &str, count: usize) {
+        for _ in 0..count {
+            let Some(mut stream) = unread_connection(address).await else {
+                self.connections_refused += 1;
+                continue;
+            };
+            let head = web_call_head("SolveStream", "transfer-encoding: chunked", 0);
+            let _ = stream.write_all(head.as_bytes()).await;
+            let (mut reader, mut writer) = stream.into_split();
+            self.web_senders.spawn(async move {
+                for index in 0u64.. {
+                    let frame = web_frame(&largest_item(index));
+                    let size = format!("{:x}\r\n", frame.len());
+                    let chunk = [size.as_bytes(), &frame, b"\r\n"].concat();
+                    if writer.write_all(&chunk).await.is_err() {
+                        return;
+                    }
+                }
+            });
+            self.web_calls_refused += usize::from(refused_at_once(&mut reader).await);
+            self.web_readers.push(reader);
+        }
+    }
+
+    /// Opens `count` HTTP/1.1 connections, each with a gRPC-Web Solve whose
+    /// message never ends (it says 100 bytes and sends 5), with 7.5 KiB of
+    /// headers.
+    pub async fn pending_web_calls(&mut self, address: &str, count: usize) {
+        for _ in 0..count {
+            let Some(mut stream) = unread_connection(address).await else {
+                self.connections_refused += 1;
+                continue;
+            };
+            let head = web_call_head("Solve", "content-length: 100", 7 * 1024 + 512);
+            let _ = stream.write_all(head.as_bytes()).await;
+            let _ = stream.write_all(&[0, 0, 0, 0, 95]).await;
+            let (mut reader, writer) = stream.into_split();
+            self.web_calls_refused += usize::from(refused_at_once(&mut reader).await);
+            self.web_readers.push(reader);
+            self.web_writers.push(writer);
         }
     }
 
