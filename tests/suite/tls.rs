@@ -2,7 +2,8 @@
 //! answers Solve, health and reflection; plaintext clients are refused;
 //! with mTLS, clients without a certificate or with one from another CA
 //! are refused. The `sudoku` command line's TLS flags are checked against
-//! the same servers.
+//! the same servers. A browser that asks ALPN for HTTP/1.1 gets the page
+//! and gRPC-Web.
 
 use std::time::Duration;
 
@@ -406,4 +407,69 @@ async fn present_certificate(address: &str, ca: &str, identity: &Pem) {
         let mut byte = [0u8; 1];
         let _ = tokio::time::timeout(Duration::from_secs(5), tls.read(&mut byte)).await;
     }
+}
+
+/// Opens a TLS connection to `server` trusting `ca`, offering HTTP/1.1
+/// alone in ALPN, as a browser without HTTP/2 would.
+async fn http1_over_tls(
+    server: &TestServer,
+    ca: &Authority,
+) -> tokio_rustls::client::TlsStream<TcpStream> {
+    use tokio_rustls::rustls::pki_types::pem::PemObject;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+    use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_slice(ca.pem.as_bytes()).unwrap())
+        .unwrap();
+    let provider = tokio_rustls::rustls::crypto::ring::default_provider();
+    let mut config = ClientConfig::builder_with_provider(provider.into())
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let tcp = TcpStream::connect(server.address).await.unwrap();
+    let name = ServerName::try_from("localhost").unwrap();
+    connector.connect(name, tcp).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_browser_speaking_http1_over_tls_gets_the_page_and_grpc_web() {
+    use tokio::io::AsyncWriteExt;
+    let ca = Authority::new("web test CA");
+    let server = tls_server(&ca, None).await;
+    let mut page = http1_over_tls(&server, &ca).await;
+    assert_eq!(page.get_ref().1.alpn_protocol(), Some(&b"http/1.1"[..]));
+    page.write_all(b"GET / HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut response = Vec::new();
+    page.read_to_end(&mut response).await.unwrap();
+    let response = crate::common::web::parse_response(&response);
+    assert_eq!(response.status, 200);
+    assert!(response.header("content-security-policy").is_some());
+
+    let mut call = http1_over_tls(&server, &ca).await;
+    let request = SolveRequest {
+        puzzle: CLASSIC.to_string(),
+        grade: false,
+    };
+    let body = crate::common::web::frame(&request);
+    let head = format!(
+        "POST /sudoku.v1.SudokuService/Solve HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\
+         content-type: application/grpc-web+proto\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    call.write_all(head.as_bytes()).await.unwrap();
+    call.write_all(&body).await.unwrap();
+    let mut response = Vec::new();
+    call.read_to_end(&mut response).await.unwrap();
+    let response = crate::common::web::parse_response(&response);
+    let answer = crate::common::web::GrpcWebBody::parse(&response.body);
+    assert_eq!(answer.status(), Some("0"), "{response:?}");
+    let solved: sudoku_grpc::pb::SolveResponse =
+        prost::Message::decode(&answer.messages[0][..]).unwrap();
+    assert_eq!(solved.solution, CLASSIC_SOLUTION);
 }

@@ -311,6 +311,16 @@ async fn http1_connections_count_against_the_cap_and_the_first_call_clock() {
         "the slow connection stayed open"
     );
     assert_eq!(get(server.address, "/", &[]).await.status, 200);
+
+    // A connection that made a request and then sits idle is closed by
+    // the same clock.
+    let mut idle = TcpStream::connect(server.address).await.unwrap();
+    idle.write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let answered = read_until_closed(&mut idle, limit).await;
+    let answered = answered.expect("the idle connection was closed");
+    assert!(answered.starts_with(b"HTTP/1.1 200"));
 }
 
 #[tokio::test]
