@@ -2,16 +2,18 @@
 # What CI runs for the web page: build it from scratch, check that the
 # committed dist/ and src/gen/ are what the sources make, typecheck, and
 # run the browser tests against a server binary.
-#   web/scripts/ci.sh [SERVER_BIN]   (default ../target/release/sudoku-server,
-#                                     relative to web/)
+#   web/scripts/ci.sh [SERVER_BIN]   (a path from where it is run; default
+#                                     target/release/sudoku-server of this
+#                                     checkout)
 set -euo pipefail
+
+# The server binary, relative to where this is run from (default: the
+# release build of this checkout).
+server_bin="${1:-$(dirname "$0")/../../target/release/sudoku-server}"
+[ -x "$server_bin" ] || { echo "no server binary at $server_bin (cargo build --release first)" >&2; exit 1; }
+server_bin="$(cd "$(dirname "$server_bin")" && pwd)/$(basename "$server_bin")"
 cd "$(dirname "$0")/.."
 
-server_bin="${1:-../target/release/sudoku-server}"
-case "$server_bin" in
-  /*) ;;
-  *) server_bin="$(cd "$(dirname "$server_bin")" && pwd)/$(basename "$server_bin")" ;;
-esac
 export SUDOKU_SERVER_BIN="$server_bin"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
