@@ -23,7 +23,8 @@
 //! (gRPC) goes to tonic, HTTP/1.1 (browsers: the page and gRPC-Web) to
 //! [`super::http1`], which bounds its buffers. A plaintext client is known
 //! by its first bytes, which it sends at once (HTTP/2's preface, or a
-//! request line), read without taking them; a TLS client by ALPN. A
+//! request line): up to four are read, within the first-call clock, and
+//! replayed to the server; a TLS client is known by ALPN. A
 //! refusal at the cap is written in the client's protocol too: HTTP/1.1
 //! clients get a `503` instead of HTTP/2 frames they cannot read.
 
@@ -125,26 +126,41 @@ enum Protocol {
 /// What every HTTP/2 client sends first.
 const HTTP2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
-/// The protocol of a plaintext client, from the first bytes it sent (read
-/// without taking them); `None` if it sent nothing by `deadline`, or
-/// closed.
-async fn sniff(stream: &TcpStream, deadline: Instant) -> Option<Protocol> {
-    let mut first = [0u8; 4];
-    loop {
-        let read = tokio::time::timeout_at(deadline, stream.peek(&mut first)).await;
-        let length = match read {
-            Ok(Ok(length)) if length > 0 => length,
-            _ => return None,
-        };
-        if !HTTP2_PREFACE.starts_with(&first[..length]) {
-            return Some(Protocol::Http1);
+/// What became of a plaintext client's first bytes.
+enum Sniffed {
+    /// It speaks this protocol; `first` are the bytes read to tell, which
+    /// the connection replays before reading on.
+    Speaks { protocol: Protocol, first: Vec<u8> },
+    /// It sent nothing telling by the deadline.
+    Silent,
+    /// It closed (or its socket failed) first.
+    Closed,
+}
+
+/// Reads a plaintext client's first bytes, as many as it takes to tell
+/// HTTP/2's preface from an HTTP/1.1 request line (at most 4), until
+/// `deadline`.
+async fn sniff(stream: &mut TcpStream, deadline: Instant) -> Sniffed {
+    use tokio::io::AsyncReadExt;
+    let mut first = Vec::with_capacity(4);
+    while first.len() < 4 {
+        let mut byte = [0u8; 4];
+        let wanted = 4 - first.len();
+        match tokio::time::timeout_at(deadline, stream.read(&mut byte[..wanted])).await {
+            Err(_) => return Sniffed::Silent,
+            Ok(Ok(0) | Err(_)) => return Sniffed::Closed,
+            Ok(Ok(read)) => first.extend_from_slice(&byte[..read]),
         }
-        if length == first.len() {
-            return Some(Protocol::Http2);
+        if !HTTP2_PREFACE.starts_with(&first) {
+            return Sniffed::Speaks {
+                protocol: Protocol::Http1,
+                first,
+            };
         }
-        // A "P" or "PR" alone could begin either: wait for the rest, which
-        // a client sends in the same breath.
-        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    Sniffed::Speaks {
+        protocol: Protocol::Http2,
+        first,
     }
 }
 
@@ -181,13 +197,20 @@ async fn accept_loop(
         match &options.tls {
             None => {
                 tokio::spawn(async move {
-                    let Some(protocol) = sniff(&stream, admitted.first_call_by).await else {
-                        metrics.connection_idle_closed();
-                        tracing::debug!(peer = %admitted.peer, "connection closed: it sent nothing in time");
-                        return;
-                    };
-                    let connection = admitted.into_connection(Io::Plain(stream), &metrics);
-                    sorted.send(protocol, connection).await;
+                    let mut stream = stream;
+                    match sniff(&mut stream, admitted.first_call_by).await {
+                        Sniffed::Speaks { protocol, first } => {
+                            let mut connection =
+                                admitted.into_connection(Io::Plain(stream), &metrics);
+                            connection.replay = first;
+                            sorted.send(protocol, connection).await;
+                        }
+                        Sniffed::Silent => {
+                            metrics.connection_idle_closed();
+                            tracing::debug!(peer = %admitted.peer, "connection closed: no call in time");
+                        }
+                        Sniffed::Closed => {}
+                    }
                 });
             }
             Some(tls) => {
@@ -270,7 +293,7 @@ sudoku-server: --max-connections are open; retry with backoff\r\n";
 
 /// How long a refused connection's first bytes are waited for, to tell
 /// an HTTP/1.1 client (which gets [`HTTP1_REFUSAL`]) from an HTTP/2 one.
-const REFUSAL_SNIFF: Duration = Duration::from_millis(50);
+const REFUSAL_SNIFF: Duration = Duration::from_millis(200);
 
 /// Says why a plaintext connection over the cap is refused, in its
 /// protocol, then closes it, on a task of its own (if fewer than
@@ -282,8 +305,11 @@ fn refuse(stream: TcpStream, refusals: &Arc<Semaphore>) {
     tokio::spawn(async move {
         let _permit = permit;
         let mut stream = stream;
-        let refusal = match sniff(&stream, Instant::now() + REFUSAL_SNIFF).await {
-            Some(Protocol::Http1) => HTTP1_REFUSAL,
+        let refusal = match sniff(&mut stream, Instant::now() + REFUSAL_SNIFF).await {
+            Sniffed::Speaks {
+                protocol: Protocol::Http1,
+                ..
+            } => HTTP1_REFUSAL,
             _ => REFUSAL,
         };
         let write_and_drain = async {
@@ -336,6 +362,7 @@ impl Admitted {
     fn into_connection(self, io: Io, metrics: &Arc<Metrics>) -> Connection {
         Connection {
             io,
+            replay: Vec::new(),
             info: ConnectionInfo {
                 remote_addr: self.peer,
                 called: Arc::new(AtomicBool::new(false)),
@@ -357,6 +384,8 @@ enum Io {
 /// the cap and its first-call clock.
 pub struct Connection {
     io: Io,
+    /// Bytes read to tell the protocol, given back before the socket's.
+    replay: Vec<u8>,
     info: ConnectionInfo,
     /// Running until the first call; `None` after it.
     first_call: Option<Pin<Box<Sleep>>>,
@@ -432,6 +461,13 @@ impl AsyncRead for Connection {
     ) -> Poll<io::Result<()>> {
         if let Err(error) = self.check_first_call(cx) {
             return Poll::Ready(Err(error));
+        }
+        if !self.replay.is_empty() {
+            let length = self.replay.len().min(buf.remaining());
+            buf.put_slice(&self.replay[..length]);
+            self.replay.drain(..length);
+            self.metrics.connection_received(length);
+            return Poll::Ready(Ok(()));
         }
         let before = buf.filled().len();
         let read = match &mut self.io {

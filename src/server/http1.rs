@@ -4,7 +4,9 @@
 //! tonic serves HTTP/2; HTTP/1.1 connections are served here, with hyper
 //! set up to bound what one connection can make the server hold: a
 //! header section and the buffers around a request are capped at
-//! [`HTTP1_BUFFER_BYTES`] (hyper's default is about 400 KiB each way). A
+//! [`HTTP1_BUFFER_BYTES`] (hyper's default is about 400 KiB each way). The
+//! same clock as the first call's closes a connection whose next request's
+//! headers do not come in time, idle keep-alive connections included. A
 //! connection serves its requests one at a time, each through the same
 //! layers and services as an HTTP/2 call, with its [`ConnectionInfo`] in
 //! the request's extensions as tonic puts it there. When the server drains,
@@ -26,9 +28,12 @@ use super::connections::Connection;
 
 /// The most one HTTP/1.1 connection buffers each way: hyper's read buffer
 /// (a request's header section must fit in it; a longer one gets `431`)
-/// and its write buffer. gRPC's own headers take a few hundred bytes, and
-/// the largest header section an HTTP/2 call may send is 8 KiB.
-pub const HTTP1_BUFFER_BYTES: usize = 16 << 10;
+/// and its write buffer (past which hyper takes no more of a response
+/// until the client reads; one chunk of a response may go past it, and is
+/// the call's). 8 KiB, hyper's least, is the header section an HTTP/2 call
+/// may send ([`MAX_HEADER_LIST_BYTES`](super::MAX_HEADER_LIST_BYTES)):
+/// the headers a call keeps are slices of this buffer.
+pub const HTTP1_BUFFER_BYTES: usize = 8 << 10;
 
 /// Serves the HTTP/1.1 connections that arrive on `incoming` with
 /// `service` until `draining` turns true; then each finishes its request

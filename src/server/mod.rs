@@ -240,7 +240,7 @@ fn web_page(settings: &Settings) -> Result<WebPageLayer, ServerError> {
     Ok(WebPageLayer::new(assets))
 }
 
-/// `--cors-allow-origin`, as header values (checked when parsed).
+/// `--cors-allow-origin`, as header values (checked by `validate`).
 fn cors_origins(settings: &Settings) -> Vec<http::HeaderValue> {
     settings
         .cors_allow_origin

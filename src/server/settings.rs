@@ -364,6 +364,15 @@ impl Settings {
                 self.max_inflight_bytes, self.max_batch
             ));
         }
+        for origin in &self.cors_allow_origin {
+            let parsed = crate::server::web::parse_origin(origin)
+                .map_err(|why| SettingsError(format!("--cors-allow-origin: {why}")))?;
+            if &parsed != origin {
+                return fail(format!(
+                    "--cors-allow-origin {origin:?} must be written as browsers send it: {parsed:?}"
+                ));
+            }
+        }
         self.validate_durations()?;
         self.validate_pool()
     }

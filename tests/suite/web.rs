@@ -261,7 +261,7 @@ async fn cors_answers_the_allowed_origins_and_gives_no_other_origin_a_cors_heade
 
 /// Long enough for a debug build on a loaded machine, short enough for a
 /// quick test.
-const FIRST_CALL_TIMEOUT: Duration = Duration::from_millis(600);
+const FIRST_CALL_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Reads until the server closes: everything it sent, or `None` if it has
 /// not closed within `limit`.
@@ -386,25 +386,155 @@ async fn grpc_web_calls_count_against_max_calls() {
 
 #[tokio::test]
 async fn a_draining_server_closes_idle_http1_connections_at_once() {
-    let server = server_with(Settings::default()).await;
+    // The first-call clock is far off: only the drain can close it.
+    let server = server_with(Settings {
+        first_call_timeout: Duration::from_secs(120),
+        ..Settings::default()
+    })
+    .await;
     let mut keep_alive = TcpStream::connect(server.address).await.unwrap();
-    keep_alive
-        .write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
-        .await
-        .unwrap();
+    let frame = web::frame(&solve_request(CLASSIC));
+    let head = format!(
+        "POST /sudoku.v1.SudokuService/Solve HTTP/1.1\r\nhost: x\r\n\
+         content-type: application/grpc-web+proto\r\ncontent-length: {}\r\n\r\n",
+        frame.len()
+    );
+    keep_alive.write_all(head.as_bytes()).await.unwrap();
+    keep_alive.write_all(&frame).await.unwrap();
     let mut first = [0u8; 12];
     keep_alive.read_exact(&mut first).await.unwrap();
     assert_eq!(&first, b"HTTP/1.1 200");
-    let stopped = tokio::time::timeout(Duration::from_secs(10), server.shut_down()).await;
+    let stopped = tokio::time::timeout(Duration::from_secs(5), server.shut_down()).await;
     assert!(
         matches!(stopped, Ok(Ok(()))),
         "the server did not stop: {stopped:?}"
     );
+    let closed = read_until_closed(&mut keep_alive, Duration::from_secs(2)).await;
+    assert!(closed.is_some(), "the idle connection outlived the drain");
+}
+
+/// A server allowing one connection, with the test's first-call clock.
+async fn one_connection_server() -> TestServer {
+    server_with(Settings {
+        max_connections: 1,
+        first_call_timeout: FIRST_CALL_TIMEOUT,
+        ..Settings::default()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_client_that_starts_the_http2_preface_and_stalls_or_closes_gives_its_slot_back() {
+    let server = one_connection_server().await;
+    // "P" could begin HTTP/2's preface or a POST: the server waits for
+    // more, but no longer than the first-call clock.
+    let mut stalled = TcpStream::connect(server.address).await.unwrap();
+    stalled.write_all(b"P").await.unwrap();
+    let closed = read_until_closed(&mut stalled, FIRST_CALL_TIMEOUT * 5).await;
     assert!(
-        read_until_closed(&mut keep_alive, Duration::from_secs(5))
-            .await
-            .is_some()
+        closed.is_some(),
+        "a stalled partial preface kept its connection"
     );
+    assert_eq!(get(server.address, "/", &[]).await.status, 200);
+
+    // One that sends "PR" and closes gives the slot back at once.
+    let mut closing = TcpStream::connect(server.address).await.unwrap();
+    closing.write_all(b"PR").await.unwrap();
+    drop(closing);
+    let mut served = false;
+    for _ in 0..50 {
+        let page = get(server.address, "/", &[]).await;
+        if page.status == 200 {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        served,
+        "the closed connection's slot did not come back before its clock"
+    );
+}
+
+#[tokio::test]
+async fn a_slow_reader_gets_the_whole_page_file_past_the_first_call_clock() {
+    let dir = page_dir();
+    let big: Vec<u8> = (0..4u32 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    std::fs::write(dir.path().join("big.bin"), &big).unwrap();
+    let server = server_with(Settings {
+        web_dir: Some(dir.path().to_path_buf()),
+        first_call_timeout: FIRST_CALL_TIMEOUT,
+        ..Settings::default()
+    })
+    .await;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(server.address).await.unwrap();
+    stream
+        .write_all(b"GET /big.bin HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    // The server has sent what the socket buffers take, and waits.
+    tokio::time::sleep(FIRST_CALL_TIMEOUT + Duration::from_millis(500)).await;
+    let received = read_until_closed(&mut stream, Duration::from_secs(30))
+        .await
+        .unwrap();
+    let response = web::parse_response(&received);
+    assert_eq!(response.status, 200);
+    assert_eq!(response.body.len(), big.len(), "the download was cut short");
+}
+
+#[tokio::test]
+async fn an_http1_request_that_is_not_grpc_web_is_told_what_the_port_speaks() {
+    let server = server_with(Settings::default()).await;
+    let frame = web::frame(&solve_request(CLASSIC));
+    let headers = [("content-type", "application/grpc")];
+    let path = "/sudoku.v1.SudokuService/Solve";
+    let refused = web::request(server.address, "POST", path, &headers, &frame).await;
+    assert_eq!(refused.status, 415);
+    let text = String::from_utf8_lossy(&refused.body);
+    assert!(
+        text.contains("gRPC over HTTP/2") && text.contains("application/grpc-web"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn the_page_and_grpc_web_are_served_over_http2_too() {
+    use http_body_util::BodyExt;
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+    let server = server_with(Settings::default()).await;
+    let client = Client::builder(TokioExecutor::new())
+        .http2_only(true)
+        .build_http::<http_body_util::Full<tonic::codegen::Bytes>>();
+    let page = client
+        .get(format!("http://{}/", server.address).parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.version(), http::Version::HTTP_2);
+    let built = std::fs::read("web/dist/index.html").unwrap();
+    assert_eq!(page.into_body().collect().await.unwrap().to_bytes(), built);
+
+    let request = http::Request::post(format!(
+        "http://{}/sudoku.v1.SudokuService/Solve",
+        server.address
+    ))
+    .header("content-type", "application/grpc-web+proto")
+    .body(http_body_util::Full::new(tonic::codegen::Bytes::from(
+        web::frame(&solve_request(CLASSIC)),
+    )))
+    .unwrap();
+    let response = client.request(request).await.unwrap();
+    assert_eq!(response.version(), http::Version::HTTP_2);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let body = GrpcWebBody::parse(&body);
+    assert_eq!(body.status(), Some("0"), "{body:?}");
+    let solved = SolveResponse::decode(&body.messages[0][..]).unwrap();
+    assert_eq!(solved.solution, CLASSIC_SOLUTION);
 }
 
 #[test]

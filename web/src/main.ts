@@ -102,6 +102,8 @@ type Mode =
   | { kind: "preview"; cells: number[] };
 
 const STORAGE_KEY = "sudoku-grpc.game";
+/** Seeds are uint64 on the wire. */
+const MAX_SEED = 2n ** 64n - 1n;
 
 let game: Game | null = null;
 let board = new Board(new Array<number>(81).fill(0));
@@ -461,7 +463,7 @@ function gradeInfo(grade: Grade | undefined): GradeInfo | null {
 
 /** A generated puzzle; `seed` 0 asks for a fresh one. */
 async function newPuzzle(levelName: string, seed: bigint): Promise<void> {
-  const level = LEVELS[levelName] ?? Level.UNSPECIFIED;
+  const level = Object.hasOwn(LEVELS, levelName) ? LEVELS[levelName] : Level.UNSPECIFIED;
   const query = (s: bigint) =>
     level === Level.UNSPECIFIED ? `?seed=${s}` : `?level=${levelName}&seed=${s}`;
   if (seed !== 0n) {
@@ -728,8 +730,8 @@ function loadFromUrl(): void {
   const seed = params.get("seed");
   const levelName = (params.get("level") ?? "").toLowerCase();
   const puzzle = params.get("puzzle");
-  if (seed && /^\d{1,20}$/.test(seed)) {
-    void newPuzzle(levelName in LEVELS ? levelName : "", BigInt(seed));
+  if (seed && /^\d{1,20}$/.test(seed) && BigInt(seed) <= MAX_SEED) {
+    void newPuzzle(Object.hasOwn(LEVELS, levelName) ? levelName : "", BigInt(seed));
     return;
   }
   if (puzzle) {

@@ -63,11 +63,12 @@ impl WebAssets {
         Self::from_files(
             EMBEDDED
                 .iter()
-                .map(|(name, bytes)| (name.to_string(), bytes.to_vec())),
+                .map(|(name, bytes)| (name.to_string(), Bytes::from_static(bytes))),
         )
     }
 
-    /// The files directly inside `dir` (not its subdirectories), read now.
+    /// The files directly inside `dir` (not its subdirectories, nor files
+    /// whose name starts with a dot), read now.
     pub fn from_dir(dir: &Path) -> Result<WebAssets, WebDirError> {
         let read_error = |path: &Path| {
             let path = path.display().to_string();
@@ -83,22 +84,22 @@ impl WebAssets {
             else {
                 continue;
             };
-            if !kind.is_file() {
+            if !kind.is_file() || name.starts_with('.') {
                 continue;
             }
-            let bytes = std::fs::read(&path).map_err(read_error(&path))?;
-            total += bytes.len() as u64;
+            total += entry.metadata().map_err(read_error(&path))?.len();
             if total > MAX_WEB_DIR_BYTES {
                 return Err(WebDirError::TooLarge {
                     path: dir.display().to_string(),
                 });
             }
-            files.push((name.to_string(), bytes));
+            let bytes = std::fs::read(&path).map_err(read_error(&path))?;
+            files.push((name.to_string(), Bytes::from(bytes)));
         }
         Ok(Self::from_files(files.into_iter()))
     }
 
-    fn from_files(files: impl Iterator<Item = (String, Vec<u8>)>) -> WebAssets {
+    fn from_files(files: impl Iterator<Item = (String, Bytes)>) -> WebAssets {
         let files = files
             .map(|(name, bytes)| {
                 let path = if name == "index.html" {
@@ -130,7 +131,7 @@ impl WebAssets {
 }
 
 impl Asset {
-    fn new(name: &str, bytes: Vec<u8>) -> Asset {
+    fn new(name: &str, bytes: Bytes) -> Asset {
         let kind = content_type(name);
         let gzip = compressible(kind)
             .then(|| gzip(&bytes))
@@ -139,7 +140,7 @@ impl Asset {
         let tag = fingerprint(&bytes);
         Asset {
             content_type: HeaderValue::from_static(kind),
-            identity: Bytes::from(bytes),
+            identity: bytes,
             gzip,
             etag: etag(&format!("\"{tag:016x}\"")),
             gzip_etag: etag(&format!("\"{tag:016x}-gz\"")),
@@ -197,7 +198,7 @@ mod tests {
         WebAssets::from_files(
             files
                 .iter()
-                .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec())),
+                .map(|(name, text)| (name.to_string(), Bytes::from(text.to_string()))),
         )
     }
 
@@ -244,11 +245,13 @@ mod tests {
     fn a_directory_is_read_once_and_its_subdirectories_skipped() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("index.html"), "page").unwrap();
+        std::fs::write(dir.path().join(".secret"), "no").unwrap();
         std::fs::create_dir(dir.path().join("nested")).unwrap();
         std::fs::write(dir.path().join("nested/x.js"), "x").unwrap();
         let assets = WebAssets::from_dir(dir.path()).unwrap();
         assert_eq!(assets.get("/").unwrap().identity, "page");
         assert!(assets.get("/nested/x.js").is_none() && assets.get("/nested").is_none());
+        assert!(assets.get("/.secret").is_none());
         assert_eq!(assets.total_bytes(), 4);
         let missing = WebAssets::from_dir(&dir.path().join("absent")).unwrap_err();
         assert!(missing.to_string().contains("absent"), "{missing}");

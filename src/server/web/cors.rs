@@ -8,8 +8,6 @@
 //! other origins alike, reaches the services with no CORS header added, so
 //! a browser keeps other origins' pages out.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -17,6 +15,8 @@ use std::time::Duration;
 use http::{HeaderName, HeaderValue, Method, Request, Response, header};
 use tower::{Layer, Service};
 use tower_http::cors::{AllowHeaders, AllowOrigin, Cors, CorsLayer, ExposeHeaders};
+
+use super::either::Either;
 
 /// How long a browser may cache a preflight's answer.
 const PREFLIGHT_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
@@ -82,7 +82,7 @@ where
 {
     type Response = Response<ResBody>;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Response<ResBody>, S::Error>> + Send>>;
+    type Future = Either<tower_http::cors::ResponseFuture<S::Future>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         match self.plain.poll_ready(cx) {
@@ -97,31 +97,51 @@ where
             .get(header::ORIGIN)
             .is_some_and(|origin| self.origins.contains(origin));
         if allowed {
-            Box::pin(self.cors.call(request))
+            Either::left(self.cors.call(request))
         } else {
-            Box::pin(self.plain.call(request))
+            Either::right(self.plain.call(request))
         }
     }
 }
 
 /// Parses one `--cors-allow-origin`: a scheme, `://`, and a host (with
-/// an optional port), nothing after, as a browser sends it in `Origin`.
+/// an optional port), nothing after, as a browser sends it in `Origin`:
+/// lowercase, and without the scheme's default port, so that what can
+/// never match a browser's `Origin` is refused rather than ignored.
 pub fn parse_origin(text: &str) -> Result<String, String> {
     let text = text.trim();
-    let (scheme, host) = text
-        .split_once("://")
-        .ok_or_else(|| format!("{text:?} is not an origin: expected SCHEME://HOST[:PORT]"))?;
-    let scheme_ok = !scheme.is_empty()
-        && scheme
+    let refuse = |why: &str| {
+        Err(format!(
+            "{text:?} is not an origin ({why}): expected SCHEME://HOST[:PORT] with no path, \
+             such as https://app.example.com"
+        ))
+    };
+    let Some((scheme, host)) = text.split_once("://") else {
+        return refuse("no scheme");
+    };
+    let origin = text.to_ascii_lowercase();
+    if scheme.is_empty()
+        || !scheme
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    let host_ok = !host.is_empty() && !host.contains(['/', '?', '#', '*', ' ', ',']);
-    if !scheme_ok || !host_ok || HeaderValue::from_str(text).is_err() {
-        return Err(format!(
-            "{text:?} is not an origin: expected SCHEME://HOST[:PORT] with no path, such as https://app.example.com"
-        ));
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        return refuse("a bad scheme");
     }
-    Ok(text.to_ascii_lowercase())
+    if host.is_empty() || host.contains(['/', '?', '#', '*', ' ', ',', '@']) {
+        return refuse("a bad host: no path, wildcard or user");
+    }
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "https" => Some(":443"),
+        "http" => Some(":80"),
+        _ => None,
+    };
+    if default_port.is_some_and(|port| origin.ends_with(port)) {
+        return refuse("browsers leave out the default port");
+    }
+    if HeaderValue::from_str(&origin).is_err() {
+        return refuse("not a header value");
+    }
+    Ok(origin)
 }
 
 #[cfg(test)]

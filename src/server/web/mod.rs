@@ -10,6 +10,7 @@
 
 mod assets;
 mod cors;
+mod either;
 mod page;
 
 pub use assets::{MAX_WEB_DIR_BYTES, WebAssets, WebDirError};

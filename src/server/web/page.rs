@@ -8,8 +8,7 @@
 //! the binary changes. The Content-Security-Policy lets the page load and
 //! call nothing but this server.
 
-use std::future::Future;
-use std::pin::Pin;
+use std::future::Ready;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -20,6 +19,8 @@ use tonic::codegen::Bytes;
 use tower::{Layer, Service};
 
 use super::assets::{Asset, WebAssets};
+use super::either::Either;
+use crate::server::connections::ConnectionInfo;
 
 /// Nothing from another host, no inline script or style, no framing.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; base-uri 'none'; form-action 'none'; \
@@ -66,7 +67,7 @@ where
 {
     type Response = Response<Body>;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, S::Error>> + Send>>;
+    type Future = Either<Ready<Result<Response<Body>, S::Error>>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -75,7 +76,15 @@ where
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let method = request.method();
         if method != Method::GET && method != Method::HEAD {
-            return Box::pin(self.inner.call(request));
+            if let Some(refusal) = not_grpc_web(&request) {
+                return Either::left(std::future::ready(Ok(refusal)));
+            }
+            return Either::right(self.inner.call(request));
+        }
+        // A page load is the connection's use, as a call is: the first-call
+        // clock must not close it mid-download.
+        if let Some(connection) = request.extensions().get::<ConnectionInfo>() {
+            connection.mark_called();
         }
         let response = match &self.assets {
             None => plain(
@@ -92,7 +101,7 @@ where
         } else {
             response
         };
-        Box::pin(std::future::ready(Ok(response)))
+        Either::left(std::future::ready(Ok(response)))
     }
 }
 
@@ -129,6 +138,29 @@ fn serve<B>(asset: &Asset, request: &Request<B>) -> Response<Body> {
         .expect("static headers are valid")
 }
 
+/// A request over HTTP/1.x that is neither the page's nor a CORS preflight
+/// nor gRPC-Web gets a `415` that says what this port speaks (tonic-web
+/// would answer an empty `400`).
+fn not_grpc_web<B>(request: &Request<B>) -> Option<Response<Body>> {
+    if request.version() >= http::Version::HTTP_2 || request.method() == Method::OPTIONS {
+        return None;
+    }
+    let content_type = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    if content_type.starts_with("application/grpc-web") {
+        return None;
+    }
+    Some(plain(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "this port speaks gRPC over HTTP/2, and gRPC-Web (content-type \
+         application/grpc-web, application/grpc-web+proto or \
+         application/grpc-web-text) over HTTP/1.1\n",
+    ))
+}
+
 fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
     Response::builder()
         .status(status)
@@ -138,25 +170,36 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
         .expect("static headers are valid")
 }
 
-/// Whether `Accept-Encoding` lists gzip without refusing it (`q=0`).
+/// Whether `Accept-Encoding` takes gzip: named (or `*`, when gzip is not
+/// named) with a weight above zero.
 fn accepts_gzip<B>(request: &Request<B>) -> bool {
-    request
+    let codings: Vec<(String, bool)> = request
         .headers()
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or_default();
+        .map(|coding| {
+            let mut parts = coding.split(';');
+            let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
             let refused = parts.any(|parameter| {
+                let parameter: String = parameter.chars().filter(|c| !c.is_whitespace()).collect();
                 parameter
+                    .to_ascii_lowercase()
                     .strip_prefix("q=")
                     .and_then(|q| q.parse::<f32>().ok())
                     .is_some_and(|q| q == 0.0)
             });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+            (name, !refused)
         })
+        .collect();
+    let weight = |name: &str| {
+        codings
+            .iter()
+            .find(|(coding, _)| coding == name)
+            .map(|(_, taken)| *taken)
+    };
+    weight("gzip").or_else(|| weight("*")).unwrap_or(false)
 }
 
 /// Whether `If-None-Match` names `etag` (or is `*`).
@@ -198,6 +241,11 @@ mod tests {
         )])));
         assert!(accepts_gzip(&request(&[("accept-encoding", "*")])));
         assert!(!accepts_gzip(&request(&[("accept-encoding", "gzip;q=0")])));
+        assert!(!accepts_gzip(&request(&[(
+            "accept-encoding",
+            "gzip; Q = 0, *"
+        )])));
+        assert!(accepts_gzip(&request(&[("accept-encoding", "GZIP")])));
         assert!(!accepts_gzip(&request(&[("accept-encoding", "identity")])));
         assert!(!accepts_gzip(&request(&[])));
     }
