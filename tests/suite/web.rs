@@ -166,6 +166,19 @@ async fn grpc_web_solves_in_binary_and_text_and_refuses_a_bad_puzzle_with_its_me
 }
 
 #[tokio::test]
+async fn a_grpc_web_message_over_the_limit_is_refused_as_over_http2() {
+    let server = server_with(Settings::default()).await;
+    // 20 KiB of layout around the puzzle: past --max-message-bytes (16 KiB).
+    let padded = format!("{CLASSIC}{}", " ".repeat(20 << 10));
+    let (response, body) =
+        web::call(server.address, "Solve", &solve_request(&padded), false, &[]).await;
+    let status = response.header("grpc-status").or(body.status());
+    assert_eq!(status, Some("8"), "{response:?}");
+    let message = web::percent_decoded(response.header("grpc-message").unwrap_or_default());
+    assert!(message.contains("--max-message-bytes"), "{message}");
+}
+
+#[tokio::test]
 async fn grpc_web_streams_generated_puzzles_as_a_server_stream() {
     let server = server_with(Settings::default()).await;
     let request = GenerateRequest {
