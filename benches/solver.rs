@@ -6,7 +6,7 @@
 //! checkout (`scripts/fetch-puzzles.sh` fetches them there), or from the
 //! directory in `SUDOKU_PUZZLES`; when they are absent the run says so and
 //! benchmarks only the puzzles shipped in `tests/data/`. Whole-process timing against the reference solver is
-//! described in the README (`sudoku solve --local`).
+//! described in docs/cli.md and docs/performance.md (`sudoku solve --local`).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

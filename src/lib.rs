@@ -1,10 +1,22 @@
 //! sudoku-grpc: a gRPC service that solves 9×9 Sudoku puzzles, one at a time
-//! or in streamed batches, and certifies every answer.
+//! or in streamed batches, and certifies every answer; that grades puzzles,
+//! gives hints and explains them as a person would solve them; and that
+//! generates new ones.
 //!
 //! The crate is layered so that each part knows only the one below it:
 //!
-//! * [`domain`]: boards, puzzle text and its errors, and the solver. Knows
-//!   nothing of gRPC or threads.
+//! * [`domain`]: the Sudoku itself. Boards, puzzle text and its errors, and
+//!   the one [`domain::Outcome`] every layer names a puzzle's fate with; the
+//!   certifying solver ([`domain::solver`]), which searches for a second
+//!   solution so that every answer says one, several or none; the logical
+//!   solver ([`domain::logic`]), which solves as a person does, with a
+//!   ladder of techniques, and from it grades a puzzle on Sudoku
+//!   Explainer's scale, gives the next step as a hint and explains the
+//!   whole path; solving with grading, hints and explanations within one
+//!   per-puzzle budget; and the generator ([`domain::generate`]) of
+//!   puzzles with one solution, with the symmetry, minimality and grade
+//!   asked for, reproducible from a seed. Knows nothing of gRPC or
+//!   threads.
 //! * [`pool`]: the bounded pool of worker threads that runs solver jobs off
 //!   the async runtime, with load shedding and cancellation.
 //! * [`service`]: the `sudoku.v1.SudokuService` handlers: protobuf in,

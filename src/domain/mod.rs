@@ -1,5 +1,6 @@
-//! The Sudoku domain: boards, puzzle text, the solver, and what became of
-//! a puzzle.
+//! The Sudoku domain: boards, puzzle text, the certifying solver, the
+//! logical solver that grades, hints and explains ([`logic`]), the
+//! generator ([`generate`]), and what became of a puzzle.
 //!
 //! Nothing here knows about gRPC or threads. The service layer turns
 //! [`PuzzleError`] into a gRPC status and runs [`solve_puzzle`] on the worker

@@ -8,7 +8,7 @@
 //! same clock as the first call's closes a connection whose next request's
 //! headers do not come in time, idle keep-alive connections included. A
 //! connection serves its requests one at a time, each through the same
-//! layers and services as an HTTP/2 call, with its [`ConnectionInfo`] in
+//! layers and services as an HTTP/2 call, with its `ConnectionInfo` in
 //! the request's extensions as tonic puts it there. When the server drains,
 //! each connection finishes the request it is serving and closes.
 

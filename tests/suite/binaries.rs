@@ -300,17 +300,17 @@ fn a_benchmark_whose_calls_fail_exits_3_and_says_how_many_by_code() {
     assert!(stdout(&output).contains("unary Solve, concurrency 4"));
 }
 
-/// The exit codes `sudoku --help` gives are the README's, word for word.
+/// The exit codes `sudoku --help` gives are docs/cli.md's, word for word.
 #[test]
-fn the_exit_codes_of_help_and_the_readme_agree() {
+fn the_exit_codes_of_help_and_the_cli_doc_agree() {
     let help = stdout(&sudoku(&["--help"]));
     let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let table = readme
+    let cli_doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md")).unwrap();
+    let table = cli_doc
         .split("| Exit code | Meaning |")
         .nth(1)
-        .expect("the README has an exit code table");
+        .expect("docs/cli.md has an exit code table");
     let rows: Vec<(&str, String)> = table
         .lines()
         .skip(2)

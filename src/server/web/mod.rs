@@ -4,9 +4,9 @@
 //!
 //! All three are tower layers in front of the call policy, so a gRPC-Web
 //! call meets the same limits as any call: it is admitted, timed and
-//! counted by [`super::calls`] once tonic-web has turned it into gRPC, and
-//! its HTTP/1.1 connection is one of `--max-connections`
-//! ([`super::connections`]).
+//! counted by the call policy (`server::calls`) once tonic-web has turned
+//! it into gRPC, and its HTTP/1.1 connection is one of `--max-connections`
+//! (`server::connections`).
 
 mod assets;
 mod cors;
