@@ -16,8 +16,8 @@
 //! accepted (its TLS handshake included) is closed too: an idle HTTP/2
 //! connection holds some 17 KiB and a slot, and a client that wants the
 //! service calls at once. Its IO reports an error once the clock runs out,
-//! unless the call layer ([`super::calls`]) has marked it called first,
-//! and hyper closes it.
+//! unless a call ([`super::calls`]) or a page load ([`super::web`]) has
+//! marked it called first, and hyper closes it.
 //!
 //! Each admitted connection is sorted by the protocol it speaks: HTTP/2
 //! (gRPC) goes to tonic, HTTP/1.1 (browsers: the page and gRPC-Web) to

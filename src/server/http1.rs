@@ -35,21 +35,36 @@ use super::connections::Connection;
 /// the headers a call keeps are slices of this buffer.
 pub const HTTP1_BUFFER_BYTES: usize = 8 << 10;
 
+/// The services behind the server's layers, as each connection calls them.
+pub trait LayeredService:
+    Service<Request<Body>, Response = Response<Body>, Error = Infallible, Future: Send + 'static>
+    + Clone
+    + Send
+    + 'static
+{
+}
+
+impl<S> LayeredService for S where
+    S: Service<
+            Request<Body>,
+            Response = Response<Body>,
+            Error = Infallible,
+            Future: Send + 'static,
+        > + Clone
+        + Send
+        + 'static
+{
+}
+
 /// Serves the HTTP/1.1 connections that arrive on `incoming` with
 /// `service` until `draining` turns true; then each finishes its request
 /// and closes. Completes once every connection has closed.
-pub async fn serve<S>(
+pub async fn serve(
     mut incoming: mpsc::Receiver<Connection>,
-    service: S,
+    service: impl LayeredService,
     header_timeout: Duration,
     mut draining: watch::Receiver<bool>,
-) where
-    S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-{
+) {
     let (open, mut all_closed) = mpsc::channel::<Infallible>(1);
     loop {
         tokio::select! {
@@ -74,18 +89,12 @@ pub async fn serve<S>(
 
 /// Serves one connection until it closes, or until it has finished its
 /// request once the server drains.
-async fn serve_connection<S>(
+async fn serve_connection(
     connection: Connection,
-    service: S,
+    service: impl LayeredService,
     header_timeout: Duration,
     mut draining: watch::Receiver<bool>,
-) where
-    S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-{
+) {
     let info = connection.connect_info();
     let service = service.map_request(move |request: Request<Incoming>| {
         let mut request = request.map(Body::new);
