@@ -457,11 +457,8 @@ async fn a_browser_speaking_http1_over_tls_gets_the_page_and_grpc_web() {
         grade: false,
     };
     let body = crate::common::web::frame(&request);
-    let head = format!(
-        "POST /sudoku.v1.SudokuService/Solve HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\
-         content-type: application/grpc-web+proto\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    );
+    let extra = format!("content-length: {}\r\nconnection: close\r\n", body.len());
+    let head = crate::common::web::call_head("Solve", &extra, 0);
     call.write_all(head.as_bytes()).await.unwrap();
     call.write_all(&body).await.unwrap();
     let mut response = Vec::new();

@@ -155,9 +155,8 @@ async fn grpc_web_solves_in_binary_and_text_and_refuses_a_bad_puzzle_with_its_me
     let (response, body) =
         web::call(server.address, "Solve", &solve_request(&bad), false, &[]).await;
     // A refusal is trailers-only: the status is in the headers.
-    let status = response.header("grpc-status").or(body.status());
-    assert_eq!(status, Some("3"), "{response:?}");
-    let message = web::percent_decoded(response.header("grpc-message").unwrap_or_default());
+    let (status, message) = web::status_of(&response, &body);
+    assert_eq!(status.as_deref(), Some("3"), "{response:?}");
     assert!(message.contains("'x' at line 1, column 1"), "{message}");
     assert!(
         response.header("grpc-status-details-bin").is_some(),
@@ -172,9 +171,8 @@ async fn a_grpc_web_message_over_the_limit_is_refused_as_over_http2() {
     let padded = format!("{CLASSIC}{}", " ".repeat(20 << 10));
     let (response, body) =
         web::call(server.address, "Solve", &solve_request(&padded), false, &[]).await;
-    let status = response.header("grpc-status").or(body.status());
-    assert_eq!(status, Some("8"), "{response:?}");
-    let message = web::percent_decoded(response.header("grpc-message").unwrap_or_default());
+    let (status, message) = web::status_of(&response, &body);
+    assert_eq!(status.as_deref(), Some("8"), "{response:?}");
     assert!(message.contains("--max-message-bytes"), "{message}");
 }
 
@@ -361,27 +359,22 @@ async fn grpc_web_calls_count_against_max_calls() {
     let server = server_with(settings).await;
     // A gRPC-Web Solve whose message never comes holds the one slot.
     let mut pending = TcpStream::connect(server.address).await.unwrap();
-    let head = "POST /sudoku.v1.SudokuService/Solve HTTP/1.1\r\nhost: x\r\n\
-                content-type: application/grpc-web+proto\r\ncontent-length: 100\r\n\r\n";
+    let head = web::call_head("Solve", "content-length: 100\r\n", 0);
     pending.write_all(head.as_bytes()).await.unwrap();
     pending.write_all(&[0, 0, 0, 0, 95]).await.unwrap();
     let mut refused = None;
     for _ in 0..100 {
         let (response, body) =
             web::call(server.address, "Solve", &solve_request(CLASSIC), false, &[]).await;
-        let status = response
-            .header("grpc-status")
-            .or(body.status())
-            .map(str::to_string);
+        let (status, message) = web::status_of(&response, &body);
         if status.as_deref() == Some("8") {
-            refused = response.header("grpc-message").map(str::to_string);
+            refused = Some(message);
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let message = web::percent_decoded(
-        &refused.expect("a second call refused RESOURCE_EXHAUSTED while the first holds the slot"),
-    );
+    let message =
+        refused.expect("a second call refused RESOURCE_EXHAUSTED while the first holds the slot");
     assert!(message.contains("max-calls"), "{message}");
     drop(pending);
     let mut answered = false;
@@ -407,11 +400,7 @@ async fn a_draining_server_closes_idle_http1_connections_at_once() {
     .await;
     let mut keep_alive = TcpStream::connect(server.address).await.unwrap();
     let frame = web::frame(&solve_request(CLASSIC));
-    let head = format!(
-        "POST /sudoku.v1.SudokuService/Solve HTTP/1.1\r\nhost: x\r\n\
-         content-type: application/grpc-web+proto\r\ncontent-length: {}\r\n\r\n",
-        frame.len()
-    );
+    let head = web::call_head("Solve", &format!("content-length: {}\r\n", frame.len()), 0);
     keep_alive.write_all(head.as_bytes()).await.unwrap();
     keep_alive.write_all(&frame).await.unwrap();
     let mut first = [0u8; 12];

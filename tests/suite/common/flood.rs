@@ -24,6 +24,7 @@ use tonic::transport::{Channel, Endpoint};
 
 use super::CLASSIC;
 use super::raw::solve_with_body;
+use super::web::{call_head, frame};
 
 /// The HTTP/2 client preface and an empty SETTINGS frame: a connection
 /// that says hello and then nothing.
@@ -99,26 +100,9 @@ async fn unread_connection(address: &str) -> Option<TcpStream> {
     socket.connect(address).await.ok()
 }
 
-/// The head of a gRPC-Web call to `method` with `framing` (its body's
-/// length or chunking) and `padding` bytes of one more header.
-fn web_call_head(method: &str, framing: &str, padding: usize) -> String {
-    let padding = "p".repeat(padding);
-    format!(
-        "POST /sudoku.v1.SudokuService/{method} HTTP/1.1\r\nhost: flood\r\n\
-         content-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\n\
-         x-padding: {padding}\r\n{framing}\r\n\r\n"
-    )
-}
-
-/// `message` in a gRPC-Web data frame.
-fn web_frame(message: &impl prost::Message) -> Vec<u8> {
-    let message = message.encode_to_vec();
-    [&[0u8][..], &(message.len() as u32).to_be_bytes(), &message].concat()
-}
-
 /// Whether the server answered a call at once with a status in its
 /// headers (a refusal); an open call says nothing, or only its head.
-async fn refused_at_once(reader: &mut tokio::net::tcp::OwnedReadHalf) -> bool {
+async fn refused_at_once(reader: &mut TcpStream) -> bool {
     let mut head = Vec::new();
     let mut buffer = [0u8; 1024];
     let read_head = async {
@@ -253,17 +237,15 @@ impl Flood {
     /// whose body (chunked) sends the largest items allowed, endlessly, and
     /// whose answers are never read past their headers.
     pub async fn greedy_web_streams(&mut self, address: &str, count: usize) {
+        let head = call_head("SolveStream", "transfer-encoding: chunked\r\n", 0);
         for _ in 0..count {
-            let Some(mut stream) = unread_connection(address).await else {
-                self.connections_refused += 1;
+            let Some(stream) = self.unread_web_call(address, &head, &[]).await else {
                 continue;
             };
-            let head = web_call_head("SolveStream", "transfer-encoding: chunked", 0);
-            let _ = stream.write_all(head.as_bytes()).await;
-            let (mut reader, mut writer) = stream.into_split();
+            let (reader, mut writer) = stream.into_split();
             self.web_senders.spawn(async move {
                 for index in 0u64.. {
-                    let frame = web_frame(&largest_item(index));
+                    let frame = frame(&largest_item(index));
                     let size = format!("{:x}\r\n", frame.len());
                     let chunk = [size.as_bytes(), &frame, b"\r\n"].concat();
                     if writer.write_all(&chunk).await.is_err() {
@@ -271,7 +253,6 @@ impl Flood {
                     }
                 }
             });
-            self.web_calls_refused += usize::from(refused_at_once(&mut reader).await);
             self.web_readers.push(reader);
         }
     }
@@ -280,19 +261,38 @@ impl Flood {
     /// message never ends (it says 100 bytes and sends 5), with 7.5 KiB of
     /// headers.
     pub async fn pending_web_calls(&mut self, address: &str, count: usize) {
+        let head = call_head("Solve", "content-length: 100\r\n", 7 * 1024 + 512);
         for _ in 0..count {
-            let Some(mut stream) = unread_connection(address).await else {
-                self.connections_refused += 1;
+            let partial_frame = [0, 0, 0, 0, 95];
+            let Some(stream) = self.unread_web_call(address, &head, &partial_frame).await else {
                 continue;
             };
-            let head = web_call_head("Solve", "content-length: 100", 7 * 1024 + 512);
-            let _ = stream.write_all(head.as_bytes()).await;
-            let _ = stream.write_all(&[0, 0, 0, 0, 95]).await;
-            let (mut reader, writer) = stream.into_split();
-            self.web_calls_refused += usize::from(refused_at_once(&mut reader).await);
+            let (reader, writer) = stream.into_split();
             self.web_readers.push(reader);
             self.web_writers.push(writer);
         }
+    }
+
+    /// A connection that never reads, with a gRPC-Web call's `head` and
+    /// the start of its `body` sent; `None` (counted) if the server refused
+    /// the connection or the call at once.
+    async fn unread_web_call(
+        &mut self,
+        address: &str,
+        head: &str,
+        body: &[u8],
+    ) -> Option<TcpStream> {
+        let Some(mut stream) = unread_connection(address).await else {
+            self.connections_refused += 1;
+            return None;
+        };
+        let _ = stream.write_all(head.as_bytes()).await;
+        let _ = stream.write_all(body).await;
+        if refused_at_once(&mut stream).await {
+            self.web_calls_refused += 1;
+            return None;
+        }
+        Some(stream)
     }
 
     /// How many of the idle connections the server has closed so far:

@@ -123,6 +123,20 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     }
 }
 
+/// The head of a gRPC-Web (binary) call to `method`, with `extra` header
+/// lines (its body's length or chunking, say, each ending in CRLF) and,
+/// if `padding` is not zero, an `x-padding` header of that many bytes.
+pub fn call_head(method: &str, extra: &str, padding: usize) -> String {
+    let padding = match padding {
+        0 => String::new(),
+        bytes => format!("x-padding: {}\r\n", "p".repeat(bytes)),
+    };
+    format!(
+        "POST /sudoku.v1.SudokuService/{method} HTTP/1.1\r\nhost: localhost\r\n\
+         content-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\n{padding}{extra}\r\n"
+    )
+}
+
 /// A gRPC-Web request body: `message` in one data frame.
 pub fn frame(message: &impl prost::Message) -> Vec<u8> {
     let message = message.encode_to_vec();
@@ -175,6 +189,23 @@ impl GrpcWebBody {
             .find(|(name, _)| name == "grpc-status")
             .map(|(_, value)| value.as_str())
     }
+}
+
+/// A call's status code and its message, percent-decoded: from the
+/// headers of a trailers-only answer, else from the trailers.
+pub fn status_of(response: &Http1Response, body: &GrpcWebBody) -> (Option<String>, String) {
+    let trailer = |name: &str| {
+        body.trailers
+            .iter()
+            .find(|(trailer, _)| trailer == name)
+            .map(|(_, value)| value.as_str())
+    };
+    let code = response.header("grpc-status").or(body.status());
+    let message = response
+        .header("grpc-message")
+        .or(trailer("grpc-message"))
+        .unwrap_or_default();
+    (code.map(str::to_string), percent_decoded(message))
 }
 
 /// A gRPC-Web call over HTTP/1.1 (binary, or text: base64 both ways):
