@@ -20,7 +20,8 @@
 #      set) against `sudoku grade --local --threads 2`, on a million easy
 #      puzzles (the easy set x400) and on top1465.
 #
-# ONLY=grade runs the grading lines alone.
+# ONLY=grade runs the grading lines alone; ONLY=solve the easy and hard
+# lines (1 and 2) alone.
 # Usage: scripts/stream-bench.sh [PUZZLE_DIR]
 #        (default: $SUDOKU_PUZZLES, else puzzles/ from scripts/fetch-puzzles.sh)
 # Needs hyperfine (apt-get install hyperfine). RUNS sets hyperfine's runs
@@ -117,6 +118,9 @@ side_by_side \
 printf 'hard   %d puzzles: --local --threads %d %s ms, --server %s ms: %sx [best %sx] (target >= 0.95)\n' \
     "$hard_count" "$workers" "$(field local 2)" "$(field batch 2)" \
     "$(ratio "$(field local 2)" "$(field batch 2)")" "$(ratio "$(field local 3)" "$(field batch 3)")"
+if [ "${ONLY:-}" = solve ]; then
+    exit 0
+fi
 grading_figures
 
 side_by_side \

@@ -19,6 +19,9 @@
 //!   threads.
 //! * [`pool`]: the bounded pool of worker threads that runs solver jobs off
 //!   the async runtime, with load shedding and cancellation.
+//! * [`streaming`]: the stream core: one streaming call's driver, with its
+//!   windows, byte budget, ordering, deadline and early ends, knowing
+//!   nothing of gRPC or protobuf, and tested on a paused clock.
 //! * [`service`]: the `sudoku.v1.SudokuService` handlers: protobuf in,
 //!   domain calls on the pool, protobuf out; domain errors become gRPC
 //!   statuses in one place.
@@ -50,6 +53,7 @@ pub mod log_limit;
 pub mod pool;
 pub mod server;
 pub mod service;
+pub mod streaming;
 
 /// Code generated from `proto/sudoku.proto` (package `sudoku.v1`).
 pub mod pb {

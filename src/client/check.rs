@@ -544,7 +544,7 @@ mod tests {
             })
             .unwrap();
         let grade = report.grade.unwrap();
-        (crate::service::grading::pb_grade(&grade), grade)
+        (crate::service::logic_messages::pb_grade(&grade), grade)
     }
 
     #[test]

@@ -285,7 +285,7 @@ mod tests {
 
     use super::*;
     use crate::domain::{explain_puzzle, hint_puzzle};
-    use crate::service::grading::{pb_grade, pb_step};
+    use crate::service::logic_messages::{pb_grade, pb_step};
 
     /// A minimal puzzle whose hardest step is an XY-Wing.
     const HARD: &str =

@@ -28,7 +28,7 @@ pub mod defaults {
     /// `--max-calls`.
     pub const MAX_CALLS: usize = 1024;
     /// `--max-batch-calls`.
-    pub const MAX_BATCH_CALLS: usize = 8;
+    pub const MAX_BATCH_CALLS: usize = crate::service::Limits::DEFAULT.max_batch_calls;
     /// `--first-call-timeout`.
     pub const FIRST_CALL_TIMEOUT: Duration = crate::service::Limits::DEFAULT.first_message_timeout;
     /// `--connection-window-bytes`.
@@ -323,6 +323,7 @@ impl Settings {
             max_solve_time: self.max_solve_time,
             max_batch: self.max_batch as usize,
             batch_window: self.batch_window as usize,
+            max_batch_calls: self.max_batch_calls as usize,
             first_message_timeout: self.first_call_timeout,
             max_generate_count: self.max_generate_count as usize,
             max_generate_wait: self.max_generate_wait,

@@ -8,14 +8,18 @@
 //! future (the deadline passed, the client went away) drops the job
 //! handles, which cancels the jobs.
 
-use super::SudokuService;
+use std::time::Duration;
+
+use super::admission::admit_batch;
 use super::convert::EncodedResults;
 use super::error::ServiceError;
-use super::jobs::{encoded_answers, into_chunks, job_size, solve_and_encode};
-use super::limits::admit_batch;
+use super::jobs::{Answer, Item, failed_answers, solve_items};
 use super::metrics::Rpc;
 use super::protocol::batch_response;
+use super::state::SudokuService;
 use crate::pb::{SolveBatchRequest, SolveBatchResponse};
+use crate::pool::CancelCheck;
+use crate::streaming::{into_chunks, job_size};
 
 /// Solves every puzzle of `request`, one result each, in order; a batch
 /// refused as a whole, or shed, fails the call (and counts as one puzzle
@@ -38,7 +42,7 @@ pub async fn solve_batch(
     let max_time = service.limits.max_solve_time;
     let jobs = chunks
         .into_iter()
-        .map(|chunk| solve_and_encode(chunk, max_time, EncodedResults::of))
+        .map(|chunk| batch_job(chunk, max_time))
         .collect();
     let jobs = service.pool.try_submit_all(jobs).map_err(|full| {
         let shed = ServiceError::from(full);
@@ -51,7 +55,11 @@ pub async fn solve_batch(
     let mut answers = Vec::with_capacity(count);
     let mut encoded = Vec::with_capacity(sizes.len());
     for (job, size) in jobs.into_iter().zip(sizes) {
-        let (job_answers, job_encoded) = encoded_answers(job.await, size, EncodedResults::of);
+        let (job_answers, job_encoded) = job.await.unwrap_or_else(|error| {
+            let answers = failed_answers(error, size);
+            let encoded = EncodedResults::of(&answers);
+            (answers, encoded)
+        });
         answers.extend(job_answers);
         encoded.push(job_encoded);
     }
@@ -64,4 +72,17 @@ pub async fn solve_batch(
         &mut encoded,
         &mut tally,
     ))
+}
+
+/// The pool job that solves a chunk of the batch, each puzzle within
+/// `max_time`, and encodes the results on the worker.
+fn batch_job(
+    chunk: Vec<Item>,
+    max_time: Duration,
+) -> impl FnOnce(&CancelCheck) -> (Vec<Answer>, EncodedResults) + Send + 'static {
+    move |cancel| {
+        let answers = solve_items(&chunk, max_time, cancel);
+        let encoded = EncodedResults::of(&answers);
+        (answers, encoded)
+    }
 }

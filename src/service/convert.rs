@@ -2,17 +2,15 @@
 
 use std::time::{Duration, Instant};
 
-use prost::bytes::Bytes;
-use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len, message};
-use tonic::Status;
-
 use super::error::{ServiceError, rpc_status};
-use super::grading::pb_grade;
-use super::limits::{Limits, admit_item, check_puzzle};
+use super::logic_messages::{pb_grade, pb_outcome};
 use crate::domain::logic::Grade;
 use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade};
 use crate::pb;
 use crate::pool::CancelCheck;
+use prost::bytes::Bytes;
+use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len, message};
+use tonic::Status;
 
 /// A solved puzzle, its grade when one was asked for, and the time the
 /// worker spent on it. The grade is boxed: batches and streams hold
@@ -58,19 +56,6 @@ pub fn solve_timed(
     (solved, ended)
 }
 
-/// The protobuf value of an outcome: the one place the service converts
-/// it.
-pub fn pb_outcome(outcome: Outcome) -> pb::Outcome {
-    match outcome {
-        Outcome::Solved => pb::Outcome::Solved,
-        Outcome::MultipleSolutions => pb::Outcome::MultipleSolutions,
-        Outcome::NoSolution => pb::Outcome::NoSolution,
-        Outcome::Invalid => pb::Outcome::Invalid,
-        Outcome::GaveUp => pb::Outcome::GaveUp,
-        Outcome::Failed => pb::Outcome::Failed,
-    }
-}
-
 impl Solved {
     /// What the solver found.
     pub fn outcome(&self) -> Outcome {
@@ -111,43 +96,6 @@ impl From<Solved> for pb::SolveResponse {
             grade: solved.grade.as_deref().map(pb_grade),
         }
     }
-}
-
-/// Answers one stream request on the calling thread, exactly as a stream
-/// worker would (item caps, parse, solve within the default time budget,
-/// convert): for fuzzing and tests of the conversion layer without a
-/// server.
-pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStreamResponse {
-    let max_time = Limits::default().max_solve_time;
-    let (id, item, _) = admit_item(request.id, request.puzzle, request.grade);
-    let answer = item.and_then(|puzzle| {
-        solve_job(
-            &puzzle.text,
-            puzzle.grade,
-            max_time,
-            &CancelCheck(&|| false),
-        )
-        .map_err(ServiceError::from)
-    });
-    stream_response(id, answer)
-}
-
-/// Answers one unary request on the calling thread, as the Solve handler's
-/// worker would: the response, or the status the call fails with.
-pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, Status> {
-    let max_time = Limits::default().max_solve_time;
-    check_puzzle(&request.puzzle)
-        .and_then(|()| {
-            solve_job(
-                &request.puzzle,
-                request.grade,
-                max_time,
-                &CancelCheck(&|| false),
-            )
-            .map_err(Into::into)
-        })
-        .map(pb::SolveResponse::from)
-        .map_err(Status::from)
 }
 
 /// The stream response for one request: its answer, or the error that

@@ -5,10 +5,9 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 use std::time::Duration;
 
-use super::generate::GenerateProgress;
 use super::limits::MAX_ID_BYTES;
 use crate::domain::logic::PositionError;
-use crate::domain::{GaveUp, Outcome, PuzzleError, SolvePuzzleError};
+use crate::domain::{GaveUp, HintError, Outcome, PuzzleError, SolvePuzzleError};
 use crate::pool::{JobError, QueueFull};
 
 /// Everything that can keep a call from getting an answer.
@@ -176,6 +175,29 @@ impl From<SolvePuzzleError> for ServiceError {
             SolvePuzzleError::GaveUp(gave_up) => ServiceError::GaveUp(gave_up),
         }
     }
+}
+
+impl From<HintError> for ServiceError {
+    fn from(error: HintError) -> ServiceError {
+        match error {
+            HintError::Puzzle(error) => error.into(),
+            HintError::Progress(error) => ServiceError::InvalidProgress(error),
+            HintError::Position(error) => ServiceError::InvalidPosition(error),
+        }
+    }
+}
+
+/// How far a Generate call got, for the status it ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerateProgress {
+    /// Puzzles asked for.
+    pub asked: usize,
+    /// Puzzles sent.
+    pub found: usize,
+    /// Attempts made.
+    pub attempts: u64,
+    /// What each puzzle had to be, in words.
+    pub target: String,
 }
 
 impl From<ServiceError> for Status {

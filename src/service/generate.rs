@@ -33,15 +33,16 @@ use tokio::time::Instant;
 use tokio_stream::Stream;
 use tonic::{Code, Status};
 
-use super::error::ServiceError;
-use super::grading::pb_grade;
+use super::call_log::log_failed_call;
+use super::error::{GenerateProgress, ServiceError};
+use super::logic_messages::pb_grade;
 use super::metrics::{Metrics, Rpc};
-use super::stream::StreamSlot;
-use super::{SudokuService, log_failed_call};
+use super::state::SudokuService;
 use crate::domain::generate::{self, Generated, Request, Seeds, Symmetry, attempt_each};
 use crate::domain::logic::{Level, Rating};
 use crate::pb;
 use crate::pool::{JobError, JobHandle, WorkerPool};
+use crate::streaming::StreamSlot;
 
 /// Jobs of one call on the pool at once: two keep two workers busy on a
 /// long request without one call taking a large pool.
@@ -232,7 +233,7 @@ impl SudokuService {
         Ok(GenerateStream {
             puzzles: receiver,
             end,
-            _slot: StreamSlot::new(permit, &self.metrics),
+            _slot: StreamSlot::new((permit, self.metrics.stream_opened())),
         })
     }
 }
@@ -427,19 +428,6 @@ impl Driver {
 
 fn job_failed(error: JobError) -> Stop {
     Stop::Error(ServiceError::Internal(error))
-}
-
-/// How far a Generate call got, for the status it ends with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GenerateProgress {
-    /// Puzzles asked for.
-    pub asked: usize,
-    /// Puzzles sent.
-    pub found: usize,
-    /// Attempts made.
-    pub attempts: u64,
-    /// What each puzzle had to be, in words.
-    pub target: String,
 }
 
 /// A request's target in words, e.g. "diabolical, rated 9.0..20.0,

@@ -1,87 +1,36 @@
-//! What tells SolveStream and SolveBatchStream apart, for the one stream
-//! driver that runs both ([`super::stream`]).
-//!
-//! The driver deals in puzzles: it reads request messages, turns each into
-//! puzzles (or refusals) charged to the stream's window and the server's
-//! budget, has the pool solve them, and answers each message once all its
-//! puzzles are answered. A [`Protocol`] says how one message becomes
-//! puzzles and how their answers become its response: SolveStream carries
-//! one puzzle per message, SolveBatchStream up to `--max-batch`.
-
-use tonic::Status;
+//! SolveStream and SolveBatchStream as protocols of the stream core
+//! ([`crate::streaming`]): how one message becomes puzzles charged to the
+//! stream, how a job solves them, and how their answers become the
+//! message's response. SolveStream carries one puzzle per message,
+//! SolveBatchStream up to `--max-batch`.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use prost::bytes::Bytes;
+use tonic::Status;
 
-use super::convert::{EncodedResults, Solved, stream_response};
+use super::admission::{admit_batch, admit_item};
+use super::convert::{EncodedResults, stream_response};
 use super::error::{ServiceError, rpc_status};
-use super::jobs::QueuedPuzzle;
-use super::limits::{Limits, MAX_ITEM_CHARGE, admit_batch, admit_item};
-use super::metrics::{PuzzleTally, Rpc};
+use super::jobs::{Answer, Item, failed_answers, is_cancelled, solve_items};
+use super::limits::{Limits, MAX_ITEM_CHARGE};
+use super::metrics::{Metrics, PuzzleTally, Rpc};
+use super::stream::end_stream;
 use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
-
-/// A puzzle to solve, or why it was refused before solving.
-pub type Item = Result<QueuedPuzzle, ServiceError>;
-
-/// A puzzle's answer, or why it has none.
-pub type Answer = Result<Solved, ServiceError>;
-
-/// How the messages of one streaming RPC map to puzzles and back.
-pub trait Protocol: Send + Sync + 'static {
-    /// A request message.
-    type Request: Send + 'static;
-    /// A response message.
-    type Response: Send + 'static;
-    /// What the driver keeps of a request until it is answered.
-    type Kept: Send + 'static;
-    /// What a worker makes of a job's answers (see [`Protocol::encode`]).
-    type Encoded: Send + 'static;
-    /// The encoded answers of requests taken in together, read in order
-    /// by [`Protocol::respond`].
-    type Cursor: FromIterator<Self::Encoded>;
-    /// The RPC, for metrics and logs.
-    const RPC: Rpc;
-
-    /// The stream's window: puzzles and bytes in flight at once.
-    fn window(&self) -> (usize, usize);
-    /// How long the stream may wait for its first request, if that is
-    /// bounded.
-    fn first_message_timeout(&self) -> Option<std::time::Duration> {
-        None
-    }
-    /// The most puzzles one request can carry and the most it can be
-    /// charged: what the driver makes room for before it reads one.
-    fn largest(&self) -> (usize, usize);
-    /// Checks a request against the caps and appends its puzzles to
-    /// `items`; returns what to keep of it and what it is charged.
-    fn admit(&self, request: Self::Request, items: &mut Vec<Item>) -> (Self::Kept, usize);
-    /// How many puzzles of `items` the request with this `kept` added.
-    fn puzzles(kept: &Self::Kept) -> usize;
-    /// What a worker makes of a job's answers, besides keeping them, for
-    /// the responses: for batches, their results already encoded, so that
-    /// the transport's threads only copy bytes.
-    fn encode(answers: &[Answer]) -> Self::Encoded;
-    /// The response to a request, from the answers to its puzzles, in
-    /// order, and what the workers encoded of them; each answer is counted
-    /// in `tally`.
-    fn respond(
-        kept: Self::Kept,
-        answers: &mut dyn Iterator<Item = Answer>,
-        encoded: &mut Self::Cursor,
-        tally: &mut PuzzleTally<'_>,
-    ) -> Self::Response;
-}
+use crate::pool::{CancelCheck, JobError};
+use crate::streaming::{Ending, Protocol};
 
 /// SolveStream: one puzzle per message, with its id.
 pub struct SingleItems {
     limits: Limits,
+    metrics: Arc<Metrics>,
 }
 
 impl SingleItems {
-    /// The protocol under `limits`.
-    pub fn new(limits: Limits) -> SingleItems {
-        SingleItems { limits }
+    /// The protocol under `limits`, counted in `metrics`.
+    pub fn new(limits: Limits, metrics: Arc<Metrics>) -> SingleItems {
+        SingleItems { limits, metrics }
     }
 }
 
@@ -89,9 +38,10 @@ impl Protocol for SingleItems {
     type Request = SolveStreamRequest;
     type Response = SolveStreamResponse;
     type Kept = String;
+    type Item = Item;
+    type Answer = Answer;
     type Encoded = ();
-    type Cursor = ();
-    const RPC: Rpc = Rpc::SolveStream;
+    type Error = Status;
 
     fn window(&self) -> (usize, usize) {
         (self.limits.stream_window, self.limits.stream_window_bytes)
@@ -107,33 +57,54 @@ impl Protocol for SingleItems {
         (id, charge)
     }
 
-    fn puzzles(_: &String) -> usize {
+    fn items(_: &String) -> usize {
         1
     }
 
-    fn encode(_: &[Answer]) {}
+    fn work(&self, items: Vec<Item>, cancel: &CancelCheck) -> (Vec<Answer>, ()) {
+        (solve_items(&items, self.limits.max_solve_time, cancel), ())
+    }
+
+    fn failed(&self, error: JobError, count: usize) -> (Vec<Answer>, ()) {
+        (failed_answers(error, count), ())
+    }
+
+    fn is_answered(answer: &Answer) -> bool {
+        !is_cancelled(answer)
+    }
 
     fn respond(
-        id: String,
-        answers: &mut dyn Iterator<Item = Answer>,
-        (): &mut (),
-        tally: &mut PuzzleTally<'_>,
-    ) -> SolveStreamResponse {
-        let answer = answers.next().unwrap_or(Err(ServiceError::Cancelled));
-        tally.record(&answer);
-        stream_response(id, answer)
+        &self,
+        ids: Vec<String>,
+        answers: Vec<Answer>,
+        _: Vec<()>,
+    ) -> Vec<SolveStreamResponse> {
+        let mut tally = self.metrics.tally(Rpc::SolveStream);
+        let mut answers = answers.into_iter();
+        ids.into_iter()
+            .map(|id| {
+                let answer = answers.next().unwrap_or(Err(ServiceError::Cancelled));
+                tally.record(&answer);
+                stream_response(id, answer)
+            })
+            .collect()
+    }
+
+    fn end(&self, ending: Ending<Status>) -> Option<Status> {
+        end_stream(Rpc::SolveStream, &self.metrics, ending)
     }
 }
 
 /// SolveBatchStream: up to `--max-batch` puzzles per message.
 pub struct Batches {
     limits: Limits,
+    metrics: Arc<Metrics>,
 }
 
 impl Batches {
-    /// The protocol under `limits`.
-    pub fn new(limits: Limits) -> Batches {
-        Batches { limits }
+    /// The protocol under `limits`, counted in `metrics`.
+    pub fn new(limits: Limits, metrics: Arc<Metrics>) -> Batches {
+        Batches { limits, metrics }
     }
 }
 
@@ -148,9 +119,10 @@ impl Protocol for Batches {
     type Request = SolveBatchRequest;
     type Response = SolveBatchResponse;
     type Kept = KeptBatch;
+    type Item = Item;
+    type Answer = Answer;
     type Encoded = EncodedResults;
-    type Cursor = EncodedCursor;
-    const RPC: Rpc = Rpc::SolveBatchStream;
+    type Error = Status;
 
     fn window(&self) -> (usize, usize) {
         self.limits.batch_stream_window()
@@ -176,21 +148,50 @@ impl Protocol for Batches {
         (KeptBatch { id, puzzles }, charge)
     }
 
-    fn puzzles(kept: &KeptBatch) -> usize {
+    fn items(kept: &KeptBatch) -> usize {
         *kept.puzzles.as_ref().unwrap_or(&0)
     }
 
-    fn encode(answers: &[Answer]) -> EncodedResults {
-        EncodedResults::of(answers)
+    fn work(&self, items: Vec<Item>, cancel: &CancelCheck) -> (Vec<Answer>, EncodedResults) {
+        let answers = solve_items(&items, self.limits.max_solve_time, cancel);
+        let encoded = EncodedResults::of(&answers);
+        (answers, encoded)
+    }
+
+    fn failed(&self, error: JobError, count: usize) -> (Vec<Answer>, EncodedResults) {
+        let answers = failed_answers(error, count);
+        let encoded = EncodedResults::of(&answers);
+        (answers, encoded)
+    }
+
+    fn is_answered(answer: &Answer) -> bool {
+        !is_cancelled(answer)
     }
 
     fn respond(
-        kept: KeptBatch,
-        answers: &mut dyn Iterator<Item = Answer>,
-        encoded: &mut EncodedCursor,
-        tally: &mut PuzzleTally<'_>,
-    ) -> SolveBatchResponse {
-        batch_response(kept.id, kept.puzzles, answers, encoded, tally)
+        &self,
+        kept: Vec<KeptBatch>,
+        answers: Vec<Answer>,
+        encoded: Vec<EncodedResults>,
+    ) -> Vec<SolveBatchResponse> {
+        let mut tally = self.metrics.tally(Rpc::SolveBatchStream);
+        let mut answers = answers.into_iter();
+        let mut encoded = encoded.into_iter().collect();
+        kept.into_iter()
+            .map(|kept| {
+                batch_response(
+                    kept.id,
+                    kept.puzzles,
+                    &mut answers,
+                    &mut encoded,
+                    &mut tally,
+                )
+            })
+            .collect()
+    }
+
+    fn end(&self, ending: Ending<Status>) -> Option<Status> {
+        end_stream(Rpc::SolveBatchStream, &self.metrics, ending)
     }
 }
 

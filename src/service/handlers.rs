@@ -1,0 +1,165 @@
+//! The gRPC handlers: each takes its request off the wire, calls the
+//! domain on the pool (directly, or through the stream core), and turns
+//! the answer or the error into the response or the status, counting and
+//! logging the call once.
+
+use tonic::{Code, Request, Response, Status, Streaming};
+
+use super::batch::solve_batch;
+use super::call_log::log_failed_call;
+use super::deadline::deadline_of;
+use super::error::ServiceError;
+use super::extensions::{CallSlot, RequestArrived};
+use super::generate::GenerateStream;
+use super::metrics::Rpc;
+use super::protocol::{Batches, SingleItems};
+use super::state::SudokuService;
+use crate::domain::Outcome;
+use crate::pb::{
+    self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStreamRequest,
+    SolveStreamResponse,
+};
+use crate::streaming::ResponseStream;
+
+#[tonic::async_trait]
+impl pb::sudoku_service_server::SudokuService for SudokuService {
+    async fn solve(
+        &self,
+        request: Request<SolveRequest>,
+    ) -> Result<Response<SolveResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        // A call dropped while it waits here (the client went away, or the
+        // deadline passed) is counted by the server's call layer, which sees
+        // every call from before its handler runs.
+        let answer = self.solve_one(request.into_inner()).await;
+        self.metrics.tally(Rpc::Solve).record(&answer);
+        self.finish_unary(Rpc::Solve, answer.map(SolveResponse::from))
+    }
+
+    type SolveStreamStream = ResponseStream<SolveStreamResponse, Status>;
+
+    async fn solve_stream(
+        &self,
+        request: Request<Streaming<SolveStreamRequest>>,
+    ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        let slot = self
+            .admit_stream(Rpc::SolveStream)
+            .inspect_err(|status| self.refuse_stream(Rpc::SolveStream, status))?;
+        let protocol = SingleItems::new(self.limits, self.metrics.clone());
+        Ok(Response::new(self.open_stream(
+            protocol,
+            &self.budget,
+            request,
+            slot,
+        )))
+    }
+
+    async fn solve_batch(
+        &self,
+        request: Request<SolveBatchRequest>,
+    ) -> Result<Response<SolveBatchResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let answer = solve_batch(self, request.into_inner()).await;
+        self.finish_unary(Rpc::SolveBatch, answer)
+    }
+
+    type SolveBatchStreamStream = ResponseStream<SolveBatchResponse, Status>;
+
+    async fn solve_batch_stream(
+        &self,
+        request: Request<Streaming<SolveBatchRequest>>,
+    ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
+        if *self.draining.borrow() {
+            let status = Status::unavailable(
+                "the server is shutting down; open the stream on another server",
+            );
+            self.refuse_stream(Rpc::SolveBatchStream, &status);
+            return Err(status);
+        }
+        // The batch call slot the call layer took, shared with the driver so
+        // that it is held for as long as either still works on the stream.
+        let slot = request.extensions().get::<CallSlot>().cloned();
+        let protocol = Batches::new(self.limits, self.metrics.clone());
+        let budget = &self.batch_budget;
+        Ok(Response::new(
+            self.open_stream(protocol, budget, request, slot),
+        ))
+    }
+
+    async fn hint(
+        &self,
+        request: Request<pb::HintRequest>,
+    ) -> Result<Response<pb::HintResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let answer = self.hint_one(request.into_inner()).await;
+        self.finish_counted(Rpc::Hint, answer)
+    }
+
+    async fn explain(
+        &self,
+        request: Request<pb::ExplainRequest>,
+    ) -> Result<Response<pb::ExplainResponse>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let answer = self.explain_one(request.into_inner()).await;
+        self.finish_counted(Rpc::Explain, answer)
+    }
+
+    type GenerateStream = GenerateStream;
+
+    async fn generate(
+        &self,
+        request: Request<pb::GenerateRequest>,
+    ) -> Result<Response<GenerateStream>, Status> {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+        let arrival = tokio::time::Instant::now();
+        let deadline = deadline_of(request.metadata().as_ref(), arrival);
+        let stream = self.start_generate(request.get_ref(), deadline)?;
+        Ok(Response::new(stream))
+    }
+}
+
+impl SudokuService {
+    /// [`SudokuService::finish_unary`] for a call about one puzzle (Hint,
+    /// Explain), whose outcome is counted too.
+    fn finish_counted<T>(
+        &self,
+        rpc: Rpc,
+        answer: Result<(Outcome, T), ServiceError>,
+    ) -> Result<Response<T>, Status> {
+        let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
+        self.metrics.tally(rpc).record_outcome(outcome);
+        self.finish_unary(rpc, answer.map(|(_, response)| response))
+    }
+
+    /// A unary call's response or status, with the call counted and, if it
+    /// failed, logged.
+    fn finish_unary<T>(
+        &self,
+        rpc: Rpc,
+        answer: Result<T, ServiceError>,
+    ) -> Result<Response<T>, Status> {
+        match answer {
+            Ok(response) => {
+                self.metrics.call_finished(rpc, Code::Ok);
+                Ok(Response::new(response))
+            }
+            Err(error) => {
+                let shed = error.is_shed();
+                let status = Status::from(error);
+                self.metrics.call_finished(rpc, status.code());
+                log_failed_call(rpc.label(), &status, shed);
+                Err(status)
+            }
+        }
+    }
+}
