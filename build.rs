@@ -5,8 +5,15 @@
 //! The web page's built files in `web/dist/` are listed for `include_bytes!`,
 //! so the binary serves them with nothing to deploy beside it.
 //! `google.rpc.Status` maps to tonic-types' generated type, so the error
-//! details helpers of tonic-types work on our messages directly. The two
-//! batch messages are written by hand in `src/pb/batch.rs`.
+//! details helpers of tonic-types work on our messages directly. The three
+//! batch messages (SolveBatchRequest, SolveBatchResponse, SolveResult) are
+//! written by hand in `src/pb/batch.rs`.
+//!
+//! It also generates prost's own code for those three into `OUT_DIR/twin/`:
+//! their twins, which only the tests include (`src/pb/twin.rs`), to hold
+//! the hand codec's bytes and values against. A build script cannot tell a
+//! test build from another, so it is generated every time; it costs a
+//! second pass over the same descriptors, and no compiling outside tests.
 
 use std::{env, fs, path::PathBuf};
 
@@ -21,6 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .include_imports(true)
         .include_source_info(true)
         .open_file("sudoku.proto")?;
+    let descriptors = compiler.file_descriptor_set();
 
     // `compile_fds` does not write `file_descriptor_set_path`, so the
     // descriptor set that reflection serves is written here.
@@ -42,7 +50,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "crate::pb::SolveBatchResponse",
         )
         .extern_path(".sudoku.v1.SolveResult", "crate::pb::SolveResult")
-        .compile_fds(compiler.file_descriptor_set())?;
+        .compile_fds(descriptors.clone())?;
+
+    // The twins: the package again, without services and with the three
+    // messages generated rather than mapped to the crate's. Their Grade
+    // and SolveStats are the crate's own (prost's code on both sides), so
+    // that a twin and a hand-coded message hold values of the same types
+    // and compare field by field.
+    let twin_dir = out_dir.join("twin");
+    fs::create_dir_all(&twin_dir)?;
+    tonic_prost_build::configure()
+        .build_client(false)
+        .build_server(false)
+        .out_dir(&twin_dir)
+        .extern_path(".google.rpc", "::tonic_types::pb")
+        .extern_path(".sudoku.v1.Grade", "crate::pb::Grade")
+        .extern_path(".sudoku.v1.SolveStats", "crate::pb::SolveStats")
+        .compile_fds(descriptors)?;
     Ok(())
 }
 

@@ -38,9 +38,10 @@
 //!   a stream, used on both sides of SolveStream.
 //! * [`log_limit`]: log lines a flood cannot multiply, for the service and
 //!   the server.
-//! * [`pb`]: the code generated from `proto/sudoku.proto`, and the two
-//!   batch messages, whose decoders are written by hand to bound what a
-//!   message can make its reader hold.
+//! * [`pb`]: the code generated from `proto/sudoku.proto`; the three
+//!   batch messages, whose codecs are written by hand to bound what a
+//!   message can make its reader hold, tested against prost's own code for
+//!   them; and batch results encoded ahead of their response.
 //!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
 
@@ -60,7 +61,13 @@ pub mod pb {
     tonic::include_proto!("sudoku.v1");
 
     mod batch;
+    #[cfg(test)]
+    mod codec_tests;
+    mod encoded;
+    #[cfg(test)]
+    pub(crate) mod twin;
     pub use batch::{MAX_KEPT, SharedText, SolveBatchRequest, SolveBatchResponse, SolveResult};
+    pub use encoded::{EncodedResults, EncodedRun, ResultsEncoder};
 
     /// The encoded descriptor set of `sudoku.v1` and its imports, for
     /// server reflection.

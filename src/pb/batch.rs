@@ -14,6 +14,12 @@
 //! message was read into ([`SharedText`]). The
 //! wire format is exactly what `proto/sudoku.proto` declares: any protobuf
 //! library reads and writes these messages as usual.
+//!
+//! Each message names the fields its codec handles once, as constants that
+//! its decoder's match and its encoder use, listed in its `FIELDS`: the
+//! tests hold that list against the proto's descriptor, and the encoding
+//! and decoding against prost's own code for the same messages
+//! (`src/pb/twin.rs`, `src/pb/codec_tests.rs`).
 
 use std::fmt;
 
@@ -24,7 +30,7 @@ use prost::encoding::{
 };
 use prost::{DecodeError, Message};
 
-use super::{Grade, Outcome, SolveStats};
+use super::{EncodedRun, Grade, Outcome, SolveStats};
 
 /// The most elements of a batch's repeated field that are decoded: one
 /// more than the largest `--max-batch` a server accepts, so that any batch
@@ -151,6 +157,18 @@ pub struct SolveBatchRequest {
 }
 
 impl SolveBatchRequest {
+    const ID: u32 = 1;
+    const PUZZLES: u32 = 2;
+    const GRADE: u32 = 3;
+    /// The fields this codec reads and writes, by number and proto name
+    /// (held against the descriptor by the tests).
+    #[cfg(test)]
+    pub(super) const FIELDS: &'static [(u32, &'static str)] = &[
+        (Self::ID, "id"),
+        (Self::PUZZLES, "puzzles"),
+        (Self::GRADE, "grade"),
+    ];
+
     /// A request for these puzzles.
     pub fn new(id: impl Into<String>, puzzles: Vec<String>) -> SolveBatchRequest {
         SolveBatchRequest::from_texts(id, puzzles.into_iter().map(SharedText::from).collect())
@@ -190,12 +208,12 @@ impl SolveBatchRequest {
 
 impl Message for SolveBatchRequest {
     fn encode_raw(&self, buf: &mut impl BufMut) {
-        encode_id(&self.id, buf);
+        encode_id(Self::ID, &self.id, buf);
         for puzzle in &self.puzzles {
-            encode_text(2, puzzle, buf);
+            encode_text(Self::PUZZLES, &puzzle.0, buf);
         }
         if self.grade {
-            bool::encode(3, &self.grade, buf);
+            bool::encode(Self::GRADE, &self.grade, buf);
         }
     }
 
@@ -207,22 +225,26 @@ impl Message for SolveBatchRequest {
         ctx: DecodeContext,
     ) -> Result<(), DecodeError> {
         match tag {
-            1 => string::merge(wire_type, &mut self.id, buf, ctx),
-            2 if self.puzzles.len() < MAX_KEPT => {
+            Self::ID => string::merge(wire_type, &mut self.id, buf, ctx),
+            Self::PUZZLES if self.puzzles.len() < MAX_KEPT => {
                 self.puzzles.push(shared_text(wire_type, buf, ctx)?);
                 Ok(())
             }
-            2 => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
-            3 => bool::merge(wire_type, &mut self.grade, buf, ctx),
+            Self::PUZZLES => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
+            Self::GRADE => bool::merge(wire_type, &mut self.grade, buf, ctx),
             _ => skip_field(wire_type, tag, buf, ctx),
         }
     }
 
     fn encoded_len(&self) -> usize {
-        let id = id_len(&self.id);
-        let puzzles: usize = self.puzzles.iter().map(|puzzle| text_len(2, puzzle)).sum();
+        let id = id_len(Self::ID, &self.id);
+        let puzzles: usize = self
+            .puzzles
+            .iter()
+            .map(|puzzle| text_len(Self::PUZZLES, puzzle.len()))
+            .sum();
         let grade = if self.grade {
-            bool::encoded_len(3, &self.grade)
+            bool::encoded_len(Self::GRADE, &self.grade)
         } else {
             0
         };
@@ -270,30 +292,108 @@ pub struct SolveResult {
 }
 
 impl SolveResult {
+    const OUTCOME: u32 = 1;
+    const SOLUTION: u32 = 2;
+    const ERROR: u32 = 3;
+    const STATS: u32 = 4;
+    const GRADE: u32 = 5;
+    /// The fields this codec reads and writes, by number and proto name
+    /// (held against the descriptor by the tests).
+    #[cfg(test)]
+    pub(super) const FIELDS: &'static [(u32, &'static str)] = &[
+        (Self::OUTCOME, "outcome"),
+        (Self::SOLUTION, "solution"),
+        (Self::ERROR, "error"),
+        (Self::STATS, "stats"),
+        (Self::GRADE, "grade"),
+    ];
+
     /// The outcome, or [`Outcome::Unspecified`] for a value this build
     /// does not know (as prost's generated getters do).
     pub fn outcome(&self) -> Outcome {
         Outcome::try_from(self.outcome).unwrap_or_default()
     }
+
+    /// Its fields, borrowed, for the one encoder of a result.
+    pub(super) fn fields(&self) -> ResultFields<'_> {
+        ResultFields {
+            outcome: self.outcome,
+            solution: &self.solution.0,
+            error: self.error.as_ref(),
+            stats: self.stats.as_ref(),
+            grade: self.grade.as_ref(),
+        }
+    }
+}
+
+/// A result's fields, borrowed: what encodes a [`SolveResult`], both the
+/// message and the results encoded without one (see
+/// [`ResultsEncoder::push_solved`](super::ResultsEncoder::push_solved)),
+/// so that the two cannot write different bytes.
+pub(super) struct ResultFields<'a> {
+    pub outcome: i32,
+    /// UTF-8.
+    pub solution: &'a [u8],
+    pub error: Option<&'a tonic_types::pb::Status>,
+    pub stats: Option<&'a SolveStats>,
+    pub grade: Option<&'a Grade>,
+}
+
+impl ResultFields<'_> {
+    /// Writes the fields, each unless it is proto3's default.
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        if self.outcome != 0 {
+            int32::encode(SolveResult::OUTCOME, &self.outcome, buf);
+        }
+        if !self.solution.is_empty() {
+            encode_text(SolveResult::SOLUTION, self.solution, buf);
+        }
+        if let Some(error) = self.error {
+            message::encode(SolveResult::ERROR, error, buf);
+        }
+        if let Some(stats) = self.stats {
+            message::encode(SolveResult::STATS, stats, buf);
+        }
+        if let Some(grade) = self.grade {
+            message::encode(SolveResult::GRADE, grade, buf);
+        }
+    }
+
+    /// The length [`ResultFields::encode_raw`] writes.
+    fn encoded_len(&self) -> usize {
+        let outcome = if self.outcome == 0 {
+            0
+        } else {
+            int32::encoded_len(SolveResult::OUTCOME, &self.outcome)
+        };
+        let solution = if self.solution.is_empty() {
+            0
+        } else {
+            text_len(SolveResult::SOLUTION, self.solution.len())
+        };
+        let error = self
+            .error
+            .map_or(0, |error| message::encoded_len(SolveResult::ERROR, error));
+        let stats = self
+            .stats
+            .map_or(0, |stats| message::encoded_len(SolveResult::STATS, stats));
+        let grade = self
+            .grade
+            .map_or(0, |grade| message::encoded_len(SolveResult::GRADE, grade));
+        outcome + solution + error + stats + grade
+    }
+
+    /// Writes the result as a `results` field of a SolveBatchResponse.
+    pub(super) fn encode_as_result(&self, buf: &mut impl BufMut) {
+        encode_key(SolveBatchResponse::RESULTS, WireType::LengthDelimited, buf);
+        encode_varint(self.encoded_len() as u64, buf);
+        self.encode_raw(buf);
+    }
 }
 
 impl Message for SolveResult {
     fn encode_raw(&self, buf: &mut impl BufMut) {
-        if self.outcome != 0 {
-            int32::encode(1, &self.outcome, buf);
-        }
-        if !self.solution.is_empty() {
-            encode_text(2, &self.solution, buf);
-        }
-        if let Some(error) = &self.error {
-            message::encode(3, error, buf);
-        }
-        if let Some(stats) = &self.stats {
-            message::encode(4, stats, buf);
-        }
-        if let Some(grade) = &self.grade {
-            message::encode(5, grade, buf);
-        }
+        self.fields().encode_raw(buf);
     }
 
     fn merge_field(
@@ -304,24 +404,24 @@ impl Message for SolveResult {
         ctx: DecodeContext,
     ) -> Result<(), DecodeError> {
         match tag {
-            1 => int32::merge(wire_type, &mut self.outcome, buf, ctx),
-            2 => {
+            Self::OUTCOME => int32::merge(wire_type, &mut self.outcome, buf, ctx),
+            Self::SOLUTION => {
                 self.solution = shared_text(wire_type, buf, ctx)?;
                 Ok(())
             }
-            3 => message::merge(
+            Self::ERROR => message::merge(
                 wire_type,
                 self.error.get_or_insert_with(Default::default),
                 buf,
                 ctx,
             ),
-            4 => message::merge(
+            Self::STATS => message::merge(
                 wire_type,
                 self.stats.get_or_insert_with(Default::default),
                 buf,
                 ctx,
             ),
-            5 => message::merge(
+            Self::GRADE => message::merge(
                 wire_type,
                 self.grade.get_or_insert_with(Default::default),
                 buf,
@@ -332,29 +432,7 @@ impl Message for SolveResult {
     }
 
     fn encoded_len(&self) -> usize {
-        let outcome = if self.outcome == 0 {
-            0
-        } else {
-            int32::encoded_len(1, &self.outcome)
-        };
-        let solution = if self.solution.is_empty() {
-            0
-        } else {
-            text_len(2, &self.solution)
-        };
-        let error = self
-            .error
-            .as_ref()
-            .map_or(0, |error| message::encoded_len(3, error));
-        let stats = self
-            .stats
-            .as_ref()
-            .map_or(0, |stats| message::encoded_len(4, stats));
-        let grade = self
-            .grade
-            .as_ref()
-            .map_or(0, |grade| message::encoded_len(5, grade));
-        outcome + solution + error + stats + grade
+        self.fields().encoded_len()
     }
 
     fn clear(&mut self) {
@@ -362,19 +440,19 @@ impl Message for SolveResult {
     }
 }
 
-/// Writes an `id` as field 1, unless it is empty (proto3's default).
-fn encode_id(id: &String, buf: &mut impl BufMut) {
+/// Writes an `id` as field `tag`, unless it is empty (proto3's default).
+fn encode_id(tag: u32, id: &String, buf: &mut impl BufMut) {
     if !id.is_empty() {
-        string::encode(1, id, buf);
+        string::encode(tag, id, buf);
     }
 }
 
 /// The encoded length of an `id` written by [`encode_id`].
-fn id_len(id: &String) -> usize {
+fn id_len(tag: u32, id: &String) -> usize {
     if id.is_empty() {
         0
     } else {
-        string::encoded_len(1, id)
+        string::encoded_len(tag, id)
     }
 }
 
@@ -392,16 +470,16 @@ fn count_beyond_cap(
     skip_field(wire_type, tag, buf, ctx)
 }
 
-/// Writes text as field `tag`.
-fn encode_text(tag: u32, text: &SharedText, buf: &mut impl BufMut) {
+/// Writes text (UTF-8) as field `tag`.
+fn encode_text(tag: u32, text: &[u8], buf: &mut impl BufMut) {
     encode_key(tag, WireType::LengthDelimited, buf);
-    encode_varint(text.0.len() as u64, buf);
-    buf.put_slice(&text.0);
+    encode_varint(text.len() as u64, buf);
+    buf.put_slice(text);
 }
 
-/// The encoded length of text as field `tag`.
-fn text_len(tag: u32, text: &SharedText) -> usize {
-    key_len(tag) + encoded_len_varint(text.0.len() as u64) + text.0.len()
+/// The encoded length of text of `len` bytes as field `tag`.
+fn text_len(tag: u32, len: usize) -> usize {
+    key_len(tag) + encoded_len_varint(len as u64) + len
 }
 
 /// The answers to one batch (see `proto/sudoku.proto`).
@@ -416,12 +494,24 @@ pub struct SolveBatchResponse {
     pub error: Option<tonic_types::pb::Status>,
     /// Results the message held beyond [`MAX_KEPT`], counted, not kept.
     uncounted: usize,
-    /// Results already encoded, each as field 2 of this message, sent
-    /// after `results` (see [`SolveBatchResponse::encoded`]).
-    encoded: Vec<Bytes>,
+    /// Results already encoded, sent after `results` (see
+    /// [`SolveBatchResponse::from_encoded`]).
+    encoded: Vec<EncodedRun>,
 }
 
 impl SolveBatchResponse {
+    const ID: u32 = 1;
+    const RESULTS: u32 = 2;
+    const ERROR: u32 = 3;
+    /// The fields this codec reads and writes, by number and proto name
+    /// (held against the descriptor by the tests).
+    #[cfg(test)]
+    pub(super) const FIELDS: &'static [(u32, &'static str)] = &[
+        (Self::ID, "id"),
+        (Self::RESULTS, "results"),
+        (Self::ERROR, "error"),
+    ];
+
     /// A response with these results.
     pub fn new(id: String, results: Vec<SolveResult>) -> SolveBatchResponse {
         SolveBatchResponse {
@@ -441,14 +531,14 @@ impl SolveBatchResponse {
         }
     }
 
-    /// A response whose results are already encoded: `encoded` holds them
-    /// in order, each one framed as field 2 of this message, so that the
-    /// response is written out by copying those bytes. This is how the
-    /// server sends results, encoded by its worker threads; a decoded
-    /// response always has its results in `results`.
-    pub fn encoded(id: String, encoded: Vec<Bytes>) -> SolveBatchResponse {
+    /// A response whose results are already encoded, in order, in `runs`
+    /// (see [`EncodedResults`](super::EncodedResults)), so that it is
+    /// written out by copying their bytes. This is how the server sends
+    /// results, encoded by its worker threads; a decoded response always
+    /// has its results in `results`.
+    pub fn from_encoded(id: String, runs: Vec<EncodedRun>) -> SolveBatchResponse {
         SolveBatchResponse {
-            encoded,
+            encoded: runs,
             ..SolveBatchResponse::new(id, Vec::new())
         }
     }
@@ -461,15 +551,15 @@ impl SolveBatchResponse {
 
 impl Message for SolveBatchResponse {
     fn encode_raw(&self, buf: &mut impl BufMut) {
-        encode_id(&self.id, buf);
+        encode_id(Self::ID, &self.id, buf);
         for result in &self.results {
-            message::encode(2, result, buf);
+            message::encode(Self::RESULTS, result, buf);
         }
-        for results in &self.encoded {
-            buf.put_slice(results);
+        for run in &self.encoded {
+            buf.put_slice(run.as_bytes());
         }
         if let Some(error) = &self.error {
-            message::encode(3, error, buf);
+            message::encode(Self::ERROR, error, buf);
         }
     }
 
@@ -481,15 +571,15 @@ impl Message for SolveBatchResponse {
         ctx: DecodeContext,
     ) -> Result<(), DecodeError> {
         match tag {
-            1 => string::merge(wire_type, &mut self.id, buf, ctx),
-            2 if self.results.len() < MAX_KEPT => {
+            Self::ID => string::merge(wire_type, &mut self.id, buf, ctx),
+            Self::RESULTS if self.results.len() < MAX_KEPT => {
                 let mut result = SolveResult::default();
                 message::merge(wire_type, &mut result, buf, ctx)?;
                 self.results.push(result);
                 Ok(())
             }
-            2 => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
-            3 => message::merge(
+            Self::RESULTS => count_beyond_cap(&mut self.uncounted, wire_type, tag, buf, ctx),
+            Self::ERROR => message::merge(
                 wire_type,
                 self.error.get_or_insert_with(Default::default),
                 buf,
@@ -500,13 +590,13 @@ impl Message for SolveBatchResponse {
     }
 
     fn encoded_len(&self) -> usize {
-        let id = id_len(&self.id);
+        let id = id_len(Self::ID, &self.id);
         let error = self
             .error
             .as_ref()
-            .map_or(0, |error| message::encoded_len(3, error));
-        let encoded: usize = self.encoded.iter().map(Bytes::len).sum();
-        id + message::encoded_len_repeated(2, &self.results) + encoded + error
+            .map_or(0, |error| message::encoded_len(Self::ERROR, error));
+        let encoded: usize = self.encoded.iter().map(EncodedRun::len).sum();
+        id + message::encoded_len_repeated(Self::RESULTS, &self.results) + encoded + error
     }
 
     fn clear(&mut self) {

@@ -11,13 +11,13 @@
 use std::time::Duration;
 
 use super::admission::admit_batch;
-use super::convert::EncodedResults;
+use super::convert::encode_answers;
 use super::error::ServiceError;
 use super::jobs::{Answer, Item, failed_answers, solve_items};
 use super::metrics::Rpc;
 use super::protocol::batch_response;
 use super::state::SudokuService;
-use crate::pb::{SolveBatchRequest, SolveBatchResponse};
+use crate::pb::{EncodedResults, SolveBatchRequest, SolveBatchResponse};
 use crate::pool::CancelCheck;
 use crate::streaming::{into_chunks, job_size};
 
@@ -57,7 +57,7 @@ pub async fn solve_batch(
     for (job, size) in jobs.into_iter().zip(sizes) {
         let (job_answers, job_encoded) = job.await.unwrap_or_else(|error| {
             let answers = failed_answers(error, size);
-            let encoded = EncodedResults::of(&answers);
+            let encoded = encode_answers(&answers);
             (answers, encoded)
         });
         answers.extend(job_answers);
@@ -82,7 +82,7 @@ fn batch_job(
 ) -> impl FnOnce(&CancelCheck) -> (Vec<Answer>, EncodedResults) + Send + 'static {
     move |cancel| {
         let answers = solve_items(&chunk, max_time, cancel);
-        let encoded = EncodedResults::of(&answers);
+        let encoded = encode_answers(&answers);
         (answers, encoded)
     }
 }

@@ -8,8 +8,6 @@ use crate::domain::logic::Grade;
 use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade};
 use crate::pb;
 use crate::pool::CancelCheck;
-use prost::bytes::Bytes;
-use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len, message};
 use tonic::Status;
 
 /// A solved puzzle, its grade when one was asked for, and the time the
@@ -121,89 +119,35 @@ pub fn stream_response(
     }
 }
 
-/// The results of some puzzles of a batch, encoded on the worker that
-/// solved them, each framed as field 2 of a SolveBatchResponse, with where
-/// each ends: a response is then written by copying bytes, and the solver
-/// threads, not the transport's, pay for the encoding.
-#[derive(Debug, Default)]
-pub struct EncodedResults {
-    bytes: Bytes,
-    ends: Vec<usize>,
-}
-
-impl EncodedResults {
-    /// The answers' results, encoded as prost would encode
-    /// [`solve_result`]'s, but with no allocation per solved puzzle.
-    pub fn of(answers: &[Result<Solved, ServiceError>]) -> EncodedResults {
-        let mut bytes = Vec::with_capacity(answers.len() * 100);
-        let mut ends = Vec::with_capacity(answers.len());
-        for answer in answers {
-            match answer {
-                Ok(solved) => encode_solved(solved, &mut bytes),
-                Err(error) => message::encode(2, &solve_result(Err(error.clone())), &mut bytes),
+/// The answers' results, encoded for a SolveBatchResponse on the worker
+/// that solved them (see [`pb::EncodedResults`]): the bytes prost would
+/// write for [`solve_result`]'s, but a solved puzzle's written from its
+/// board and stats, without building its SolveResult.
+pub fn encode_answers(answers: &[Result<Solved, ServiceError>]) -> pb::EncodedResults {
+    let mut encoder = pb::ResultsEncoder::with_capacity(answers.len());
+    for answer in answers {
+        match answer {
+            Ok(solved) => {
+                let mut digits = [0u8; 81];
+                let solution = match &solved.report.solution {
+                    Some(board) => {
+                        board.write_line(&mut digits);
+                        std::str::from_utf8(&digits).expect("a board's line is ASCII")
+                    }
+                    None => "",
+                };
+                let grade = solved.grade.as_deref().map(pb_grade);
+                encoder.push_solved(
+                    solved.outcome_code(),
+                    solution,
+                    &solved.stats(),
+                    grade.as_ref(),
+                );
             }
-            ends.push(bytes.len());
-        }
-        EncodedResults {
-            bytes: Bytes::from(bytes),
-            ends,
+            Err(error) => encoder.push(&solve_result(Err(error.clone()))),
         }
     }
-
-    /// How many results it holds.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// True when it holds none.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// The bytes of results `from..to`, shared, not copied.
-    pub fn slice(&self, from: usize, to: usize) -> Bytes {
-        let start = if from == 0 { 0 } else { self.ends[from - 1] };
-        let end = if to == 0 { 0 } else { self.ends[to - 1] };
-        self.bytes.slice(start..end)
-    }
-}
-
-/// A solved puzzle's result, framed as field 2: the outcome, the 81 digits
-/// written straight from the board, the stats, and the grade if any.
-fn encode_solved(solved: &Solved, out: &mut Vec<u8>) {
-    let outcome = solved.outcome_code();
-    let stats = solved.stats();
-    let grade = solved.grade.as_deref().map(pb_grade);
-    let grade_len = grade
-        .as_ref()
-        .map_or(0, |grade| message::encoded_len(5, grade));
-    let outcome_len = if outcome == 0 {
-        0
-    } else {
-        key_len(1) + encoded_len_varint(outcome as u64)
-    };
-    let solution_len = solved
-        .report
-        .solution
-        .map_or(0, |_| key_len(2) + encoded_len_varint(81) + 81);
-    let length = outcome_len + solution_len + message::encoded_len(4, &stats) + grade_len;
-    encode_key(2, WireType::LengthDelimited, out);
-    encode_varint(length as u64, out);
-    if outcome != 0 {
-        encode_key(1, WireType::Varint, out);
-        encode_varint(outcome as u64, out);
-    }
-    if let Some(board) = solved.report.solution {
-        let mut digits = [0u8; 81];
-        board.write_line(&mut digits);
-        encode_key(2, WireType::LengthDelimited, out);
-        encode_varint(81, out);
-        out.extend_from_slice(&digits);
-    }
-    message::encode(4, &stats, out);
-    if let Some(grade) = &grade {
-        message::encode(5, grade, out);
-    }
+    encoder.finish()
 }
 
 /// The result for one puzzle of a batch (see [`answer_fields`]).
@@ -258,8 +202,12 @@ fn answer_fields(answer: Result<Solved, ServiceError>) -> AnswerFields {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::PuzzleError;
+    use crate::domain::{GaveUp, PuzzleError};
+    use crate::pb::twin::{Twin, generated};
     use crate::pool::JobError;
+    use proptest::prelude::*;
+    use prost::Message;
+    use prost::encoding::message;
 
     const CLASSIC: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -302,9 +250,8 @@ mod tests {
     /// encodes within the allowance an item is charged for its answer.
     #[test]
     fn the_largest_answers_fit_the_items_allowance() {
-        use crate::domain::{GaveUp, MAX_PUZZLE_BYTES};
+        use crate::domain::MAX_PUZZLE_BYTES;
         use crate::service::limits::ITEM_OVERHEAD_BYTES;
-        use prost::Message;
         let widest_character = format!("{}\u{FFFF}", "1".repeat(MAX_PUZZLE_BYTES - 3));
         let errors = [
             ServiceError::from(crate::domain::parse_puzzle(&widest_character).unwrap_err()),
@@ -376,10 +323,55 @@ mod tests {
         assert!(size <= GRADE_OVERHEAD_BYTES, "{size} bytes");
     }
 
-    /// Results encoded by hand are the bytes prost writes for the same
-    /// results, and slices of them cut at result boundaries.
+    /// The response prost's twin writes for a batch with these answers.
+    fn twins_response(id: &str, answers: &[Result<Solved, ServiceError>]) -> Vec<u8> {
+        generated::SolveBatchResponse {
+            id: id.into(),
+            results: answers
+                .iter()
+                .map(|answer| solve_result(answer.clone()).to_twin())
+                .collect(),
+            error: None,
+        }
+        .encode_to_vec()
+    }
+
+    /// A response's bytes as the twin decodes them, with each error's
+    /// ErrorInfo details decoded too: their metadata is a map, which prost
+    /// writes in no fixed order, so equal responses need not be equal
+    /// bytes.
+    fn canonical(
+        bytes: &[u8],
+    ) -> (
+        generated::SolveBatchResponse,
+        Vec<Vec<tonic_types::pb::ErrorInfo>>,
+    ) {
+        let mut response = generated::SolveBatchResponse::decode(bytes).expect("decodes");
+        let infos = response
+            .results
+            .iter_mut()
+            .map(|result| {
+                let Some(status) = result.error.as_mut() else {
+                    return Vec::new();
+                };
+                let (infos, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut status.details)
+                    .into_iter()
+                    .partition(|detail| detail.type_url.ends_with("ErrorInfo"));
+                status.details = rest;
+                infos
+                    .iter()
+                    .map(|info| tonic_types::pb::ErrorInfo::decode(info.value.as_slice()).unwrap())
+                    .collect()
+            })
+            .collect();
+        (response, infos)
+    }
+
+    /// Answers encoded ahead (a solved puzzle's through the fast path, an
+    /// error's through its SolveResult) are the bytes prost's twin writes
+    /// for a response with those results, sent whole or cut anywhere.
     #[test]
-    fn encoded_results_are_what_prost_would_encode() {
+    fn encoded_answers_are_what_prost_would_encode() {
         let graded = solve_job(
             CLASSIC,
             true,
@@ -397,17 +389,78 @@ mod tests {
             })),
             Err(ServiceError::Internal(JobError::Panicked("bug".into()))),
         ];
-        let encoded = EncodedResults::of(&answers);
-        let mut expected = Vec::new();
-        for answer in &answers {
-            prost::encoding::message::encode(2, &solve_result(answer.clone()), &mut expected);
-        }
+        let encoded = encode_answers(&answers);
         assert_eq!(encoded.len(), answers.len());
-        assert_eq!(encoded.slice(0, answers.len()), expected);
-        let first = prost::encoding::message::encoded_len(2, &solve_result(answers[0].clone()));
-        assert_eq!(encoded.slice(0, 1), expected[..first]);
-        assert_eq!(encoded.slice(1, answers.len()), expected[first..]);
+        let expected = twins_response("b-7", &answers);
+        for cut in 0..=answers.len() {
+            let runs = vec![encoded.slice(0, cut), encoded.slice(cut, answers.len())];
+            let response = pb::SolveBatchResponse::from_encoded("b-7".into(), runs);
+            assert_eq!(response.encode_to_vec(), expected, "cut after {cut}");
+            assert_eq!(response.encoded_len(), expected.len());
+        }
         assert!(encoded.slice(2, 2).is_empty());
+    }
+
+    /// Errors an answer can be that no puzzle text gives.
+    fn errors_without_puzzles() -> Vec<ServiceError> {
+        vec![
+            ServiceError::IdTooLong { length: 300 },
+            ServiceError::GaveUp(GaveUp {
+                elapsed: Duration::from_millis(1001),
+                guesses: 12_345,
+                budget: Duration::from_secs(1),
+            }),
+            ServiceError::Cancelled,
+            ServiceError::Internal(JobError::Panicked("bug".into())),
+        ]
+    }
+
+    /// An answer as a batch's worker makes one: a puzzle solved here
+    /// (random givens, consistent or not; any text, mostly invalid; or a
+    /// classic), graded or not; or an error that no puzzle text gives.
+    fn answer() -> impl Strategy<Value = Result<Solved, ServiceError>> {
+        let givens = prop::collection::vec((0..81usize, 1..=9u8), 0..40).prop_map(|placed| {
+            let mut cells = [b'.'; 81];
+            for (cell, digit) in placed {
+                cells[cell] = b'0' + digit;
+            }
+            String::from_utf8(cells.to_vec()).expect("ASCII")
+        });
+        let text = prop::collection::vec(any::<char>(), 0..100)
+            .prop_map(|letters| letters.into_iter().collect::<String>());
+        let puzzle = prop_oneof![givens, text, Just(CLASSIC.to_string())];
+        let solved = (puzzle, any::<bool>()).prop_map(|(puzzle, grade)| {
+            solve_job(
+                &puzzle,
+                grade,
+                Duration::from_secs(10),
+                &CancelCheck(&|| false),
+            )
+            .map_err(ServiceError::from)
+        });
+        let error = prop::sample::select(errors_without_puzzles()).prop_map(Err::<Solved, _>);
+        prop_oneof![3 => solved, 1 => error]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// For any answers, encoded ahead and cut anywhere: the bytes
+        /// prost's twin writes for a response with their results.
+        #[test]
+        fn any_answers_encode_as_prost_would(
+            answers in prop::collection::vec(answer(), 0..12),
+            cut in 0..12usize,
+        ) {
+            let encoded = encode_answers(&answers);
+            prop_assert_eq!(encoded.len(), answers.len());
+            let cut = cut.min(answers.len());
+            let runs = vec![encoded.slice(0, cut), encoded.slice(cut, answers.len())];
+            let response = pb::SolveBatchResponse::from_encoded("b".into(), runs);
+            let (bytes, expected) = (response.encode_to_vec(), twins_response("b", &answers));
+            prop_assert_eq!(bytes.len(), expected.len());
+            prop_assert_eq!(canonical(&bytes), canonical(&expected));
+        }
     }
 
     #[test]

@@ -7,17 +7,19 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use prost::bytes::Bytes;
 use tonic::Status;
 
 use super::admission::{admit_batch, admit_item};
-use super::convert::{EncodedResults, stream_response};
+use super::convert::{encode_answers, stream_response};
 use super::error::{ServiceError, rpc_status};
 use super::jobs::{Answer, Item, failed_answers, is_cancelled, solve_items};
 use super::limits::{Limits, MAX_ITEM_CHARGE};
 use super::metrics::{Metrics, PuzzleTally, Rpc};
 use super::stream::end_stream;
-use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
+use crate::pb::{
+    EncodedResults, EncodedRun, SolveBatchRequest, SolveBatchResponse, SolveStreamRequest,
+    SolveStreamResponse,
+};
 use crate::pool::{CancelCheck, JobError};
 use crate::streaming::{Ending, Protocol};
 
@@ -154,13 +156,13 @@ impl Protocol for Batches {
 
     fn work(&self, items: Vec<Item>, cancel: &CancelCheck) -> (Vec<Answer>, EncodedResults) {
         let answers = solve_items(&items, self.limits.max_solve_time, cancel);
-        let encoded = EncodedResults::of(&answers);
+        let encoded = encode_answers(&answers);
         (answers, encoded)
     }
 
     fn failed(&self, error: JobError, count: usize) -> (Vec<Answer>, EncodedResults) {
         let answers = failed_answers(error, count);
-        let encoded = EncodedResults::of(&answers);
+        let encoded = encode_answers(&answers);
         (answers, encoded)
     }
 
@@ -215,7 +217,7 @@ impl FromIterator<EncodedResults> for EncodedCursor {
 impl EncodedCursor {
     /// The next `count` results' bytes, shared, in as few pieces as the
     /// jobs that encoded them.
-    fn take(&mut self, mut count: usize) -> Vec<Bytes> {
+    fn take(&mut self, mut count: usize) -> Vec<EncodedRun> {
         let mut pieces = Vec::new();
         while count > 0 {
             let Some(job) = self.jobs.front() else {
@@ -249,7 +251,7 @@ pub fn batch_response(
             for answer in answers.take(count) {
                 tally.record(&answer);
             }
-            SolveBatchResponse::encoded(id, encoded.take(count))
+            SolveBatchResponse::from_encoded(id, encoded.take(count))
         }
         Err(refused) => {
             tally.record(&Err(refused.clone()));
