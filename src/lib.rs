@@ -27,8 +27,9 @@
 //!   statuses in one place.
 //! * [`server`]: the bootstrap: settings, listener, health, reflection and
 //!   graceful shutdown.
-//! * [`client`]: connecting to a server, calling it, and checking every
-//!   answer it sends before believing it.
+//! * [`client`]: connecting to a server (or to every address of a DNS
+//!   name), calling it, and checking every answer it sends before
+//!   believing it.
 //! * [`file`]: puzzle files: reading them in chunks, solving them in this
 //!   process on the worker pool, or streaming them through servers. A
 //!   library: it returns domain answers and lets its caller format them.

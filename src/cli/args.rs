@@ -12,8 +12,10 @@ use crate::client::{ClientError, ConnectOptions, DEFAULT_SERVER};
 /// The servers to talk to.
 #[derive(Debug, Args)]
 pub struct ServersArg {
-    /// The server, as a URL or host:port. Give it more than once (or a
-    /// comma-separated list) to spread a file's streams or a benchmark's
+    /// The server, as a URL or host:port, or every address of a DNS name
+    /// as dns:///NAME:PORT (a Kubernetes headless Service, say; resolved
+    /// again when a call fails and every 30 s). Give it more than once (or
+    /// a comma-separated list) to spread a file's streams or a benchmark's
     /// calls over several servers, or to check each one's health; a single
     /// puzzle goes to the first.
     #[arg(
@@ -75,7 +77,7 @@ pub struct ConnectArgs {
     )]
     pub tls_key: Option<PathBuf>,
     /// The name the server's certificate must carry [default: the host of
-    /// the server address].
+    /// the server address, or the name of a dns:/// target].
     #[arg(long, env = "SUDOKU_TLS_DOMAIN", value_name = "NAME")]
     pub tls_domain: Option<String>,
     /// Compress requests this way and accept compressed responses. Costly
@@ -107,6 +109,7 @@ impl ConnectArgs {
         };
         Ok(ConnectOptions {
             tls: self.tls()?,
+            tls_domain: self.tls_domain.clone(),
             compression,
         })
     }
@@ -128,9 +131,6 @@ impl ConnectArgs {
         };
         if let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) {
             tls = tls.identity(Identity::from_pem(read(cert)?, read(key)?));
-        }
-        if let Some(domain) = &self.tls_domain {
-            tls = tls.domain_name(domain.clone());
         }
         Ok(Some(tls))
     }

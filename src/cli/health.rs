@@ -1,11 +1,14 @@
 //! `sudoku health`: asks each server's health service whether it serves.
+//! A `dns:` target is every address its name resolves to, each checked.
 
 use clap::Args;
+use tonic::transport::Endpoint;
 
 use super::args::{ConnectArgs, ServersArg};
 use super::output::ExitCode;
 use super::{Failure, with_runtime};
-use crate::client::{self, ConnectOptions};
+use crate::client::resolve::{SystemLookup, endpoints};
+use crate::client::{self, ClientError};
 
 /// Flags of `sudoku health`.
 #[derive(Debug, Args)]
@@ -19,18 +22,20 @@ pub struct HealthArgs {
     pub connect: ConnectArgs,
 }
 
-/// Checks every server given. One server prints `SERVING` or
-/// `NOT_SERVING`; several print one line each, `ADDRESS STATUS`. The exit
-/// code is the worst: 0 when all serve, 1 when one does not, 3 when one
-/// cannot be reached (each is still checked, and the reason printed).
+/// Checks every server given (every address of a `dns:` target). One
+/// server prints `SERVING` or `NOT_SERVING`; several print one line each,
+/// `ADDRESS STATUS`. The exit code is the worst: 0 when all serve, 1 when
+/// one does not, 3 when one cannot be reached (each is still checked, and
+/// the reason printed).
 pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
     let connect = args.connect.options()?;
     let servers = args.servers.servers()?;
-    let several = servers.len() > 1;
     with_runtime(async {
+        let servers = endpoints(servers, &connect, &SystemLookup).await;
+        let several = servers.len() > 1;
         let mut worst = ExitCode::Success;
-        for server in servers {
-            let (code, status) = match check(server, &connect, &args.service).await {
+        for (server, endpoint) in servers {
+            let (code, status) = match check(&server, endpoint, &args.service).await {
                 Ok(true) => (ExitCode::Success, "SERVING".to_string()),
                 Ok(false) => (ExitCode::NotUnique, "NOT_SERVING".to_string()),
                 Err(error) if several => (ExitCode::Failure, format!("UNREACHABLE ({error})")),
@@ -49,9 +54,9 @@ pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
 
 async fn check(
     server: &str,
-    connect: &ConnectOptions,
+    endpoint: Result<Endpoint, ClientError>,
     service: &str,
-) -> Result<bool, client::ClientError> {
-    let channel = client::connect(server, connect).await?;
+) -> Result<bool, ClientError> {
+    let channel = client::connect_endpoint(server, &endpoint?).await?;
     client::check_health(channel, service).await
 }

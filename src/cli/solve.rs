@@ -67,7 +67,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = DEFAULT_BATCH as u16, conflicts_with = "local",
           value_parser = clap::value_parser!(u16).range(1..=4096))]
     pub batch: u16,
-    /// Calls open at once for a file [default: two per server].
+    /// Calls open at once for a file [default: two per server, counting
+    /// each address a dns:/// name has at the start].
     #[arg(long, conflicts_with = "local", value_parser = clap::value_parser!(u16).range(1..))]
     pub streams: Option<u16>,
     /// Failed attempts in a row, per stream, before a file run gives up.
@@ -216,9 +217,7 @@ fn remote_options(run: &RunArgs, grade: bool) -> Result<RemoteOptions, Failure> 
     Ok(RemoteOptions {
         servers: run.target.servers.list.clone(),
         rpc,
-        streams: run
-            .streams
-            .map_or(2 * run.target.servers.list.len(), usize::from),
+        streams: run.streams.map(usize::from),
         retries: run.retries,
         connect: run.target.connect.options()?,
         grade,

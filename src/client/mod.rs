@@ -4,10 +4,18 @@
 //! Everything a server sends is checked before it becomes a domain value
 //! ([`check`]): the command line prints only answers that could be
 //! trusted, and says what a server sent when it could not.
+//!
+//! A server is named by a URL or `host:port`, or many at once by a DNS
+//! name, `dns:///NAME:PORT` ([`target`]): the name is resolved
+//! ([`mod@resolve`]) and calls are spread over its addresses, which are
+//! resolved again as servers come and go ([`pool`]).
 
 pub mod check;
 pub mod generate;
 pub mod logic;
+pub mod pool;
+pub mod resolve;
+pub mod target;
 
 use std::time::Duration;
 
@@ -19,6 +27,8 @@ use tonic_health::pb::health_client::HealthClient;
 use crate::domain::{Answer, Outcome};
 use crate::pb::SolveRequest;
 use crate::pb::sudoku_service_client::SudokuServiceClient;
+use resolve::{SystemLookup, resolve};
+use target::Target;
 
 /// The server the command line talks to unless told otherwise.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
@@ -61,6 +71,14 @@ pub enum ClientError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A `dns:` target's name gave no address.
+    #[error("cannot resolve {name}: {reason}")]
+    Resolve {
+        /// The target, `dns:///NAME:PORT`.
+        name: String,
+        /// What the lookup said, or that it found nothing.
+        reason: String,
+    },
     /// No connection could be made.
     #[error("cannot connect to {address}: {source}")]
     Connect {
@@ -84,10 +102,15 @@ pub enum ClientError {
 /// plaintext and uncompressed.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectOptions {
-    /// TLS for every server: which CA to trust, which name to expect, which
-    /// certificate to present. `None` means plaintext, except for `https://`
-    /// addresses, which use the system's trusted roots.
+    /// TLS for every server: which CA to trust, which certificate to
+    /// present. `None` means plaintext, except for `https://` addresses,
+    /// which use the system's trusted roots. A name set here with
+    /// `domain_name` is replaced for the addresses of `dns:` targets (by
+    /// `tls_domain` or the target's name): set `tls_domain` instead.
     pub tls: Option<ClientTlsConfig>,
+    /// The name a server's certificate must carry; `None` for the host of
+    /// the address, or the name of a `dns:` target.
+    pub tls_domain: Option<String>,
     /// Compress requests this way, and accept responses compressed this way.
     pub compression: Option<CompressionEncoding>,
 }
@@ -107,12 +130,18 @@ impl ConnectOptions {
 
 /// The endpoint for a server address. Without a scheme, `host:port` means
 /// `https://host:port` when `options` configure TLS and plaintext
-/// `http://host:port` otherwise.
+/// `http://host:port` otherwise. A `dns:` target names several servers and
+/// is refused here: [`connect`] or a [`pool::ServerPool`] resolves it.
 pub fn endpoint(address: &str, options: &ConnectOptions) -> Result<Endpoint, ClientError> {
     let invalid = |reason: String| ClientError::InvalidAddress {
         address: address.to_string(),
         reason,
     };
+    if let Target::Dns(_) = Target::parse(address)? {
+        return Err(invalid(
+            "a dns: target stands for several servers; resolve it first".to_string(),
+        ));
+    }
     let url = if address.contains("://") {
         address.to_string()
     } else if options.tls.is_some() {
@@ -120,14 +149,14 @@ pub fn endpoint(address: &str, options: &ConnectOptions) -> Result<Endpoint, Cli
     } else {
         format!("http://{address}")
     };
-    let endpoint = Endpoint::from_shared(url)
-        .map_err(|error| invalid(error.to_string()))?
-        .connect_timeout(CONNECT_TIMEOUT)
-        .tcp_nodelay(true)
-        .max_frame_size(MAX_FRAME_BYTES);
+    let endpoint = base_endpoint(url).map_err(invalid)?;
+    let named = |tls: ClientTlsConfig| match &options.tls_domain {
+        Some(domain) => tls.domain_name(domain.clone()),
+        None => tls,
+    };
     let tls = match (&options.tls, endpoint.uri().scheme_str()) {
-        (Some(tls), Some("https")) => tls.clone(),
-        (None, Some("https")) => ClientTlsConfig::new().with_native_roots(),
+        (Some(tls), Some("https")) => named(tls.clone()),
+        (None, Some("https")) => named(ClientTlsConfig::new().with_native_roots()),
         (Some(_), _) => {
             return Err(invalid(
                 "TLS options were given for a plaintext http:// address".to_string(),
@@ -140,9 +169,41 @@ pub fn endpoint(address: &str, options: &ConnectOptions) -> Result<Endpoint, Cli
         .map_err(|error| invalid(error.to_string()))
 }
 
-/// Connects to a server.
+/// The endpoint of `url` with the transport settings every server gets;
+/// the reason when `url` is not a usable URI.
+fn base_endpoint(url: String) -> Result<Endpoint, String> {
+    Ok(Endpoint::from_shared(url)
+        .map_err(|error| error.to_string())?
+        .connect_timeout(CONNECT_TIMEOUT)
+        .tcp_nodelay(true)
+        .max_frame_size(MAX_FRAME_BYTES))
+}
+
+/// Connects to a server. A `dns:` target connects to the first of its
+/// addresses that accepts, in the order [`resolve()`] gives them.
 pub async fn connect(address: &str, options: &ConnectOptions) -> Result<Channel, ClientError> {
-    endpoint(address, options)?
+    let name = match Target::parse(address)? {
+        Target::Dns(name) => name,
+        Target::Address(_) => {
+            let endpoint = endpoint(address, options)?;
+            return connect_endpoint(address, &endpoint).await;
+        }
+    };
+    // Replaced by the first attempt: a name resolves to at least one address.
+    let mut result = Err(ClientError::NoServers);
+    for resolved in resolve(&name, &SystemLookup).await? {
+        let label = format!("{name} ({resolved})");
+        result = connect_endpoint(&label, &name.endpoint(resolved, options)?).await;
+        if result.is_ok() {
+            break;
+        }
+    }
+    result
+}
+
+/// Connects to `endpoint`, calling it `address` in the error.
+pub async fn connect_endpoint(address: &str, endpoint: &Endpoint) -> Result<Channel, ClientError> {
+    endpoint
         .connect()
         .await
         .map_err(|source| ClientError::Connect {
@@ -210,6 +271,7 @@ mod tests {
     fn tls_options_make_a_bare_address_https_and_refuse_http() {
         let tls = ConnectOptions {
             tls: Some(ClientTlsConfig::new().domain_name("localhost")),
+            tls_domain: None,
             compression: None,
         };
         assert_eq!(
@@ -221,6 +283,12 @@ mod tests {
         );
         let error = endpoint("http://localhost:50051", &tls).unwrap_err();
         assert!(error.to_string().contains("plaintext http://"), "{error}");
+    }
+
+    #[test]
+    fn a_dns_target_is_no_single_endpoint() {
+        let error = endpoint("dns:///localhost:50051", &ConnectOptions::default()).unwrap_err();
+        assert!(error.to_string().contains("resolve it first"), "{error}");
     }
 
     #[test]

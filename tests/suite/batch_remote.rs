@@ -5,7 +5,9 @@
 //! drained by SIGTERM, and no progress bar when stderr is not a terminal;
 //! each over both RPCs a file can take: SolveBatchStream (`--rpc batch`, the
 //! default, also with batches smaller than a chunk of input) and
-//! SolveStream (`--rpc stream`).
+//! SolveStream (`--rpc stream`). And `--server dns:///localhost:PORT`: the
+//! servers on both loopback addresses share the work, and one killed
+//! mid-run loses nothing.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -447,5 +449,77 @@ fn drained_mid_run(rpc: Rpc, copies: usize) {
     assert!(
         other.cpu_ticks() > idle + 10,
         "{rpc}: the other server took the rest"
+    );
+}
+
+/// Two servers with one solver thread and a metrics endpoint each, on the
+/// same port of 127.0.0.1 and of ::1: the addresses `localhost` stands for.
+/// Another port is tried if the first one's is taken on ::1.
+fn servers_on_both_loopback_addresses() -> (ServerProcess, ServerProcess, u16) {
+    let flags = ["--workers", "1", "--metrics-listen", "127.0.0.1:0"];
+    let mut refused = String::new();
+    for _ in 0..5 {
+        let v4 = ServerProcess::start(&flags);
+        let (_, port) = v4.address.rsplit_once(':').expect("host:port");
+        let port: u16 = port.parse().unwrap();
+        match ServerProcess::start_on(&format!("[::1]:{port}"), &flags) {
+            Ok(v6) => return (v4, v6, port),
+            Err(log) => refused = log,
+        }
+    }
+    panic!("no port free on both 127.0.0.1 and ::1; the last refusal: {refused}");
+}
+
+/// Puzzles the server whose metrics are at `metrics` has solved over
+/// SolveBatchStream, once that is more than `than` (or ten seconds have
+/// passed: the caller's assertion then says what was missing).
+fn solved_beyond(metrics: &str, than: f64) -> f64 {
+    let series = "sudoku_puzzles_total{outcome=\"solved\",rpc=\"SolveBatchStream\"}";
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let solved = sample(&scrape(metrics), series);
+        if solved > than || Instant::now() > deadline {
+            return solved;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_dns_name_spreads_the_streams_over_its_addresses_and_survives_losing_one() {
+    // `localhost` is 127.0.0.1 and ::1 to the client whatever the hosts
+    // file says, so the name stands for both servers.
+    let (v4, v6, port) = servers_on_both_loopback_addresses();
+    let (v4_metrics, v6_metrics) = (metrics_address(&v4), metrics_address(&v6));
+    let target = format!("dns:///localhost:{port}");
+    let path = unique_file("dns.txt", 40);
+    let path = path.to_str().unwrap();
+    let (mut child, mut stdout, mut received) =
+        start_batch_and_wait_for(&["solve", "--server", &target, "-q", path], 200);
+
+    // Two streams per address: both servers have been solving.
+    let v4_solved = solved_beyond(&v4_metrics, 0.0);
+    let v6_solved = solved_beyond(&v6_metrics, 0.0);
+    assert!(
+        v4_solved > 0.0 && v6_solved > 0.0,
+        "both addresses got work: 127.0.0.1 solved {v4_solved}, ::1 {v6_solved}"
+    );
+
+    // A crash: the connections to 127.0.0.1 drop mid-batch, and its streams
+    // move on to ::1 with what they had not had answered.
+    v4.kill();
+    std::io::Read::read_to_string(&mut stdout, &mut received).unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        received,
+        local_answers(path, "text"),
+        "every answer, once, in input order"
+    );
+    assert!(
+        solved_beyond(&v6_metrics, v6_solved) > v6_solved,
+        "::1 went on solving"
     );
 }

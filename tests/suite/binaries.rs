@@ -276,6 +276,28 @@ fn health_checks_each_of_several_servers_and_exits_with_the_worst() {
 }
 
 #[test]
+fn health_checks_every_address_of_a_dns_name_and_refuses_two_slashes() {
+    // Nothing listens on ::1 here: `localhost` is both loopback addresses
+    // to the client, whatever the hosts file says, so both are checked.
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let (_, port) = server.address.rsplit_once(':').expect("host:port");
+    let output = sudoku(&["health", "--server", &format!("dns:///localhost:{port}")]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], format!("127.0.0.1:{port} SERVING"));
+    let unreachable = format!("[::1]:{port} UNREACHABLE (cannot connect to [::1]:{port}");
+    assert!(lines[1].starts_with(&unreachable), "{text}");
+    assert_eq!(output.status.code(), Some(3), "one could not be reached");
+
+    let refused = sudoku(&["health", "--server", &format!("dns://localhost:{port}")]);
+    assert_eq!(refused.status.code(), Some(3));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    let advice = format!("write dns:///localhost:{port} (three slashes)");
+    assert!(stderr.contains(&advice), "{stderr}");
+}
+
+#[test]
 fn a_benchmark_whose_calls_fail_exits_3_and_says_how_many_by_code() {
     let server = ServerProcess::start(&["--workers", "1"]);
     let file = crate::common::process::temp_file("bad-bench.txt", "not a puzzle\n");

@@ -3,13 +3,14 @@
 //! with mTLS, clients without a certificate or with one from another CA
 //! are refused. The `sudoku` command line's TLS flags are checked against
 //! the same servers. A browser that asks ALPN for HTTP/1.1 gets the page
-//! and gRPC-Web.
+//! and gRPC-Web. A `dns:` target checks the certificate against its name.
 
 use std::time::Duration;
 
 use crate::common::process::{ServerProcess, accounted_in, run_sudoku, text};
 use crate::common::tls::{Authority, Pem, TlsFiles, file};
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
+use sudoku_grpc::client::{self, ConnectOptions};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::server::Settings;
@@ -133,6 +134,35 @@ async fn tls_serves_solve_health_and_reflection() {
     let ca = Authority::new("test CA");
     let server = tls_server(&ca, None).await;
     everything_answers(tls_channel(&server, &ca, None).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn a_dns_target_checks_the_certificate_against_the_name_not_the_address() {
+    let ca = Authority::new("test CA");
+    // For the name alone: checked against the address 127.0.0.1, it fails.
+    let named = ca.issue(&["localhost"]);
+    let (cert, key) = (file("cert", &named.cert), file("key", &named.key));
+    let settings = Settings {
+        tls_cert: Some(cert.to_path_buf()),
+        tls_key: Some(key.to_path_buf()),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 16).await;
+    let options = ConnectOptions {
+        tls: Some(ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&ca.pem))),
+        ..ConnectOptions::default()
+    };
+
+    let target = format!("dns:///localhost:{}", server.address.port());
+    let channel = client::connect(&target, &options).await.unwrap();
+    assert_eq!(solve_over(channel).await.unwrap(), CLASSIC_SOLUTION);
+
+    let by_address = client::connect(&server.address.to_string(), &options).await;
+    let refused = match by_address {
+        Err(_) => true,
+        Ok(channel) => solve_over(channel).await.is_err(),
+    };
+    assert!(refused, "the certificate does not name 127.0.0.1");
 }
 
 #[tokio::test]

@@ -17,6 +17,10 @@
 //! Streams are driven the way `sudoku solve FILE` drives them: a sender
 //! keeps the request side full and the response side is read as fast as it
 //! comes, so the server's flow control sets the pace.
+//!
+//! A `dns:` target is resolved once, at the start, and each of its
+//! addresses is a server under test: a benchmark measures a fixed set of
+//! servers, so it does not follow the name as `sudoku solve` does.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,9 +31,10 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
-use tonic::transport::Channel;
+use tonic::transport::{Channel, Endpoint};
 
 use super::echo::start_echo_server;
+use crate::client::resolve::{SystemLookup, endpoints};
 use crate::client::{ClientError, ConnectOptions, endpoint, max_batch_response_bytes};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{Outcome, SolveBatchRequest, SolveRequest, SolveStreamRequest};
@@ -40,7 +45,9 @@ const STREAM_REQUEST_BUFFER: usize = 1024;
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct BenchOptions {
-    /// The servers under test; calls are balanced over them.
+    /// The servers under test (URLs, `host:port` or `dns:` targets, whose
+    /// every address is resolved at the start); calls are balanced over
+    /// them.
     pub servers: Vec<String>,
     /// The puzzles, used round-robin.
     pub puzzles: Vec<String>,
@@ -126,11 +133,15 @@ pub enum BenchError {
 
 /// Runs the tests `options` asks for.
 pub async fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
-    let channel = client_to(&options.servers, &options.connect)?;
-    let per_server = options
-        .servers
-        .iter()
-        .map(|server| client_to(std::slice::from_ref(server), &options.connect))
+    let servers = endpoints(&options.servers, &options.connect, &SystemLookup)
+        .await
+        .into_iter()
+        .map(|(_, endpoint)| endpoint)
+        .collect::<Result<Vec<_>, _>>()?;
+    let channel = client_to(servers.clone(), &options.connect)?;
+    let per_server = servers
+        .into_iter()
+        .map(|server| client_to(vec![server], &options.connect))
         .collect::<Result<Vec<_>, _>>()?;
     let puzzles = Arc::new(options.puzzles.clone());
     let unary = if options.requests > 0 {
@@ -160,7 +171,8 @@ async fn stream_tests(
 ) -> Result<Vec<(StreamFigures, Option<StreamFigures>)>, BenchError> {
     let echo_server = if options.echo && options.stream_puzzles > 0 {
         let (address, server) = start_echo_server().await?;
-        let channel = client_to(&[address.to_string()], &ConnectOptions::default())?;
+        let plain = ConnectOptions::default();
+        let channel = client_to(vec![endpoint(&address.to_string(), &plain)?], &plain)?;
         Some((channel, server))
     } else {
         None
@@ -210,16 +222,12 @@ async fn stream_tests(
     Ok(figures)
 }
 
-/// A client of the servers: one lazy channel, or a channel balancing calls
-/// over several.
+/// A client of the servers at `endpoints`: one lazy channel, or a channel
+/// balancing calls over several.
 fn client_to(
-    servers: &[String],
+    endpoints: Vec<Endpoint>,
     connect: &ConnectOptions,
 ) -> Result<SudokuServiceClient<Channel>, ClientError> {
-    let endpoints = servers
-        .iter()
-        .map(|server| endpoint(server, connect))
-        .collect::<Result<Vec<_>, _>>()?;
     let channel = match endpoints.as_slice() {
         [] => return Err(ClientError::NoServers),
         [single] => single.connect_lazy(),

@@ -17,15 +17,24 @@
 //! [`crate::client::check`]), and hands a chunk's answers to the writer once
 //! all of them are in. The writer prints chunks in input order.
 //!
+//! The servers are a [`ServerPool`]: fixed addresses, and the addresses of
+//! `dns:///NAME:PORT` targets, resolved again after a failed call and every
+//! [`RESOLVE_INTERVAL`](crate::client::pool::RESOLVE_INTERVAL). When the
+//! addresses change so that a stream's turn points at another server, the
+//! stream stops taking chunks, lets its call finish the ones it has, and
+//! opens its next call there: servers added behind a name get work without
+//! waiting for a call to fail.
+//!
 //! When a call breaks (a server restarted, a connection dropped), its task
 //! waits with exponential backoff, opens a new call on the next server, and
 //! sends again exactly the puzzles of its chunks that have no answer yet;
 //! answers already received are kept, so nothing is lost and nothing is
 //! answered twice. After `retries` failed attempts in a row without any
 //! answer in between, the run gives up and says how many puzzles were
-//! answered. An answer that breaks the protocol (an unknown outcome, a
-//! solution that is not one) ends the run at once: retrying elsewhere could
-//! only hide a broken server.
+//! answered (a name that resolves to nothing fails each attempt, so it
+//! gives up the same way). An answer that breaks the protocol (an unknown
+//! outcome, a solution that is not one) ends the run at once: retrying
+//! elsewhere could only hide a broken server.
 
 mod chunks;
 mod stream;
@@ -37,17 +46,16 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::JoinSet;
-use tonic::transport::Channel;
+use tonic::transport::Endpoint;
 
 use super::read::ChunkReader;
 use super::write::{AnswerWriter, ChunkAnswers};
 use super::{LineFormat, Progress, Run};
-use crate::client::{
-    ClientError, ConnectOptions, MAX_RESPONSE_BYTES, endpoint, max_batch_response_bytes,
-};
-use crate::pb::sudoku_service_client::SudokuServiceClient;
+use crate::client::pool::ServerPool;
+use crate::client::resolve::{Lookup, SystemLookup};
+use crate::client::{ClientError, ConnectOptions, MAX_RESPONSE_BYTES, max_batch_response_bytes};
 use chunks::ChunkJob;
-use stream::{StreamFailure, StreamTask};
+use stream::{Client, StreamFailure, StreamTask};
 use wire::{Batches, SinglePuzzles, Wire};
 
 /// Chunks read ahead of the writer, per stream.
@@ -75,12 +83,16 @@ pub const MAX_BATCH: usize = crate::pb::MAX_KEPT - 1;
 /// How to stream a file.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
-    /// Server addresses (URLs or `host:port`); streams are spread over them.
+    /// Servers: URLs, `host:port`, or `dns:///NAME:PORT` for every address
+    /// of a name (see [`crate::client::target`]); streams are spread over
+    /// them.
     pub servers: Vec<String>,
     /// The RPC, and the batch size.
     pub rpc: RemoteRpc,
-    /// Calls kept open at once.
-    pub streams: usize,
+    /// Calls kept open at once; `None` for two per server, counting each
+    /// address a name has when the run starts. Their number stays as the
+    /// addresses change.
+    pub streams: Option<usize>,
     /// Failed attempts in a row, per stream, before giving up.
     pub retries: u32,
     /// TLS and compression.
@@ -126,7 +138,8 @@ pub enum RemoteError {
 
 /// Streams every puzzle of `input` through the servers and writes one line
 /// per puzzle to `output`, formatted by `format`, in input order;
-/// `progress` hears of each chunk written.
+/// `progress` hears of each chunk written. Names are resolved by the
+/// system's resolver ([`SystemLookup`]).
 pub async fn solve_remote(
     input: impl BufRead + Send + 'static,
     output: impl Write,
@@ -134,13 +147,25 @@ pub async fn solve_remote(
     options: RemoteOptions,
     progress: &mut (dyn FnMut(Progress<'_>) + Send),
 ) -> Result<Run, RemoteError> {
+    let servers = server_pool(&options, Arc::new(SystemLookup))?;
+    servers.refresh_periodically();
+    solve_through(servers, input, output, format, options, progress).await
+}
+
+/// [`solve_remote`] through `servers`.
+async fn solve_through(
+    servers: ServerPool<Client>,
+    input: impl BufRead + Send + 'static,
+    output: impl Write,
+    format: Arc<dyn LineFormat>,
+    options: RemoteOptions,
+    progress: &mut (dyn FnMut(Progress<'_>) + Send),
+) -> Result<Run, RemoteError> {
     let started = Instant::now();
-    let max_response = match options.rpc {
-        RemoteRpc::Stream => MAX_RESPONSE_BYTES,
-        RemoteRpc::Batch(size) => max_batch_response_bytes(size, options.grade),
-    };
-    let servers = server_clients(&options.servers, &options.connect, max_response)?;
-    let streams = options.streams.max(1);
+    // Names are resolved now, so that the default counts their addresses;
+    // one that does not resolve yet is tried again by the streams.
+    servers.ensure_resolved().await;
+    let streams = options.streams.unwrap_or(2 * servers.server_count()).max(1);
     let ahead = streams * CHUNKS_AHEAD_PER_STREAM;
     let (work_sender, work_receiver) = mpsc::channel::<ChunkJob>(ahead);
     let (order_sender, order_receiver) = mpsc::channel::<oneshot::Receiver<ChunkAnswers>>(ahead);
@@ -180,10 +205,10 @@ pub async fn solve_remote(
     })
 }
 
-/// What every stream task shares: the servers' clients, the work queue
-/// and the output format.
+/// What every stream task shares: the servers, the work queue and the
+/// output format.
 type Shared = (
-    Arc<[SudokuServiceClient<Channel>]>,
+    ServerPool<Client>,
     Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
     Arc<dyn LineFormat>,
 );
@@ -236,36 +261,33 @@ async fn why_streams_stopped(
     }
 }
 
-/// A SolveStream client for each server, on a lazily connecting channel: a
-/// refused connection fails a call at once, so the stream moves on to the
-/// next server.
+/// The servers of `options`, names resolved by `lookup`, each with a
+/// SolveStream client on a lazily connecting channel: a refused connection
+/// fails a call at once, so the stream moves on to the next server.
 ///
 /// Streams are spread over the servers round-robin rather than through a
 /// balancing channel: a stream is long-lived, and a balancer picks among the
 /// servers already connected when the streams open, which at start-up is
 /// often just one of them.
-fn server_clients(
-    servers: &[String],
-    connect: &ConnectOptions,
-    max_response: usize,
-) -> Result<Arc<[SudokuServiceClient<Channel>]>, ClientError> {
-    if servers.is_empty() {
-        return Err(ClientError::NoServers);
-    }
-    servers
-        .iter()
-        .map(|server| {
-            endpoint(server, connect).map(|endpoint| {
-                let channel = endpoint
-                    .http2_keep_alive_interval(Duration::from_secs(10))
-                    .keep_alive_timeout(Duration::from_secs(20))
-                    .connect_lazy();
-                connect
-                    .sudoku_client(channel)
-                    .max_decoding_message_size(max_response)
-            })
-        })
-        .collect()
+fn server_pool(
+    options: &RemoteOptions,
+    lookup: Arc<dyn Lookup>,
+) -> Result<ServerPool<Client>, ClientError> {
+    let max_response = match options.rpc {
+        RemoteRpc::Stream => MAX_RESPONSE_BYTES,
+        RemoteRpc::Batch(size) => max_batch_response_bytes(size, options.grade),
+    };
+    let connect = options.connect.clone();
+    let client = move |endpoint: Endpoint| {
+        let channel = endpoint
+            .http2_keep_alive_interval(Duration::from_secs(10))
+            .keep_alive_timeout(Duration::from_secs(20))
+            .connect_lazy();
+        connect
+            .sudoku_client(channel)
+            .max_decoding_message_size(max_response)
+    };
+    ServerPool::new(&options.servers, options.connect.clone(), lookup, client)
 }
 
 /// The reader thread: cuts the input into chunks and queues each twice, for
@@ -289,13 +311,4 @@ fn read_chunks(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_empty_list_of_servers_is_refused() {
-        let refused =
-            server_clients(&[], &ConnectOptions::default(), MAX_RESPONSE_BYTES).unwrap_err();
-        assert!(matches!(refused, ClientError::NoServers), "{refused}");
-    }
-}
+mod tests;

@@ -1,6 +1,7 @@
 //! One stream task: takes chunks from the shared work queue and gets them
 //! answered over SolveStream or SolveBatchStream calls ([`Wire`]),
-//! reopening a call that breaks on the next server in turn.
+//! reopening a call that breaks on the next server in turn, and moving to
+//! another server when the servers change under a call.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use tonic::transport::Channel;
 use super::super::LineFormat;
 use super::chunks::{ChunkJob, InFlight};
 use super::wire::Wire;
+use crate::client::pool::{Server, ServerPool};
 use crate::grouped_channel::{self, GroupSender};
 use crate::pb::sudoku_service_client::SudokuServiceClient;
 
@@ -60,7 +62,7 @@ enum CallEnd {
 /// A stream task's state, which outlives each of its calls.
 pub(super) struct StreamTask<W> {
     wire: W,
-    servers: Arc<[Client]>,
+    servers: ServerPool<Client>,
     work: Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
     format: Arc<dyn LineFormat>,
     /// Chunks taken and not yet handed to the writer, in input order.
@@ -77,12 +79,16 @@ struct Call<R> {
     awaiting: VecDeque<usize>,
     unanswered: usize,
     progressed: bool,
+    /// The servers changed and this stream's turn is now another server's:
+    /// the call takes no more chunks, and ends once those it has are
+    /// answered.
+    moving: bool,
 }
 
 impl<W: Wire> StreamTask<W> {
     pub fn new(
         wire: W,
-        servers: Arc<[Client]>,
+        servers: ServerPool<Client>,
         work: Arc<Mutex<mpsc::Receiver<ChunkJob>>>,
         format: Arc<dyn LineFormat>,
     ) -> StreamTask<W> {
@@ -97,16 +103,29 @@ impl<W: Wire> StreamTask<W> {
     }
 
     /// Runs until the queue is drained and every chunk taken is answered.
-    /// Stream `stream` starts on server `stream` (modulo their number) and
-    /// moves to the next after each failed call; it gives up after
-    /// `retries` failed calls in a row.
+    /// Stream `stream` starts at turn `stream` of the servers (server
+    /// `stream` modulo their number, see [`ServerPool::server`]) and moves
+    /// one turn on after each failed call, once the names have been
+    /// resolved again; it gives up after `retries` failed calls in a row.
+    /// A call that ends because the servers changed is not a failure.
     pub async fn run(mut self, stream: usize, retries: u32) -> Result<(), StreamFailure> {
         let mut failures = 0;
-        let mut server = stream % self.servers.len();
+        let mut turn = stream;
         loop {
-            let client = self.servers[server].clone();
-            let (progressed, reason) = match self.call(client).await {
-                Ok(()) => return Ok(()),
+            let attempt = match self.servers.server(turn).await {
+                Ok(server) => self.call(server, turn).await,
+                Err(error) => Err(CallEnd::Broke {
+                    progressed: false,
+                    reason: error.to_string(),
+                }),
+            };
+            let (progressed, reason) = match attempt {
+                Ok(()) if self.is_done() => return Ok(()),
+                Ok(()) => {
+                    // Moved: the same turn is another server now.
+                    failures = 0;
+                    continue;
+                }
                 Err(CallEnd::Protocol(what)) => return Err(StreamFailure::Protocol(what)),
                 Err(CallEnd::Broke { progressed, reason }) => (progressed, reason),
             };
@@ -117,21 +136,28 @@ impl<W: Wire> StreamTask<W> {
                     last: reason,
                 });
             }
-            server = (server + 1) % self.servers.len();
+            turn = turn.wrapping_add(1);
             let backoff = FIRST_BACKOFF
                 .saturating_mul(1 << (failures - 1).min(16))
                 .min(MAX_BACKOFF);
             tracing::debug!(?backoff, reason, "stream failed; retrying");
+            self.servers.refresh_after_failure().await;
             tokio::time::sleep(backoff).await;
         }
     }
 
-    /// One call: first sends again what the chunks in flight
-    /// still lack, then takes new chunks while there is room, until
-    /// everything taken is answered and the queue is drained.
-    async fn call(&mut self, mut client: Client) -> Result<(), CallEnd> {
+    /// True once the queue is drained and every chunk taken is answered.
+    fn is_done(&self) -> bool {
+        self.in_flight.is_empty() && !self.queue_open
+    }
+
+    /// One call, on `server`, picked for `turn`: first sends again what
+    /// the chunks in flight still lack, then takes new chunks while there
+    /// is room, until everything taken is answered and either the queue is
+    /// drained or the servers changed so that `turn` is another server's.
+    async fn call(&mut self, mut server: Server<Client>, turn: usize) -> Result<(), CallEnd> {
         self.finish_complete();
-        if self.in_flight.is_empty() && !self.queue_open {
+        if self.is_done() {
             return Ok(());
         }
         let unsent: VecDeque<_> = self
@@ -145,19 +171,26 @@ impl<W: Wire> StreamTask<W> {
             unsent,
             awaiting: VecDeque::new(),
             progressed: false,
+            moving: false,
         };
         // `None` once everything is sent, which ends the request side.
         let mut sender = Some(sender);
+        let mut client = server.client.clone();
         let mut responses = open::<W>(&mut client, requests).await?;
         let unanswered_limit = self.wire.unanswered();
         loop {
-            if !self.queue_open && call.unsent.is_empty() {
+            if !call.moving && self.queue_open && self.servers.moved(turn, &mut server) {
+                call.moving = true;
+            }
+            if (call.moving || !self.queue_open) && call.unsent.is_empty() {
                 // Everything is sent: closing the request side lets the
                 // server end the call once it has answered.
                 sender = None;
             }
-            let room =
-                self.queue_open && call.unsent.is_empty() && call.unanswered < unanswered_limit;
+            let room = !call.moving
+                && self.queue_open
+                && call.unsent.is_empty()
+                && call.unanswered < unanswered_limit;
             tokio::select! {
                 biased;
                 message = responses.message() => {
@@ -203,7 +236,7 @@ impl<W: Wire> StreamTask<W> {
                 self.finish_complete();
                 Ok(false)
             }
-            Ok(None) if self.in_flight.is_empty() && !self.queue_open => Ok(true),
+            Ok(None) if self.in_flight.is_empty() && (call.moving || !self.queue_open) => Ok(true),
             Ok(None) => Err(call.broke("the server ended the stream early")),
             Err(status) => Err(call.broke(&describe(&status))),
         }

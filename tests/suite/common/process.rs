@@ -70,8 +70,16 @@ impl ServerProcess {
     /// Starts a server on an ephemeral port of 127.0.0.1 with `extra`
     /// flags, and waits until it says where it listens.
     pub fn start(extra: &[&str]) -> ServerProcess {
+        ServerProcess::start_on("127.0.0.1:0", extra)
+            .unwrap_or_else(|log| panic!("the server did not start: {log}"))
+    }
+
+    /// Starts a server listening on `listen` with `extra` flags, and waits
+    /// until it says where it listens; its log if it does not start (its
+    /// address is taken, say).
+    pub fn start_on(listen: &str, extra: &[&str]) -> Result<ServerProcess, String> {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
-            .args(["--listen", "127.0.0.1:0"])
+            .args(["--listen", listen])
             .args(extra)
             .env("RUST_LOG", "info")
             .stderr(Stdio::piped())
@@ -97,15 +105,19 @@ impl ServerProcess {
                 }
             }
         });
-        let address = address
-            .recv_timeout(Duration::from_secs(30))
-            .unwrap_or_else(|_| panic!("the server did not start: {:?}", log.lock().unwrap()));
-        ServerProcess {
+        let Ok(address) = address.recv_timeout(Duration::from_secs(30)) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            let _ = reader.join();
+            let log = log.lock().unwrap().join("\n");
+            return Err(log);
+        };
+        Ok(ServerProcess {
             child,
             address,
             log,
             reader: Some(reader),
-        }
+        })
     }
 
     /// Its log so far, one line per line.
