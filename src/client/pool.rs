@@ -194,7 +194,8 @@ impl<T: Clone + Send + Sync + 'static> ServerPool<T> {
 
     /// Resolves every name that was never resolved.
     pub async fn ensure_resolved(&self) {
-        self.refresh_if(|resolved_at, _| resolved_at.is_none()).await;
+        self.refresh_if(|resolved_at, _| resolved_at.is_none())
+            .await;
     }
 
     /// After a failed call: resolves the names again, unless that was done

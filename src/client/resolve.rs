@@ -153,11 +153,23 @@ mod tests {
 
     #[test]
     fn localhost_and_the_names_under_it_are_the_loopback_names() {
-        let names = ["localhost", "LocalHost", "localhost.", "a.localhost", "b.a.LOCALHOST."];
+        let names = [
+            "localhost",
+            "LocalHost",
+            "localhost.",
+            "a.localhost",
+            "b.a.LOCALHOST.",
+        ];
         for host in names {
             assert!(is_localhost(host), "{host}");
         }
-        let others = ["localhost.example", "notlocalhost", "localhostx", "127.0.0.1", ""];
+        let others = [
+            "localhost.example",
+            "notlocalhost",
+            "localhostx",
+            "127.0.0.1",
+            "",
+        ];
         for host in others {
             assert!(!is_localhost(host), "{host}");
         }
@@ -169,7 +181,9 @@ mod tests {
         // that the system's answer was not used.
         let found = resolve(&name("localhost", 7), &SystemLookup).await.unwrap();
         assert_eq!(found, addresses(&["127.0.0.1:7", "[::1]:7"]));
-        let found = resolve(&name("pods.localhost", 8), &SystemLookup).await.unwrap();
+        let found = resolve(&name("pods.localhost", 8), &SystemLookup)
+            .await
+            .unwrap();
         assert_eq!(found, addresses(&["127.0.0.1:8", "[::1]:8"]));
     }
 
@@ -185,7 +199,9 @@ mod tests {
         let found = resolve(&name("pods", 1), &shuffled).await.unwrap();
         assert_eq!(found, addresses(&["10.0.0.1:1", "10.0.0.2:1"]));
 
-        let error = resolve(&name("pods", 1), &Fixed(Vec::new())).await.unwrap_err();
+        let error = resolve(&name("pods", 1), &Fixed(Vec::new()))
+            .await
+            .unwrap_err();
         assert_eq!(
             error.to_string(),
             "cannot resolve dns:///pods:1: the name has no addresses"
@@ -202,6 +218,9 @@ mod tests {
         let uri = |index: usize| found[index].1.as_ref().unwrap().uri().to_string();
         assert_eq!(uri(0), "http://h:1/");
         assert_eq!(uri(2), "http://10.0.0.2:5/");
-        assert!(found[3].1.is_err(), "a refused target is an entry with its error");
+        assert!(
+            found[3].1.is_err(),
+            "a refused target is an entry with its error"
+        );
     }
 }

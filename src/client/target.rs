@@ -249,7 +249,10 @@ mod tests {
             "{reason}"
         );
         let reason = refusal("dns://pods:50051");
-        assert!(reason.contains("write dns:///pods:50051 (three slashes)"), "{reason}");
+        assert!(
+            reason.contains("write dns:///pods:50051 (three slashes)"),
+            "{reason}"
+        );
     }
 
     #[test]

@@ -100,13 +100,19 @@ async fn re_resolving_adds_and_drops_addresses_and_keeps_the_clients_of_those_th
         found(&["10.0.0.3:5", "10.0.0.2:5"]),
     ]);
     let pool = pool(&["dns:///pods:5"], script.clone());
-    assert_eq!(uris(&pool, 2).await, ["http://10.0.0.1:5/", "http://10.0.0.2:5/"]);
+    assert_eq!(
+        uris(&pool, 2).await,
+        ["http://10.0.0.1:5/", "http://10.0.0.2:5/"]
+    );
     assert_eq!(script.lookups(), 1, "resolved when first needed, once");
     let staying = pool.server(1).await.unwrap().client;
 
     pool.refresh().await;
     assert_eq!(script.lookups(), 2);
-    assert_eq!(uris(&pool, 2).await, ["http://10.0.0.2:5/", "http://10.0.0.3:5/"]);
+    assert_eq!(
+        uris(&pool, 2).await,
+        ["http://10.0.0.2:5/", "http://10.0.0.3:5/"]
+    );
     assert_eq!(
         pool.server(0).await.unwrap().client,
         staying,
@@ -147,7 +153,10 @@ async fn a_failed_resolution_keeps_the_addresses_the_name_had() {
     assert_eq!(uris(&pool, 1).await, ["http://10.0.0.1:5/"]);
     pool.refresh().await;
     assert_eq!(script.lookups(), 2);
-    assert_eq!(uris(&pool, 2).await, ["http://10.0.0.1:5/", "http://10.0.0.1:5/"]);
+    assert_eq!(
+        uris(&pool, 2).await,
+        ["http://10.0.0.1:5/", "http://10.0.0.1:5/"]
+    );
 }
 
 #[tokio::test]
@@ -155,7 +164,10 @@ async fn with_no_address_at_all_a_turn_fails_saying_which_name_and_why() {
     let script = Script::new(vec![failed("no such host")]);
     let names_only = pool(&["dns:///pods:5"], script.clone());
     let error = names_only.server(0).await.err().expect("no server");
-    assert_eq!(error.to_string(), "cannot resolve dns:///pods:5: no such host");
+    assert_eq!(
+        error.to_string(),
+        "cannot resolve dns:///pods:5: no such host"
+    );
 
     // Beside a fixed address, the name that does not resolve is no server.
     let mixed = pool(&["a:1", "dns:///pods:5"], script);
@@ -215,7 +227,11 @@ fn resolving_after_failures_waits_for_the_gap() {
     assert!(resolution_due(None, at, MIN_RESOLVE_GAP), "never resolved");
     let soon = at + Duration::from_millis(999);
     assert!(!resolution_due(Some(at), soon, MIN_RESOLVE_GAP));
-    assert!(resolution_due(Some(at), at + MIN_RESOLVE_GAP, MIN_RESOLVE_GAP));
+    assert!(resolution_due(
+        Some(at),
+        at + MIN_RESOLVE_GAP,
+        MIN_RESOLVE_GAP
+    ));
     assert!(
         !resolution_due(Some(soon), at, MIN_RESOLVE_GAP),
         "a clock read before the resolution is not after the gap"

@@ -141,7 +141,14 @@ async fn a_name_with_no_address_gives_up_after_the_retries() {
     let mut progress = |_: Progress<'_>| {};
     let mut output = Vec::new();
     let format = Arc::new(Plain);
-    let run = solve_through(servers, classics(3), &mut output, format, options, &mut progress);
+    let run = solve_through(
+        servers,
+        classics(3),
+        &mut output,
+        format,
+        options,
+        &mut progress,
+    );
     match run.await {
         Err(RemoteError::GaveUp {
             attempts,
@@ -149,7 +156,10 @@ async fn a_name_with_no_address_gives_up_after_the_retries() {
             answered,
         }) => {
             assert_eq!((attempts, answered), (2, 0));
-            assert_eq!(last, "cannot resolve dns:///pods:50051: the name has no addresses");
+            assert_eq!(
+                last,
+                "cannot resolve dns:///pods:50051: the name has no addresses"
+            );
         }
         other => panic!("expected to give up, got {other:?}"),
     }
