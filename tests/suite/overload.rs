@@ -287,6 +287,8 @@ async fn a_stalled_stream_of_small_frames_keeps_its_connection() {
     let server = TestServer::start(Default::default(), 1, 64).await;
     let (release, long_solve) = occupy_worker(&server.pool);
     let (requests, mut answers) = server.open_stream().await;
+    // The client's side, watched without keeping the stream open.
+    let watched = requests.downgrade();
     let sender = tokio::spawn(async move {
         for i in 0..SENT {
             let request = crate::common::item(i, crate::common::CLASSIC);
@@ -299,7 +301,19 @@ async fn a_stalled_stream_of_small_frames_keeps_its_connection() {
         }
         SENT
     });
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // The server stops reading, its frames fill the call's receive window,
+    // and the client can send no more: its channel fills up. (Its side
+    // ending, all sent or its connection closed, ends the wait too.)
+    eventually("the client can send no more", || {
+        watched
+            .upgrade()
+            .is_none_or(|requests| requests.capacity() == 0)
+    })
+    .await;
+    if sender.is_finished() {
+        let sent = sender.await.unwrap();
+        panic!("the client's side ended with {sent} of {SENT} sent, instead of stalling");
+    }
     drop(release);
     long_solve.await.unwrap();
     let mut answered = 0;

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::common::web::{self, GrpcWebBody, Http1Response};
-use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
+use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, sample, with_metrics};
 use prost::Message;
 use sudoku_grpc::pb::{self, GenerateRequest, GenerateResponse, SolveRequest, SolveResponse};
 use sudoku_grpc::server::Settings;
@@ -298,7 +298,7 @@ async fn http1_connections_count_against_the_cap_and_the_first_call_clock() {
     let settings = Settings {
         max_connections: 2,
         first_call_timeout: FIRST_CALL_TIMEOUT,
-        ..Settings::default()
+        ..with_metrics()
     };
     let server = server_with(settings).await;
     // One that says nothing, one that starts a request and never ends its
@@ -308,7 +308,10 @@ async fn http1_connections_count_against_the_cap_and_the_first_call_clock() {
     slow.write_all(b"GET / HTTP/1.1\r\nhost: x\r\n")
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Each holds a slot from the moment the server accepts it.
+    let open = |text: &str| sample(text, "sudoku_connections_open");
+    let text = server.scrape_until(|text| open(text) == 2.0).await;
+    assert_eq!(open(&text), 2.0, "both connections were accepted: {text}");
     let refused = get(server.address, "/", &[]).await;
     assert_eq!(refused.status, 503, "{refused:?}");
     assert!(String::from_utf8_lossy(&refused.body).contains("--max-connections"));
