@@ -54,6 +54,25 @@ pub fn max_batch_response_bytes(puzzles: usize, graded: bool) -> usize {
 /// rather than many (fewer system calls on both sides).
 const MAX_FRAME_BYTES: u32 = 1 << 20;
 
+/// The HTTP/2 receive window of each of the client's connections: how much
+/// answers may run ahead of what the client has read (hyper's default is
+/// 5 MiB).
+pub const CONNECTION_WINDOW_BYTES: u32 = 4 << 20;
+
+/// The HTTP/2 receive window of each call: an eighth of the connection's
+/// (hyper's default is 2 MiB, two fifths).
+///
+/// h2 closes a connection (GOAWAY ENHANCE_YOUR_CALM) once the DATA frames
+/// under 256 bytes it holds unread are charged more than half the
+/// connection window, each 256 bytes less its payload. A server that
+/// answers each puzzle in a frame of its own (one answer ready at a time)
+/// while the client has stopped reading (its output is blocked) fills the
+/// call's window with frames charged about 1.9 times their bytes: with
+/// hyper's windows one such stream could close the connection, with these
+/// two streams on a connection stay under the limit. An ungraded answer to
+/// a full batch (about 100 KiB) still fits in one window.
+pub const CALL_WINDOW_BYTES: u32 = CONNECTION_WINDOW_BYTES / 8;
+
 /// How long to wait for a TCP connection before giving up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -176,6 +195,8 @@ fn base_endpoint(url: String) -> Result<Endpoint, String> {
         .map_err(|error| error.to_string())?
         .connect_timeout(CONNECT_TIMEOUT)
         .tcp_nodelay(true)
+        .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
+        .initial_stream_window_size(CALL_WINDOW_BYTES)
         .max_frame_size(MAX_FRAME_BYTES))
 }
 

@@ -186,8 +186,8 @@ pub struct Settings {
     pub first_call_timeout: Duration,
 
     /// HTTP/2 receive window of each connection, in bytes: how much a client
-    /// may send ahead of what the server has read. Each call's window is a
-    /// quarter of it ([`Settings::call_window_bytes`]). Larger windows help
+    /// may send ahead of what the server has read. Each call's window is an
+    /// eighth of it ([`Settings::call_window_bytes`]). Larger windows help
     /// clients far away; each connection may hold this much.
     #[arg(long, env = "SUDOKU_CONNECTION_WINDOW_BYTES", value_parser = parse_window,
           default_value_t = defaults::CONNECTION_WINDOW_BYTES)]
@@ -297,19 +297,23 @@ impl Settings {
             .map_or_else(|| available_cores().min(MAX_WORKERS), NonZeroUsize::get)
     }
 
-    /// The HTTP/2 receive window of each call: a quarter of the
+    /// The HTTP/2 receive window of each call: an eighth of the
     /// connection's.
     ///
     /// h2 closes a connection (GOAWAY ENHANCE_YOUR_CALM) once the DATA
     /// frames under 256 bytes it holds unread cost more than half the
     /// connection window, each charged 256 bytes less its payload. A
-    /// SolveStream whose client sends one ~90-byte puzzle per frame, while
-    /// the server has stopped reading it, fills its call window with frames
-    /// charged about 1.7 times their bytes: a call window of a quarter keeps
-    /// one such stream (and a burst of `--max-concurrent-streams` unary
-    /// calls, one small frame each) under h2's limit.
+    /// SolveStream whose client sends one puzzle per frame (88 bytes at
+    /// the least: an empty id and 81 cells), while the server has stopped
+    /// reading it, fills its call window with frames charged about 1.9
+    /// times their bytes. With call windows an eighth of the connection's,
+    /// two such streams on one connection stay under h2's limit (a quarter
+    /// let only one); so does a burst of `--max-concurrent-streams` unary
+    /// calls of one small frame each. A third stalled stream of the
+    /// smallest frames on the same connection can still reach it: a client
+    /// with more streams than that spreads them over connections.
     pub fn call_window_bytes(&self) -> u32 {
-        self.connection_window_bytes / 4
+        self.connection_window_bytes / 8
     }
 
     /// The limits the service applies to calls.

@@ -29,6 +29,7 @@ mod loadgen;
 mod metrics;
 mod overload;
 mod shutdown;
+mod small_frames;
 mod solve;
 mod stream;
 mod tls;

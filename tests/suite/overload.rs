@@ -8,8 +8,11 @@ use std::time::{Duration, Instant};
 
 use crate::common::process::{ServerProcess, accounted_in, temp_file};
 use crate::common::{TestServer, eventually, occupy_worker, unique_puzzles};
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 
 /// The 200 puzzles of the test data that take the solver longest.
@@ -283,44 +286,74 @@ async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
 /// wait in the connection's receive window, and the connection survives.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_stream_of_small_frames_keeps_its_connection() {
+    stalled_streams_of_small_frames_keep_their_connection(1).await;
+}
+
+/// Two such streams on one connection: h2 charges the unread small frames
+/// of both against one connection-wide allowance, which two stalled
+/// streams with call windows a quarter of the connection's overran
+/// (GOAWAY ENHANCE_YOUR_CALM, and every call on the connection failed);
+/// an eighth keeps both under it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stalled_streams_of_small_frames_keep_their_connection() {
+    stalled_streams_of_small_frames_keep_their_connection(2).await;
+}
+
+async fn stalled_streams_of_small_frames_keep_their_connection(streams: usize) {
     const SENT: usize = 1000;
     let server = TestServer::start(Default::default(), 1, 64).await;
     let (release, long_solve) = occupy_worker(&server.pool);
-    let (requests, mut answers) = server.open_stream().await;
-    // The client's side, watched without keeping the stream open.
-    let watched = requests.downgrade();
-    let sender = tokio::spawn(async move {
-        for i in 0..SENT {
-            let request = crate::common::item(i, crate::common::CLASSIC);
-            if requests.send(request).await.is_err() {
-                return i;
+    let channel = server.channel().await;
+    let mut running = Vec::new();
+    for _ in 0..streams {
+        let (requests, outgoing) = mpsc::channel(64);
+        let answers = SudokuServiceClient::new(channel.clone())
+            .solve_stream(ReceiverStream::new(outgoing))
+            .await
+            .unwrap()
+            .into_inner();
+        // The client's side, watched without keeping the stream open.
+        let watched = requests.downgrade();
+        let sender = tokio::spawn(async move {
+            for i in 0..SENT {
+                let request = crate::common::item(i, crate::common::CLASSIC);
+                if requests.send(request).await.is_err() {
+                    return i;
+                }
+                // One message per DATA frame: the encoder has nothing else
+                // ready when it writes this one.
+                tokio::time::sleep(Duration::from_micros(500)).await;
             }
-            // One message per DATA frame: the encoder has nothing else
-            // ready when it writes this one.
-            tokio::time::sleep(Duration::from_micros(500)).await;
-        }
-        SENT
-    });
-    // The server stops reading, its frames fill the call's receive window,
-    // and the client can send no more: its channel fills up. (Its side
+            SENT
+        });
+        running.push((watched, sender, answers));
+    }
+    // The server stops reading, the frames fill each call's receive window,
+    // and the clients can send no more: their channels fill up. (A side
     // ending, all sent or its connection closed, ends the wait too.)
-    eventually("the client can send no more", || {
-        watched
-            .upgrade()
-            .is_none_or(|requests| requests.capacity() == 0)
+    eventually("the clients can send no more", || {
+        running.iter().all(|(watched, _, _)| {
+            watched
+                .upgrade()
+                .is_none_or(|requests| requests.capacity() == 0)
+        })
     })
     .await;
-    if sender.is_finished() {
-        let sent = sender.await.unwrap();
-        panic!("the client's side ended with {sent} of {SENT} sent, instead of stalling");
+    for (_, sender, _) in &running {
+        assert!(
+            !sender.is_finished(),
+            "a client's side ended instead of stalling (its connection closed?)"
+        );
     }
     drop(release);
     long_solve.await.unwrap();
-    let mut answered = 0;
-    while let Some(answer) = answers.message().await.unwrap() {
-        assert_eq!(answer.id, answered.to_string());
-        answered += 1;
+    for (_, sender, mut answers) in running {
+        let mut answered = 0;
+        while let Some(answer) = answers.message().await.unwrap() {
+            assert_eq!(answer.id, answered.to_string());
+            answered += 1;
+        }
+        assert_eq!(sender.await.unwrap(), SENT);
+        assert_eq!(answered, SENT);
     }
-    assert_eq!(sender.await.unwrap(), SENT);
-    assert_eq!(answered, SENT);
 }
