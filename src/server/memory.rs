@@ -11,10 +11,10 @@
 //!                                     HTTP/1.1 connection)
 //!            + calls in flight  × (call, headers included, + max_message_bytes)
 //!            + max_open_streams × stream
-//!            + max_batch_calls  × (call + stream + 2 × largest batch request
-//!                                               + its answers
+//!            + max_batch_calls  × (call + stream + largest batch request
 //!                                               + largest batch response,
 //!                                   or an Explain call if that holds more)
+//!            + max_batch_calls  × (largest batch request + its answers)
 //!            + max_inflight_bytes
 //! ```
 //!
@@ -24,19 +24,20 @@
 //! receive window of data nobody has read yet (and h2's bookkeeping of its
 //! small frames, which h2 caps at half the window) or, if that is more, an
 //! HTTP/1.1 connection its capped buffers, a stream the answers waiting
-//! for its client's window, and the puzzles in flight are charged to the
-//! byte budget. A batch call may hold a batch request message as it reads
-//! it and once decoded (a unary SolveBatch's puzzles are not charged to
-//! the budget), and its response as answers and encoded. The per-unit costs below are measured figures with a
-//! margin; the hostile-client test checks the total against the server's
-//! real peak memory.
+//! for its client's window, and SolveStreams' puzzles in flight are charged
+//! to the byte budget. A batch call may hold a batch request message as it
+//! reads it, and its response encoded; batches once read, with their
+//! answers, are charged to a budget of their own (the second batch term,
+//! [`Limits::batch_budget_bytes`](crate::service::Limits::batch_budget_bytes)),
+//! which both batch RPCs share. The per-unit costs below are measured
+//! figures with a margin; the hostile-client test checks the total against
+//! the server's real peak memory.
 
 use std::fmt;
 
 use super::Settings;
 use super::calls::SIDE_CALLS;
 use crate::service::MAX_EXPLAIN_RESPONSE_BYTES;
-use crate::service::limits::ITEM_OVERHEAD_BYTES;
 
 /// The process at rest: code, the async runtime, the worker threads'
 /// stacks as touched, the allocator's arenas.
@@ -85,8 +86,10 @@ pub struct MemoryBound {
     pub calls: usize,
     /// Open SolveStreams' transport buffers.
     pub streams: usize,
-    /// Batch calls in flight, with their requests and responses.
+    /// Batch calls in flight, with a request being read and a response.
     pub batch_calls: usize,
+    /// Batches read and their answers: the batch budget.
+    pub batches: usize,
     /// Puzzles in flight: the byte budget.
     pub requests: usize,
 }
@@ -111,31 +114,36 @@ impl MemoryBound {
             calls: calls * (CALL_BYTES + settings.max_message_bytes),
             streams: settings.max_open_streams as usize * STREAM_BYTES,
             batch_calls: settings.max_batch_calls as usize * batch_call_bytes(settings),
+            batches: settings.limits().batch_budget_bytes(),
             requests: settings.max_inflight_bytes,
         }
     }
 
     /// The whole bound.
     pub fn total(&self) -> usize {
-        self.base + self.connections + self.calls + self.streams + self.batch_calls + self.requests
+        self.base
+            + self.connections
+            + self.calls
+            + self.streams
+            + self.batch_calls
+            + self.batches
+            + self.requests
     }
 }
 
-/// What one call of those `--max-batch-calls` caps may hold at most (see
-/// the module docs): a batch call its request as read and as decoded, its
-/// answers (each within an item's answer allowance) and their encoding
-/// (the largest response, every puzzle graded); an Explain call its
+/// What one call of those `--max-batch-calls` caps may hold at most
+/// besides what it is charged to the batch budget (see the module docs):
+/// a batch call its request as read and its answers' encoding (the largest
+/// response, every puzzle graded); an Explain call its
 /// request, its steps and their encoding, each within the response's
 /// limit. Either may also hold its response's base64 copy, 4/3 of it,
 /// when a gRPC-Web client asks for text.
 fn batch_call_bytes(settings: &Settings) -> usize {
     let limits = settings.limits();
-    let answers = (limits.max_batch + 1) * ITEM_OVERHEAD_BYTES;
     let response = limits.max_batch_response_bytes();
     let batch = CALL_BYTES
         + STREAM_BYTES
-        + 2 * limits.max_batch_request_bytes()
-        + answers
+        + limits.max_batch_request_bytes()
         + response
         + text_copy(response);
     let explain = CALL_BYTES
@@ -156,13 +164,14 @@ impl fmt::Display for MemoryBound {
         write!(
             f,
             "{:.0} MiB (base {:.0} + connections {:.1} + calls {:.1} + streams {:.1} \
-             + batch calls {:.1} + puzzles in flight {:.1})",
+             + batch calls {:.1} + batches in flight {:.1} + puzzles in flight {:.1})",
             mib(self.total()),
             mib(self.base),
             mib(self.connections),
             mib(self.calls),
             mib(self.streams),
             mib(self.batch_calls),
+            mib(self.batches),
             mib(self.requests)
         )
     }
@@ -206,12 +215,9 @@ mod tests {
         let answers = 101 * 512;
         let batch_response = 256 + 101 * (512 + 1536);
         let text = |bytes: usize| bytes.div_ceil(3) * 4;
-        let batch = CALL_BYTES
-            + STREAM_BYTES
-            + 2 * batch_request
-            + answers
-            + batch_response
-            + text(batch_response);
+        let batch =
+            CALL_BYTES + STREAM_BYTES + batch_request + batch_response + text(batch_response);
+        assert_eq!(bound.batches, 3 * (batch_request + answers));
         // A batch this small holds less than an explanation may.
         let explain = CALL_BYTES + 4096 + 2 * (1 << 20) + text(1 << 20);
         assert!(batch < explain);
@@ -222,13 +228,13 @@ mod tests {
         };
         let batch_request = 259 + 1024 * 2051;
         let batch_response = 256 + 1025 * (512 + 1536);
-        let batch = CALL_BYTES
-            + STREAM_BYTES
-            + 2 * batch_request
-            + 1025 * 512
-            + batch_response
-            + text(batch_response);
+        let batch =
+            CALL_BYTES + STREAM_BYTES + batch_request + batch_response + text(batch_response);
         assert_eq!(MemoryBound::of(&larger).batch_calls, 3 * batch);
+        assert_eq!(
+            MemoryBound::of(&larger).batches,
+            3 * (batch_request + 1025 * 512)
+        );
         let tls = Settings {
             tls_cert: Some("c.pem".into()),
             ..settings.clone()

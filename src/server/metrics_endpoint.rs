@@ -13,17 +13,18 @@ use tokio::net::TcpListener;
 use crate::pool::WorkerPool;
 use crate::service::{ByteBudget, Metrics};
 
-/// Serves `metrics` (with the gauges of `pool` and `budget`) on `listener`
+/// Serves `metrics` (with the gauges of `pool` and `budgets`, SolveStreams'
+/// and SolveBatchStreams') on `listener`
 /// until `shutdown` completes.
 pub async fn serve_metrics(
     listener: TcpListener,
     metrics: Arc<Metrics>,
     pool: WorkerPool,
-    budget: ByteBudget,
+    budgets: (ByteBudget, ByteBudget),
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let render = move || {
-        let text = metrics.render(pool.stats(), budget.in_use());
+        let text = metrics.render(pool.stats(), (budgets.0.in_use(), budgets.1.in_use()));
         async move { ([(CONTENT_TYPE, prometheus::TEXT_FORMAT)], text) }
     };
     let app = Router::new().route("/metrics", get(render));

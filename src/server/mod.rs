@@ -155,7 +155,7 @@ pub async fn serve(
     let (stop_metrics, metrics_stopped) = oneshot::channel();
     let metrics_address = start_metrics(
         listeners.metrics,
-        (&metrics, &pool, sudoku.budget()),
+        (&metrics, &pool, (sudoku.budget(), sudoku.batch_budget())),
         metrics_stopped,
     )?;
     log_startup(
@@ -292,22 +292,23 @@ async fn drain(
 }
 
 /// Starts the Prometheus endpoint if it has a listener, on what it reports
-/// (the service's metrics, the pool, the byte budget); its address.
+/// (the service's metrics, the pool, the byte budgets); its address.
 fn start_metrics(
     listener: Option<TcpListener>,
-    (metrics, pool, budget): (&Arc<Metrics>, &WorkerPool, &ByteBudget),
+    (metrics, pool, budgets): (&Arc<Metrics>, &WorkerPool, (&ByteBudget, &ByteBudget)),
     stopped: oneshot::Receiver<()>,
 ) -> Result<Option<SocketAddr>, ServerError> {
     let Some(listener) = listener else {
         return Ok(None);
     };
     let address = listener.local_addr()?;
-    let (metrics, pool, budget) = (metrics.clone(), pool.clone(), budget.clone());
+    let (metrics, pool) = (metrics.clone(), pool.clone());
+    let budgets = (budgets.0.clone(), budgets.1.clone());
     tokio::spawn(async move {
         let stopped = async {
             let _ = stopped.await;
         };
-        if let Err(error) = serve_metrics(listener, metrics, pool, budget, stopped).await {
+        if let Err(error) = serve_metrics(listener, metrics, pool, budgets, stopped).await {
             tracing::error!(%error, "metrics endpoint failed");
         }
     });

@@ -79,9 +79,11 @@ pub struct Settings {
           default_value_t = Limits::DEFAULT.stream_window_bytes)]
     pub stream_window_bytes: usize,
 
-    /// Bytes all streams together may hold in puzzles in flight, charged as
-    /// for a stream's window; a stream whose next item does not fit stops
-    /// reading until it does. Unary calls are not charged.
+    /// Bytes all SolveStreams together may hold in puzzles in flight,
+    /// charged as for a stream's window; a stream whose next item does not
+    /// fit stops reading until it does. Unary calls are not charged, and
+    /// batch calls have a budget of their own (room for the largest batch
+    /// and its answers per --max-batch-calls).
     #[arg(long, env = "SUDOKU_MAX_INFLIGHT_BYTES", value_parser = parse_bytes,
           default_value_t = Limits::DEFAULT.max_inflight_bytes)]
     pub max_inflight_bytes: usize,
@@ -359,14 +361,6 @@ impl Settings {
                  window and one more item) to {}",
                 self.max_inflight_bytes,
                 u32::MAX
-            ));
-        }
-        let batch_charge = self.limits().max_batch_charge();
-        if self.max_inflight_bytes < batch_charge {
-            return fail(format!(
-                "--max-inflight-bytes {} must be at least {batch_charge}, what a full batch \
-                 of the largest items is charged at --max-batch {}",
-                self.max_inflight_bytes, self.max_batch
             ));
         }
         for origin in &self.cors_allow_origin {

@@ -1,10 +1,11 @@
 //! The unary SolveBatch: a whole batch solved on the pool, or refused at
 //! once.
 //!
-//! The batch is checked against `--max-batch` and the item caps, cut into
-//! jobs, and queued all together or not at all: a pool without room for
-//! every job sheds the call with RESOURCE_EXHAUSTED, as Solve is shed, so
-//! that a full server never holds half-started batches. Dropping the
+//! The batch is checked against `--max-batch` and the item caps, charged
+//! to the batch budget (which SolveBatchStreams share), cut into jobs, and
+//! queued all together or not at all: a budget or pool without room sheds
+//! the call with RESOURCE_EXHAUSTED, as Solve is shed, so that a full
+//! server never holds half-started batches. Dropping the
 //! future (the deadline passed, the client went away) drops the job
 //! handles, which cancels the jobs.
 
@@ -30,12 +31,21 @@ pub async fn solve_batch(
 ) -> Result<SolveBatchResponse, ServiceError> {
     let grade = request.grade;
     let (id, puzzles, count) = request.into_parts();
-    let (id, admitted, _) = admit_batch(id, puzzles, count, service.limits.max_batch, grade);
-    let items = admitted.inspect_err(|refused| {
+    let (id, admitted, charge) = admit_batch(id, puzzles, count, service.limits.max_batch, grade);
+    let refused = |error: ServiceError| {
         service
             .metrics
             .tally(Rpc::SolveBatch)
-            .record(&Err(refused.clone()));
+            .record(&Err(error.clone()));
+        error
+    };
+    let items = admitted.map_err(refused)?;
+    // Held until the response is made: the batch's text and answers.
+    let budget = service.batch_budget();
+    let _charge = budget.try_reserve(charge).ok_or_else(|| {
+        refused(ServiceError::BatchesOverloaded {
+            budget: budget.total(),
+        })
     })?;
     let chunks = into_chunks(items, job_size(count, service.pool.workers()));
     let sizes: Vec<usize> = chunks.iter().map(Vec::len).collect();
@@ -44,14 +54,10 @@ pub async fn solve_batch(
         .into_iter()
         .map(|chunk| batch_job(chunk, max_time))
         .collect();
-    let jobs = service.pool.try_submit_all(jobs).map_err(|full| {
-        let shed = ServiceError::from(full);
-        service
-            .metrics
-            .tally(Rpc::SolveBatch)
-            .record(&Err(shed.clone()));
-        shed
-    })?;
+    let jobs = service
+        .pool
+        .try_submit_all(jobs)
+        .map_err(|full| refused(full.into()))?;
     let mut answers = Vec::with_capacity(count);
     let mut encoded = Vec::with_capacity(sizes.len());
     for (job, size) in jobs.into_iter().zip(sizes) {

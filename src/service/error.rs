@@ -42,6 +42,15 @@ pub enum ServiceError {
     /// The worker pool's queue is full.
     #[error("server overloaded: {0}; retry with backoff")]
     Overloaded(#[from] QueueFull),
+    /// The batches in flight hold the whole batch budget.
+    #[error(
+        "server overloaded: the batches in flight are charged all {budget} bytes of the \
+         budget for batches; retry with backoff"
+    )]
+    BatchesOverloaded {
+        /// The budget's size in bytes.
+        budget: usize,
+    },
     /// The solver ran out of its time budget for the puzzle.
     #[error(transparent)]
     GaveUp(#[from] GaveUp),
@@ -139,7 +148,10 @@ impl ServiceError {
     /// True for a refusal because the server was full, which a client
     /// should retry with backoff: counted and logged as a shed.
     pub fn is_shed(&self) -> bool {
-        matches!(self, ServiceError::Overloaded(_))
+        matches!(
+            self,
+            ServiceError::Overloaded(_) | ServiceError::BatchesOverloaded { .. }
+        )
     }
 
     /// What becomes of a puzzle that met this error instead of an answer,
@@ -160,6 +172,7 @@ impl ServiceError {
             ServiceError::GenerateDeadlineExceeded { .. }
             | ServiceError::GenerateDraining { .. } => Outcome::Failed,
             ServiceError::Overloaded(_)
+            | ServiceError::BatchesOverloaded { .. }
             | ServiceError::DeadlineExceeded
             | ServiceError::Cancelled
             | ServiceError::Internal(_) => Outcome::Failed,
@@ -240,7 +253,9 @@ impl From<ServiceError> for Status {
                 message,
                 gave_up_details(&gave_up),
             ),
-            ServiceError::Overloaded(_) => Status::resource_exhausted(message),
+            ServiceError::Overloaded(_) | ServiceError::BatchesOverloaded { .. } => {
+                Status::resource_exhausted(message)
+            }
             ServiceError::DeadlineExceeded => Status::deadline_exceeded(message),
             ServiceError::Cancelled => Status::cancelled(message),
             ServiceError::Internal(_) => Status::internal(message),

@@ -24,15 +24,16 @@
 //!   With the defaults the windows of all the streams allowed open fit the
 //!   budget (128 x 256 KiB = 32 MiB); a smaller budget overcommits them,
 //!   and then a client that stops reading keeps its window, and makes
-//!   others wait, until it goes away. Batch streams are charged to a
-//!   budget of their own, with room for every batch call's window at once
-//!   ([`Limits::batch_streams_bytes`]): their windows hold whole batches,
-//!   and were they charged to the shared budget, a few batch clients that
-//!   stop reading could make every SolveStream wait.
+//!   others wait, until it goes away. Batch calls are charged to a budget
+//!   of their own ([`Limits::batch_budget_bytes`]): their windows hold
+//!   whole batches, and were they charged to the shared budget, a few
+//!   batch clients that stop reading could make every SolveStream wait.
 //!
-//! Unary calls are not charged: each holds one request, and their number
-//! and size are capped by `--max-calls` and `--max-message-bytes` (and the
-//! pool's queue), so streams cannot crowd them out.
+//! Unary calls other than SolveBatch are not charged: each holds one
+//! request, and their number and size are capped by `--max-calls` and
+//! `--max-message-bytes` (and the pool's queue), so streams cannot crowd
+//! them out. A unary SolveBatch is charged to the batch budget once it is
+//! read, or shed if the budget has no room.
 //!
 //! Items over the per-item caps ([`MAX_ID_BYTES`], and
 //! [`MAX_PUZZLE_BYTES`](crate::domain::MAX_PUZZLE_BYTES) for puzzle text)
@@ -157,12 +158,15 @@ impl Limits {
 }
 
 impl Limits {
-    /// The budget of all SolveBatchStreams together: room for the window
-    /// of every batch call allowed open, so that batch streams never wait
-    /// for each other's bytes, only for their own window (memory counts
-    /// each batch call's window on its own, see `crate::server::memory`).
-    pub fn batch_streams_bytes(&self) -> usize {
-        self.max_batch_calls.max(1) * self.batch_stream_window().1
+    /// The budget of every batch call together (SolveBatch and
+    /// SolveBatchStream), apart from the SolveStreams' `max_inflight_bytes`
+    /// so that batch clients that stop reading cannot make SolveStreams
+    /// wait: per batch call, room for the largest batch request decoded
+    /// and its answers (`crate::server::memory` counts it so). Batch calls
+    /// may wait for each other's room, or be shed.
+    pub fn batch_budget_bytes(&self) -> usize {
+        let answers = (self.max_batch + 1) * ITEM_OVERHEAD_BYTES;
+        self.max_batch_calls.max(1) * (self.max_batch_request_bytes() + answers)
     }
 }
 

@@ -168,6 +168,7 @@ pub struct Metrics {
     pool: PoolGauges,
     connections: ConnectionMetrics,
     inflight_bytes: IntGauge,
+    batch_inflight_bytes: IntGauge,
     generated: [IntCounter; Level::ALL.len() + 1],
     generate_attempts: IntCounter,
 }
@@ -234,6 +235,11 @@ impl Metrics {
                 &registry,
                 "sudoku_inflight_bytes",
                 "Bytes charged to --max-inflight-bytes now: puzzles in flight and their answers.",
+            ),
+            batch_inflight_bytes: gauge(
+                &registry,
+                "sudoku_batch_inflight_bytes",
+                "Bytes SolveBatchStreams are charged now, against a budget of their own.",
             ),
             generated: generated_counters(&registry),
             generate_attempts: register(
@@ -327,11 +333,13 @@ impl Metrics {
     }
 
     /// The metrics in the Prometheus text format, with the pool's gauges
-    /// set from `pool` and the byte budget's from `inflight_bytes` first.
-    pub fn render(&self, pool: PoolStats, inflight_bytes: usize) -> String {
+    /// set from `pool` and the byte budgets' from `inflight_bytes`
+    /// (SolveStreams', then SolveBatchStreams') first.
+    pub fn render(&self, pool: PoolStats, inflight_bytes: (usize, usize)) -> String {
         self.pool.set(pool);
-        self.inflight_bytes
-            .set(i64::try_from(inflight_bytes).unwrap_or(i64::MAX));
+        let gauge = |bytes: usize| i64::try_from(bytes).unwrap_or(i64::MAX);
+        self.inflight_bytes.set(gauge(inflight_bytes.0));
+        self.batch_inflight_bytes.set(gauge(inflight_bytes.1));
         TextEncoder::new()
             .encode_to_string(&self.registry.gather())
             .unwrap_or_else(|error| format!("# cannot encode metrics: {error}\n"))
@@ -617,7 +625,7 @@ mod tests {
             skipped: 0,
             panicked: 0,
         };
-        let text = metrics.render(stats, 0);
+        let text = metrics.render(stats, (0, 0));
         let stream = |outcome: &str| {
             sample(
                 &text,
@@ -657,12 +665,12 @@ mod tests {
         let first = metrics.stream_opened();
         let second = metrics.stream_opened();
         assert_eq!(
-            sample(&metrics.render(stats, 0), "sudoku_streams_open"),
+            sample(&metrics.render(stats, (0, 0)), "sudoku_streams_open"),
             2.0
         );
         drop((first, second));
         assert_eq!(
-            sample(&metrics.render(stats, 0), "sudoku_streams_open"),
+            sample(&metrics.render(stats, (0, 0)), "sudoku_streams_open"),
             0.0
         );
     }

@@ -49,7 +49,7 @@ impl SudokuService {
             pool,
             limits,
             budget: ByteBudget::new(limits.max_inflight_bytes.max(MAX_ITEM_CHARGE)),
-            batch_budget: ByteBudget::new(limits.batch_streams_bytes()),
+            batch_budget: ByteBudget::new(limits.batch_budget_bytes()),
             open_streams: Arc::new(Semaphore::new(limits.max_open_streams)),
             metrics,
             draining,
@@ -62,10 +62,10 @@ impl SudokuService {
         &self.budget
     }
 
-    /// The budget of the bytes SolveBatchStreams hold in flight: room for
-    /// every batch call's window at once (see
-    /// [`Limits::batch_streams_bytes`]), so that batch clients that stop
-    /// reading can never make SolveStreams wait.
+    /// The budget of the bytes batch calls hold in flight (see
+    /// [`Limits::batch_budget_bytes`]), apart from the SolveStreams', so
+    /// that batch clients that stop reading can never make SolveStreams
+    /// wait.
     pub fn batch_budget(&self) -> &ByteBudget {
         &self.batch_budget
     }

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use crate::common::{
     CLASSIC, CLASSIC_SOLUTION, SLOW, TestServer, eventually, item, occupy_worker, sample,
 };
-use sudoku_grpc::pb::{Outcome, SolveRequest};
+use sudoku_grpc::domain::MAX_PUZZLE_BYTES;
+use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveRequest};
 use sudoku_grpc::server::Settings;
 use sudoku_grpc::service::limits::MAX_ITEM_CHARGE;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};
@@ -295,4 +296,62 @@ async fn a_stream_deadline_ends_it_after_the_answers_already_computed() {
     assert!(answered.len() < 40, "some work was dropped");
     // The running job is stopped and the queued ones dropped.
     eventually("the pool is idle", || server.pool.stats().in_flight == 0).await;
+}
+
+/// Eight SolveBatchStream clients that send a batch of the largest items
+/// and then neither send more nor read: each idle stream holds room for
+/// its next batch, which is more than the whole SolveStream budget here.
+/// Batches have a budget of their own, so a SolveStream is still read and
+/// answered; a unary SolveBatch, which shares the batches' budget, is shed
+/// while they hold all of it.
+#[tokio::test]
+async fn idle_batch_streams_cannot_make_a_solve_stream_wait() {
+    let settings = Settings {
+        max_batch: 4,
+        max_batch_calls: 9,
+        ..small_budget()
+    };
+    assert!(settings.limits().max_batch_charge() > settings.max_inflight_bytes);
+    let server = TestServer::start(settings, 2, 64).await;
+    let largest = "1".repeat(MAX_PUZZLE_BYTES);
+    let mut idle = Vec::new();
+    for name in 0..8 {
+        let (requests, outgoing) = tokio::sync::mpsc::channel(1);
+        let batch = SolveBatchRequest::new(name.to_string(), vec![largest.clone(); 4]).graded(true);
+        requests.send(batch).await.unwrap();
+        let responses = server
+            .client()
+            .await
+            .solve_batch_stream(tokio_stream::wrappers::ReceiverStream::new(outgoing))
+            .await
+            .unwrap()
+            .into_inner();
+        idle.push((requests, responses));
+    }
+    // Every batch taken in and answered: the streams now wait, idle, with
+    // room reserved for their next batch.
+    server
+        .scrape_until(|text| {
+            sample(
+                text,
+                "sudoku_puzzles_total{outcome=\"invalid\",rpc=\"SolveBatchStream\"}",
+            ) >= 32.0
+        })
+        .await;
+    let requests: Vec<_> = (0..10).map(|i| item(i, CLASSIC)).collect();
+    let answered = tokio::time::timeout(Duration::from_secs(30), server.stream(requests)).await;
+    let (answers, end) = answered.expect("the SolveStream is answered, not kept waiting");
+    assert!(end.is_none(), "{end:?}");
+    assert_eq!(answers.len(), 10);
+    assert!(
+        answers
+            .iter()
+            .all(|answer| answer.outcome() == Outcome::Solved)
+    );
+    assert_eq!(charged(&server).await, 0);
+    let batches = sample(&server.scrape().await, "sudoku_batch_inflight_bytes");
+    assert!(
+        batches > 0.0,
+        "the idle batch streams hold their reservations"
+    );
 }
