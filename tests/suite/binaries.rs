@@ -131,7 +131,7 @@ fn the_server_logs_its_settings_and_exits_0_on_sigterm() {
         "queue_depth=7",
         "stream_window=256",
         "max_message_bytes=16384",
-        "max_connections=256",
+        "max_connections=128",
         "memory_bound_bytes=",
     ] {
         assert!(
