@@ -98,21 +98,6 @@ mod tests {
     use super::*;
     use crate::domain::Tally;
 
-    /// A plain format for these tests: the outcome, and the solution or
-    /// the error.
-    struct Plain;
-
-    impl LineFormat for Plain {
-        fn write_line(&self, out: &mut Vec<u8>, line: u64, answer: &Answer) {
-            let detail = match (&answer.solution, &answer.error) {
-                (Some(solution), _) => solution.to_line(),
-                (None, Some(error)) => error.clone(),
-                (None, None) => String::new(),
-            };
-            out.extend(format!("{line} {:?} {detail}\n", answer.outcome).into_bytes());
-        }
-    }
-
     const CLASSIC: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const SOLUTION: &str =
@@ -132,7 +117,7 @@ mod tests {
         let run = solve_local(
             input.as_bytes(),
             &mut out,
-            Arc::new(Plain),
+            Arc::new(super::super::PlainFormat),
             threads,
             false,
             &mut progress,

@@ -59,3 +59,20 @@ pub struct Run {
     /// Wall time from the first read to the last write.
     pub elapsed: Duration,
 }
+
+/// A plain format for tests of the runners: the line number, the outcome,
+/// and the solution or the error.
+#[cfg(test)]
+pub(crate) struct PlainFormat;
+
+#[cfg(test)]
+impl LineFormat for PlainFormat {
+    fn write_line(&self, out: &mut Vec<u8>, line: u64, answer: &Answer) {
+        let detail = match (&answer.solution, &answer.error) {
+            (Some(solution), _) => solution.to_line(),
+            (None, Some(error)) => error.clone(),
+            (None, None) => String::new(),
+        };
+        out.extend(format!("{line} {:?} {detail}\n", answer.outcome).into_bytes());
+    }
+}

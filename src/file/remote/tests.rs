@@ -10,7 +10,6 @@ use tokio::sync::Notify;
 
 use super::*;
 use crate::client::resolve::LookupFuture;
-use crate::domain::Answer;
 use crate::pool::WorkerPool;
 use crate::server::{self, Settings};
 
@@ -18,21 +17,6 @@ const CLASSIC: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-/// A plain format for these tests: the line number, the outcome, and the
-/// solution or the error.
-struct Plain;
-
-impl LineFormat for Plain {
-    fn write_line(&self, out: &mut Vec<u8>, line: u64, answer: &Answer) {
-        let detail = match (&answer.solution, &answer.error) {
-            (Some(solution), _) => solution.to_line(),
-            (None, Some(error)) => error.clone(),
-            (None, None) => String::new(),
-        };
-        out.extend(format!("{line} {:?} {detail}\n", answer.outcome).into_bytes());
-    }
-}
 
 /// A lookup that answers every name with the addresses the test has set.
 #[derive(Default)]
@@ -112,7 +96,7 @@ async fn a_server_added_behind_the_name_mid_run_gets_work_and_nothing_is_lost() 
     let mut progress = |_: Progress<'_>| first_chunk.notify_one();
     let mut output = Vec::new();
     let input = classics(PUZZLES);
-    let format = Arc::new(Plain);
+    let format = Arc::new(crate::file::PlainFormat);
     let run = solve_through(servers, input, &mut output, format, options, &mut progress).await;
     grow.await.unwrap();
 
@@ -140,7 +124,7 @@ async fn a_name_with_no_address_gives_up_after_the_retries() {
     let servers = server_pool(&options, lookup).unwrap();
     let mut progress = |_: Progress<'_>| {};
     let mut output = Vec::new();
-    let format = Arc::new(Plain);
+    let format = Arc::new(crate::file::PlainFormat);
     let run = solve_through(
         servers,
         classics(3),
