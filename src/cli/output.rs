@@ -29,10 +29,13 @@ use std::time::Duration;
 use crate::domain::{Answer, Outcome, Tally};
 use crate::file::LineFormat;
 
-/// Output formats of the command line.
+/// Output formats of the command line. Each command's `--format` help
+/// says what its text line holds (solve's `OUTCOME SOLUTION-OR-ERROR`,
+/// grade's `RATING LEVEL HARDEST`, generate's `PUZZLE`), so the values'
+/// own help says nothing a command does not.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// `OUTCOME SOLUTION-OR-ERROR` lines.
+    /// One line of text per puzzle, as described above.
     #[default]
     Text,
     /// One JSON object per line.

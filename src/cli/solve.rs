@@ -33,7 +33,8 @@ pub struct SolveArgs {
     /// starting with `#` and blank lines are skipped). A file that cannot
     /// be read exits with code 3.
     pub input: String,
-    /// Output format.
+    /// How to print each answer: `OUTCOME SOLUTION-OR-ERROR` lines, or one
+    /// JSON object per line with the input line number.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// For a single puzzle, also print the solution as a grid (after the

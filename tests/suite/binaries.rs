@@ -351,3 +351,27 @@ fn the_exit_codes_of_help_and_the_cli_doc_agree() {
         );
     }
 }
+
+/// Each command's `--help` names its own text line, and no other
+/// command's: the formats share one value list, whose help once gave
+/// solve's line to grade and generate too.
+#[test]
+fn each_commands_help_names_its_own_text_line() {
+    let lines = [
+        ("solve", "OUTCOME SOLUTION-OR-ERROR"),
+        ("grade", "RATING LEVEL HARDEST"),
+        ("generate", "`PUZZLE` lines"),
+    ];
+    for (command, own) in lines {
+        let help = stdout(&sudoku(&[command, "--help"]));
+        assert!(help.contains(own), "{command} --help lacks {own:?}: {help}");
+        for (other, theirs) in lines {
+            if other != command {
+                assert!(
+                    !help.contains(theirs),
+                    "{command} --help gives {other}'s line {theirs:?}: {help}"
+                );
+            }
+        }
+    }
+}
