@@ -19,8 +19,8 @@ use super::{Failure, with_runtime};
 use crate::client::{self, ClientError};
 use crate::domain::logic::Mark;
 use crate::domain::{
-    Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, explain_puzzle, hint_puzzle,
-    parse_board,
+    Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, TimeLimits, explain_puzzle,
+    hint_puzzle, parse_board,
 };
 use crate::pb;
 
@@ -57,7 +57,7 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
             &args.progress,
             &args.marks,
             Instant::now(),
-            None,
+            TimeLimits::NONE,
             &|| false,
         )
         .map(HintReport::from)
@@ -106,7 +106,7 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
 /// Runs `sudoku explain`: one step per line, then the grade.
 pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
     let path = if args.target.local {
-        explain_puzzle(&args.puzzle, Instant::now(), None, &|| false)
+        explain_puzzle(&args.puzzle, Instant::now(), TimeLimits::NONE, &|| false)
             .map(PathReport::from)
             .map_err(|error| Failure::usage(error.to_string()))?
     } else {

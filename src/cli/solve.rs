@@ -17,7 +17,7 @@ use super::output::{ExitCode, Format, Output};
 use super::progress::{ProgressKind, RunDisplay};
 use super::{Failure, with_runtime};
 use crate::client;
-use crate::domain::{Answer, looks_like_puzzle, solve_and_grade};
+use crate::domain::{Answer, TimeLimits, looks_like_puzzle, solve_and_grade};
 use crate::file::{
     DEFAULT_BATCH, LineFormat, RemoteError, RemoteOptions, RemoteRpc, Run, solve_local,
     solve_remote,
@@ -181,7 +181,7 @@ pub(super) fn answer_one(puzzle: &str, run: &RunArgs, grade: bool) -> Result<Ans
 
 /// Solves (and grades) one puzzle in this process, with no time limit.
 fn solve_here(puzzle: &str, grade: bool) -> Answer {
-    solve_and_grade(puzzle, grade, Instant::now(), None, &|| false).into()
+    solve_and_grade(puzzle, grade, Instant::now(), TimeLimits::NONE, &|| false).into()
 }
 
 /// A puzzle file, or stdin for `-`, read in large blocks.

@@ -538,11 +538,14 @@ mod tests {
 
     /// The grade this server gives `puzzle`, as it sends it.
     fn graded(puzzle: &str) -> (pb::Grade, crate::domain::logic::Grade) {
-        let report =
-            crate::domain::solve_and_grade(puzzle, true, std::time::Instant::now(), None, &|| {
-                false
-            })
-            .unwrap();
+        let report = crate::domain::solve_and_grade(
+            puzzle,
+            true,
+            std::time::Instant::now(),
+            crate::domain::TimeLimits::NONE,
+            &|| false,
+        )
+        .unwrap();
         let grade = report.grade.unwrap();
         (crate::service::logic_messages::pb_grade(&grade), grade)
     }

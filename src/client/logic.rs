@@ -284,7 +284,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::domain::{explain_puzzle, hint_puzzle};
+    use crate::domain::{TimeLimits, explain_puzzle, hint_puzzle};
     use crate::service::logic_messages::{pb_grade, pb_step};
 
     /// A minimal puzzle whose hardest step is an XY-Wing.
@@ -293,7 +293,7 @@ mod tests {
 
     /// The Explain answer this server gives for `puzzle`.
     fn explained(puzzle: &str) -> pb::ExplainResponse {
-        let path = explain_puzzle(puzzle, Instant::now(), None, &|| false).unwrap();
+        let path = explain_puzzle(puzzle, Instant::now(), TimeLimits::NONE, &|| false).unwrap();
         pb::ExplainResponse {
             steps: path.steps.iter().map(pb_step).collect(),
             grade: path.grade.as_ref().map(pb_grade),
@@ -307,8 +307,9 @@ mod tests {
 
     #[test]
     fn a_true_path_is_accepted_as_the_local_one() {
-        let local =
-            PathReport::from(explain_puzzle(HARD, Instant::now(), None, &|| false).unwrap());
+        let local = PathReport::from(
+            explain_puzzle(HARD, Instant::now(), TimeLimits::NONE, &|| false).unwrap(),
+        );
         assert_eq!(checked_path(HARD, &explained(HARD)).unwrap(), local);
     }
 
@@ -383,7 +384,7 @@ mod tests {
                 &request.progress,
                 &request.marks,
                 Instant::now(),
-                None,
+                TimeLimits::NONE,
                 &|| false,
             )
             .unwrap();

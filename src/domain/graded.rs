@@ -1,12 +1,14 @@
 //! Solving with grading, hints and explanations: the logical solver run
-//! after the certifying one, within the same per-puzzle budget.
+//! after the certifying one, each within a time budget of its own
+//! ([`TimeLimits`]).
 //!
 //! The backtracking solver certifies that a puzzle has exactly one
 //! solution first, because the logical solver's uniqueness techniques
-//! and the hint's mistake check rely on it. Whatever time the solve left
-//! of the budget goes to the logical solver; a grade that runs out of it
-//! is marked stalled rather than failing, so a caller always keeps the
-//! solve result.
+//! and the hint's mistake check rely on it. The logical solver then gets
+//! its own budget, counted from when it starts: rating the hardest
+//! puzzles legitimately takes far longer than solving them. A grade that
+//! runs out of it is marked stalled rather than failing, so a caller
+//! always keeps the solve result.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +25,24 @@ pub struct GradedReport {
     pub report: SolveReport,
     /// The grade, if asked for and the puzzle is unique.
     pub grade: Option<Grade>,
+}
+
+/// How long the certifying solve and the logical solver after it may each
+/// take (`None`: no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TimeLimits {
+    /// The certifying solve, counted from the caller's start.
+    pub solve: Option<Duration>,
+    /// Grading, a hint or an explanation, counted from when it starts.
+    pub grade: Option<Duration>,
+}
+
+impl TimeLimits {
+    /// No limit on either.
+    pub const NONE: TimeLimits = TimeLimits {
+        solve: None,
+        grade: None,
+    };
 }
 
 /// The time left of a budget that started at `started`, as a stop check.
@@ -42,23 +62,26 @@ impl Budget<'_> {
     }
 }
 
-/// Certifies `board`, then, when it has exactly one solution, runs
-/// `logic` on that solution within what the solve left of `max_time`
-/// (counted from `started`).
+/// Certifies `board` within `limits.solve` (counted from `started`),
+/// then, when it has exactly one solution, runs `logic` on that solution
+/// within `limits.grade` (counted from now).
 fn certify_then<T>(
     board: &Board,
     started: Instant,
-    max_time: Option<Duration>,
+    limits: TimeLimits,
     is_cancelled: &dyn Fn() -> bool,
     logic: impl FnOnce(&Board, &Budget) -> T,
 ) -> Result<(SolveReport, Option<T>), SolvePuzzleError> {
-    let report = solve_board_since(board, started, max_time, is_cancelled)?;
+    let report = solve_board_since(board, started, limits.solve, is_cancelled)?;
     let (Outcome::Solved, Some(solution)) = (report.outcome, report.solution) else {
         return Ok((report, None));
     };
+    let logic_started = Instant::now();
     let budget = Budget {
-        started,
-        deadline: max_time.and_then(|budget| started.checked_add(budget)),
+        started: logic_started,
+        deadline: limits
+            .grade
+            .and_then(|budget| logic_started.checked_add(budget)),
         is_cancelled,
     };
     let result = logic(&solution, &budget);
@@ -68,16 +91,16 @@ fn certify_then<T>(
     Ok((report, Some(result)))
 }
 
-/// Parses, solves and (with `grade`) grades one puzzle, all within
-/// `max_time` from `started`.
+/// Parses, solves and (with `grade`) grades one puzzle, within `limits`
+/// (the solve's counted from `started`).
 pub fn solve_and_grade(
     text: &str,
     grade: bool,
     started: Instant,
-    max_time: Option<Duration>,
+    limits: TimeLimits,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<GradedReport, SolvePuzzleError> {
-    solve_and_grade_board(&parse_board(text)?, grade, started, max_time, is_cancelled)
+    solve_and_grade_board(&parse_board(text)?, grade, started, limits, is_cancelled)
 }
 
 /// [`solve_and_grade`] for a parsed puzzle.
@@ -85,17 +108,17 @@ pub fn solve_and_grade_board(
     board: &Board,
     grade: bool,
     started: Instant,
-    max_time: Option<Duration>,
+    limits: TimeLimits,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<GradedReport, SolvePuzzleError> {
     if !grade {
-        let report = solve_board_since(board, started, max_time, is_cancelled)?;
+        let report = solve_board_since(board, started, limits.solve, is_cancelled)?;
         return Ok(GradedReport {
             report,
             grade: None,
         });
     }
-    let (report, grade) = certify_then(board, started, max_time, is_cancelled, |_, budget| {
+    let (report, grade) = certify_then(board, started, limits, is_cancelled, |_, budget| {
         logic::grade_until(board, &|| budget.should_stop(), &|| budget.elapsed())
     })?;
     Ok(GradedReport { report, grade })
@@ -113,16 +136,16 @@ pub struct Explained {
     pub grade: Option<Grade>,
 }
 
-/// Solves a puzzle and, when it is unique, explains it step by step, all
-/// within `max_time`.
+/// Solves a puzzle and, when it is unique, explains it step by step,
+/// within `limits`.
 pub fn explain_puzzle(
     text: &str,
     started: Instant,
-    max_time: Option<Duration>,
+    limits: TimeLimits,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<Explained, SolvePuzzleError> {
     let board = parse_board(text)?;
-    let (report, path) = certify_then(&board, started, max_time, is_cancelled, |_, budget| {
+    let (report, path) = certify_then(&board, started, limits, is_cancelled, |_, budget| {
         logic::explain_until(&board, &|| budget.should_stop(), &|| budget.elapsed())
     })?;
     let (steps, grade) = path.map_or((Vec::new(), None), |(steps, grade)| (steps, Some(grade)));
@@ -165,7 +188,7 @@ pub fn hint_puzzle(
     progress: &str,
     marks: &str,
     started: Instant,
-    max_time: Option<Duration>,
+    limits: TimeLimits,
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<HintAnswer, HintError> {
     let givens = parse_board(text).map_err(SolvePuzzleError::from)?;
@@ -178,7 +201,7 @@ pub fn hint_puzzle(
     let (report, hint) = certify_then(
         &givens,
         started,
-        max_time,
+        limits,
         is_cancelled,
         |solution, budget| logic::hint_at(&grid, solution, &|| budget.should_stop()),
     )?;
@@ -186,4 +209,41 @@ pub fn hint_puzzle(
         outcome: report.outcome,
         hint,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::logic::Grade;
+
+    /// A puzzle whose grade needs more than singles, so that the grader
+    /// checks its budget.
+    const NEEDS_CHAINS: &str =
+        ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3";
+
+    fn graded(started: Instant, limits: TimeLimits) -> Grade {
+        solve_and_grade(NEEDS_CHAINS, true, started, limits, &|| false)
+            .expect("solved")
+            .grade
+            .expect("graded")
+    }
+
+    #[test]
+    fn grading_has_a_budget_of_its_own_counted_from_its_start() {
+        // No time at all for the grade: stalled, however long the solve may take.
+        let none_for_grading = TimeLimits {
+            solve: Some(Duration::from_secs(3600)),
+            grade: Some(Duration::ZERO),
+        };
+        assert!(graded(Instant::now(), none_for_grading).stalled.is_some());
+        // A clock started an hour ago, as a worker's may have: the solve's
+        // budget is counted from it, the grade's from its own start.
+        let an_hour_ago = Instant::now() - Duration::from_secs(3600);
+        let limits = TimeLimits {
+            solve: Some(Duration::from_secs(7200)),
+            grade: Some(Duration::from_secs(60)),
+        };
+        assert_eq!(graded(an_hour_ago, limits).stalled, None);
+        assert_eq!(graded(Instant::now(), TimeLimits::NONE).stalled, None);
+    }
 }

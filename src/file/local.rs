@@ -14,7 +14,9 @@ use std::time::Instant;
 use super::read::{Chunk, ChunkReader, PuzzleLine, too_long_message};
 use super::write::{AnswerWriter, ChunkAnswers};
 use super::{LineFormat, Progress, Run};
-use crate::domain::{Answer, Outcome, SolvePuzzleError, parse_board_bytes, solve_and_grade_board};
+use crate::domain::{
+    Answer, Outcome, SolvePuzzleError, TimeLimits, parse_board_bytes, solve_and_grade_board,
+};
 use crate::pool::{JobHandle, WorkerPool};
 
 /// Chunks in flight per solver thread: one being solved, one waiting.
@@ -88,7 +90,9 @@ fn solve_chunk(chunk: &Chunk, format: &dyn LineFormat, grade: bool) -> ChunkAnsw
 fn solve_line(bytes: &[u8], grade: bool) -> Answer {
     parse_board_bytes(bytes)
         .map_err(SolvePuzzleError::from)
-        .and_then(|board| solve_and_grade_board(&board, grade, Instant::now(), None, &|| false))
+        .and_then(|board| {
+            solve_and_grade_board(&board, grade, Instant::now(), TimeLimits::NONE, &|| false)
+        })
         .into()
 }
 

@@ -343,6 +343,7 @@ fn log_startup(
         max_connections = settings.max_connections,
         max_message_bytes = settings.max_message_bytes,
         max_solve_time = ?settings.max_solve_time,
+        max_grade_time = ?settings.max_grade_time,
         max_generate_count = settings.max_generate_count,
         max_generate_wait = ?settings.max_generate_wait,
         drain_timeout = ?settings.drain_timeout,

@@ -104,6 +104,15 @@ pub struct Settings {
           default_value = format_duration(Limits::DEFAULT.max_solve_time))]
     pub max_solve_time: Duration,
 
+    /// The longest the logical solver may spend grading one puzzle (in a
+    /// Solve or batch that asks for its grade), or on a Hint or Explain,
+    /// after the puzzle is solved; a grade that needs more is marked
+    /// stalled, with the reason. Separate from --max-solve-time because
+    /// rating the hardest puzzles takes far longer than solving them.
+    #[arg(long, env = "SUDOKU_MAX_GRADE_TIME", value_parser = parse_duration,
+          default_value = format_duration(Limits::DEFAULT.max_grade_time))]
+    pub max_grade_time: Duration,
+
     /// Most puzzles one Generate call may ask for; a larger count is
     /// refused with INVALID_ARGUMENT.
     #[arg(long, env = "SUDOKU_MAX_GENERATE_COUNT",
@@ -330,6 +339,7 @@ impl Settings {
             max_message_bytes: self.max_message_bytes,
             max_inflight_bytes: self.max_inflight_bytes,
             max_solve_time: self.max_solve_time,
+            max_grade_time: self.max_grade_time,
             max_batch: self.max_batch as usize,
             batch_window: self.batch_window as usize,
             max_batch_calls: self.max_batch_calls as usize,
@@ -384,6 +394,7 @@ impl Settings {
     fn validate_durations(&self) -> Result<(), SettingsError> {
         let durations = [
             ("--max-solve-time", self.max_solve_time, false),
+            ("--max-grade-time", self.max_grade_time, false),
             ("--max-generate-wait", self.max_generate_wait, false),
             ("--first-call-timeout", self.first_call_timeout, false),
             ("--keepalive-timeout", self.keepalive_timeout, false),
@@ -437,6 +448,7 @@ impl Default for Settings {
             max_inflight_bytes: limits.max_inflight_bytes,
             max_message_bytes: limits.max_message_bytes,
             max_solve_time: limits.max_solve_time,
+            max_grade_time: limits.max_grade_time,
             max_generate_count: limits.max_generate_count as u32,
             max_generate_wait: limits.max_generate_wait,
             drain_timeout: defaults::DRAIN_TIMEOUT,
@@ -562,9 +574,12 @@ mod tests {
             "250ms",
             "--max-inflight-bytes",
             "8MiB",
+            "--max-grade-time",
+            "90s",
         ])
         .unwrap();
         assert_eq!(parsed.listen.port(), 7000);
+        assert_eq!(parsed.limits().max_grade_time, Duration::from_secs(90));
         assert_eq!(parsed.worker_count(), 3);
         assert_eq!(parsed.drain_timeout, Duration::from_millis(250));
         assert_eq!(parsed.max_inflight_bytes, 8 << 20);
@@ -604,6 +619,10 @@ mod tests {
             (
                 &["--max-solve-time", "0s"],
                 "--max-solve-time must be more than 0",
+            ),
+            (
+                &["--max-grade-time", "0s"],
+                "--max-grade-time must be more than 0",
             ),
             (
                 &["--first-call-timeout", "0"],

@@ -9,8 +9,6 @@
 //! future (the deadline passed, the client went away) drops the job
 //! handles, which cancels the jobs.
 
-use std::time::Duration;
-
 use super::admission::admit_batch;
 use super::convert::encode_answers;
 use super::error::ServiceError;
@@ -18,6 +16,7 @@ use super::jobs::{Answer, Item, failed_answers, solve_items};
 use super::metrics::Rpc;
 use super::protocol::batch_response;
 use super::state::SudokuService;
+use crate::domain::TimeLimits;
 use crate::pb::{EncodedResults, SolveBatchRequest, SolveBatchResponse};
 use crate::pool::CancelCheck;
 use crate::streaming::{into_chunks, job_size};
@@ -49,10 +48,10 @@ pub async fn solve_batch(
     })?;
     let chunks = into_chunks(items, job_size(count, service.pool.workers()));
     let sizes: Vec<usize> = chunks.iter().map(Vec::len).collect();
-    let max_time = service.limits.max_solve_time;
+    let limits = service.limits.time_limits();
     let jobs = chunks
         .into_iter()
-        .map(|chunk| batch_job(chunk, max_time))
+        .map(|chunk| batch_job(chunk, limits))
         .collect();
     let jobs = service
         .pool
@@ -81,13 +80,13 @@ pub async fn solve_batch(
 }
 
 /// The pool job that solves a chunk of the batch, each puzzle within
-/// `max_time`, and encodes the results on the worker.
+/// `limits`, and encodes the results on the worker.
 fn batch_job(
     chunk: Vec<Item>,
-    max_time: Duration,
+    limits: TimeLimits,
 ) -> impl FnOnce(&CancelCheck) -> (Vec<Answer>, EncodedResults) + Send + 'static {
     move |cancel| {
-        let answers = solve_items(&chunk, max_time, cancel);
+        let answers = solve_items(&chunk, limits, cancel);
         let encoded = encode_answers(&answers);
         (answers, encoded)
     }

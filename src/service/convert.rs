@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use super::error::{ServiceError, rpc_status};
 use super::logic_messages::{pb_grade, pb_outcome};
 use crate::domain::logic::Grade;
-use crate::domain::{Outcome, SolvePuzzleError, SolveReport, solve_and_grade};
+use crate::domain::{Outcome, SolvePuzzleError, SolveReport, TimeLimits, solve_and_grade};
 use crate::pb;
 use crate::pool::CancelCheck;
 use tonic::Status;
@@ -20,16 +20,16 @@ pub struct Solved {
     elapsed: Duration,
 }
 
-/// The job a worker runs for one puzzle: parse, check, solve within
-/// `max_time`, grade it too when `grade` is set (within the same
-/// `max_time`), and time it.
+/// The job a worker runs for one puzzle: parse, check, solve, grade it
+/// too when `grade` is set, each within its part of `limits`, and time
+/// it.
 pub fn solve_job(
     puzzle: &str,
     grade: bool,
-    max_time: Duration,
+    limits: TimeLimits,
     cancel: &CancelCheck,
 ) -> Result<Solved, SolvePuzzleError> {
-    solve_timed(puzzle, grade, Instant::now(), max_time, cancel).0
+    solve_timed(puzzle, grade, Instant::now(), limits, cancel).0
 }
 
 /// [`solve_job`] for a puzzle whose clock started at `started`
@@ -39,12 +39,10 @@ pub fn solve_timed(
     puzzle: &str,
     grade: bool,
     started: Instant,
-    max_time: Duration,
+    limits: TimeLimits,
     cancel: &CancelCheck,
 ) -> (Result<Solved, SolvePuzzleError>, Instant) {
-    let graded = solve_and_grade(puzzle, grade, started, Some(max_time), &|| {
-        cancel.is_cancelled()
-    });
+    let graded = solve_and_grade(puzzle, grade, started, limits, &|| cancel.is_cancelled());
     let ended = Instant::now();
     let solved = graded.map(|graded| Solved {
         report: graded.report,
@@ -216,7 +214,7 @@ mod tests {
         solve_job(
             text,
             false,
-            Duration::from_secs(10),
+            crate::domain::TimeLimits::NONE,
             &CancelCheck(&|| false),
         )
         .unwrap()
@@ -375,7 +373,7 @@ mod tests {
         let graded = solve_job(
             CLASSIC,
             true,
-            Duration::from_secs(10),
+            crate::domain::TimeLimits::NONE,
             &CancelCheck(&|| false),
         );
         assert!(graded.as_ref().unwrap().grade.is_some());
@@ -433,7 +431,7 @@ mod tests {
             solve_job(
                 &puzzle,
                 grade,
-                Duration::from_secs(10),
+                crate::domain::TimeLimits::NONE,
                 &CancelCheck(&|| false),
             )
             .map_err(ServiceError::from)

@@ -1,8 +1,9 @@
 //! The Hint and Explain calls.
 //!
 //! Like solving, every grade, hint and explanation runs on the worker
-//! pool within the per-puzzle time budget (`--max-solve-time`), which
-//! covers the certifying solve and the logical one together.
+//! pool: the certifying solve within `--max-solve-time`, the logical
+//! solver after it within `--max-grade-time` (rating the hardest puzzles
+//! takes far longer than solving them).
 
 use std::time::Instant;
 
@@ -23,14 +24,14 @@ impl SudokuService {
     ) -> Result<(Outcome, pb::HintResponse), ServiceError> {
         check_puzzle(&request.puzzle)?;
         check_puzzle_length(request.progress.len()).map_err(ServiceError::InvalidProgress)?;
-        let max_time = self.limits.max_solve_time;
+        let limits = self.limits.time_limits();
         let answer = self.pool.try_submit(move |cancel| {
             hint_puzzle(
                 &request.puzzle,
                 &request.progress,
                 &request.marks,
                 Instant::now(),
-                Some(max_time),
+                limits,
                 &|| cancel.is_cancelled(),
             )
         })?;
@@ -59,9 +60,9 @@ impl SudokuService {
         request: pb::ExplainRequest,
     ) -> Result<(Outcome, pb::ExplainResponse), ServiceError> {
         check_puzzle(&request.puzzle)?;
-        let max_time = self.limits.max_solve_time;
+        let limits = self.limits.time_limits();
         let answer = self.pool.try_submit(move |cancel| {
-            explain_puzzle(&request.puzzle, Instant::now(), Some(max_time), &|| {
+            explain_puzzle(&request.puzzle, Instant::now(), limits, &|| {
                 cancel.is_cancelled()
             })
         })?;

@@ -2,10 +2,11 @@
 //! what a queued puzzle is, how a job solves a list of them, and what a
 //! job that failed as a whole answers.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::convert::{Solved, solve_timed};
 use super::error::ServiceError;
+use crate::domain::TimeLimits;
 use crate::pb::SharedText;
 use crate::pool::{CancelCheck, JobError};
 
@@ -26,10 +27,10 @@ pub type Item = Result<QueuedPuzzle, ServiceError>;
 /// A puzzle's answer, or why it has none.
 pub type Answer = Result<Solved, ServiceError>;
 
-/// Solves some puzzles on a worker, each within `max_time`, one answer
-/// each; once the job is stopped or cancelled, the puzzles left are not
-/// started and answer [`ServiceError::Cancelled`].
-pub fn solve_items(items: &[Item], max_time: Duration, cancel: &CancelCheck) -> Vec<Answer> {
+/// Solves (and grades, where asked) some puzzles on a worker, each within
+/// `limits`, one answer each; once the job is stopped or cancelled, the
+/// puzzles left are not started and answer [`ServiceError::Cancelled`].
+pub fn solve_items(items: &[Item], limits: TimeLimits, cancel: &CancelCheck) -> Vec<Answer> {
     let mut clock = Instant::now();
     items
         .iter()
@@ -38,7 +39,7 @@ pub fn solve_items(items: &[Item], max_time: Duration, cancel: &CancelCheck) -> 
             Ok(_) if cancel.is_cancelled() => Err(ServiceError::Cancelled),
             Ok(puzzle) => {
                 let (answer, ended) =
-                    solve_timed(&puzzle.text, puzzle.grade, clock, max_time, cancel);
+                    solve_timed(&puzzle.text, puzzle.grade, clock, limits, cancel);
                 clock = ended;
                 answer.map_err(Into::into)
             }

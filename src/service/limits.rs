@@ -42,7 +42,7 @@
 
 use std::time::Duration;
 
-use crate::domain::MAX_PUZZLE_BYTES;
+use crate::domain::{MAX_PUZZLE_BYTES, TimeLimits};
 
 /// The longest `id` a stream item may carry, in bytes. An id is the
 /// client's name for an item, echoed back; 256 bytes holds any key a client
@@ -84,6 +84,9 @@ pub struct Limits {
     pub max_inflight_bytes: usize,
     /// The longest one puzzle may be solved before the solver gives up.
     pub max_solve_time: Duration,
+    /// The longest the logical solver may grade, hint or explain one
+    /// puzzle (after its solve) before the grade is marked stalled.
+    pub max_grade_time: Duration,
     /// Most puzzles in one SolveBatch or SolveBatchStream request.
     pub max_batch: usize,
     /// Batches of one SolveBatchStream in flight at once.
@@ -113,6 +116,7 @@ impl Limits {
         max_message_bytes: 16 * 1024,
         max_inflight_bytes: 32 * 1024 * 1024,
         max_solve_time: Duration::from_secs(1),
+        max_grade_time: Duration::from_secs(10),
         max_batch: 1024,
         batch_window: 4,
         max_batch_calls: 8,
@@ -158,6 +162,15 @@ impl Limits {
 }
 
 impl Limits {
+    /// The time limits of one puzzle's solve and its grade, hint or
+    /// explanation.
+    pub fn time_limits(&self) -> TimeLimits {
+        TimeLimits {
+            solve: Some(self.max_solve_time),
+            grade: Some(self.max_grade_time),
+        }
+    }
+
     /// The budget of every batch call together (SolveBatch and
     /// SolveBatchStream), apart from the SolveStreams' `max_inflight_bytes`
     /// so that batch clients that stop reading cannot make SolveStreams

@@ -14,16 +14,11 @@ use crate::pool::CancelCheck;
 
 /// Answers one stream request as a stream worker would.
 pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStreamResponse {
-    let max_time = Limits::default().max_solve_time;
+    let limits = Limits::default().time_limits();
     let (id, item, _) = admit_item(request.id, request.puzzle, request.grade);
     let answer = item.and_then(|puzzle| {
-        solve_job(
-            &puzzle.text,
-            puzzle.grade,
-            max_time,
-            &CancelCheck(&|| false),
-        )
-        .map_err(ServiceError::from)
+        solve_job(&puzzle.text, puzzle.grade, limits, &CancelCheck(&|| false))
+            .map_err(ServiceError::from)
     });
     stream_response(id, answer)
 }
@@ -31,13 +26,13 @@ pub fn answer_stream_request(request: pb::SolveStreamRequest) -> pb::SolveStream
 /// Answers one unary request on the calling thread, as the Solve handler's
 /// worker would: the response, or the status the call fails with.
 pub fn answer_request(request: pb::SolveRequest) -> Result<pb::SolveResponse, Status> {
-    let max_time = Limits::default().max_solve_time;
+    let limits = Limits::default().time_limits();
     check_puzzle(&request.puzzle)
         .and_then(|()| {
             solve_job(
                 &request.puzzle,
                 request.grade,
-                max_time,
+                limits,
                 &CancelCheck(&|| false),
             )
             .map_err(Into::into)

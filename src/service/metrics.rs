@@ -605,7 +605,7 @@ mod tests {
             let solved = super::super::convert::solve_job(
                 CLASSIC,
                 false,
-                std::time::Duration::from_secs(10),
+                crate::domain::TimeLimits::NONE,
                 &CancelCheck(&|| false),
             );
             tally.record(&solved.map_err(ServiceError::from));

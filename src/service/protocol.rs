@@ -64,7 +64,7 @@ impl Protocol for SingleItems {
     }
 
     fn work(&self, items: Vec<Item>, cancel: &CancelCheck) -> (Vec<Answer>, ()) {
-        (solve_items(&items, self.limits.max_solve_time, cancel), ())
+        (solve_items(&items, self.limits.time_limits(), cancel), ())
     }
 
     fn failed(&self, error: JobError, count: usize) -> (Vec<Answer>, ()) {
@@ -155,7 +155,7 @@ impl Protocol for Batches {
     }
 
     fn work(&self, items: Vec<Item>, cancel: &CancelCheck) -> (Vec<Answer>, EncodedResults) {
-        let answers = solve_items(&items, self.limits.max_solve_time, cancel);
+        let answers = solve_items(&items, self.limits.time_limits(), cancel);
         let encoded = encode_answers(&answers);
         (answers, encoded)
     }

@@ -75,10 +75,10 @@ impl SudokuService {
     /// client went away) drops the job handle, which cancels the job.
     pub(super) async fn solve_one(&self, request: SolveRequest) -> Result<Solved, ServiceError> {
         check_puzzle(&request.puzzle)?;
-        let max_time = self.limits.max_solve_time;
-        let answer = self.pool.try_submit(move |cancel| {
-            solve_job(&request.puzzle, request.grade, max_time, cancel)
-        })?;
+        let limits = self.limits.time_limits();
+        let answer = self
+            .pool
+            .try_submit(move |cancel| solve_job(&request.puzzle, request.grade, limits, cancel))?;
         Ok(answer.await??)
     }
 

@@ -184,7 +184,7 @@ async fn a_puzzle_with_two_solutions_says_so_and_gets_no_grade() {
 #[tokio::test]
 async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
     let settings = Settings {
-        max_solve_time: Duration::from_millis(5),
+        max_grade_time: Duration::from_millis(5),
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;
@@ -200,6 +200,26 @@ async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
     assert!(grade.stalled, "{grade:?}");
     assert!(grade.stalled_reason.contains("time budget"), "{grade:?}");
     assert!(grade.rating >= 10.0);
+}
+
+/// Grading has a budget of its own (`--max-grade-time`): a solve budget
+/// far shorter than the grade takes does not cut the grade short.
+#[tokio::test]
+async fn the_solve_budget_does_not_cut_a_grade_short() {
+    let settings = Settings {
+        max_solve_time: Duration::from_millis(5),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let mut client = server.client().await;
+    let response = client
+        .solve(graded(NEEDS_FORCING_CHAINS))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(response.outcome(), Outcome::Solved);
+    let grade = response.grade.expect("a grade");
+    assert!(!grade.stalled, "{grade:?}");
 }
 
 #[tokio::test]
