@@ -174,12 +174,13 @@ impl Limits {
     /// The budget of every batch call together (SolveBatch and
     /// SolveBatchStream), apart from the SolveStreams' `max_inflight_bytes`
     /// so that batch clients that stop reading cannot make SolveStreams
-    /// wait: per batch call, room for the largest batch request decoded
-    /// and its answers (`crate::server::memory` counts it so). Batch calls
-    /// may wait for each other's room, or be shed.
+    /// wait: per batch call, what a full batch of the largest items is
+    /// charged ([`Limits::max_batch_charge`]), so that every batch call can
+    /// hold the reservation a stream makes before it reads a batch
+    /// (`crate::server::memory` counts it so). A stream that holds more
+    /// than one batch may make others wait for room, or shed a SolveBatch.
     pub fn batch_budget_bytes(&self) -> usize {
-        let answers = (self.max_batch + 1) * ITEM_OVERHEAD_BYTES;
-        self.max_batch_calls.max(1) * (self.max_batch_request_bytes() + answers)
+        self.max_batch_calls.max(1) * self.max_batch_charge()
     }
 }
 

@@ -211,10 +211,6 @@ impl<P: Protocol> Driver<P> {
                     call.submitting = None;
                     call.pending.push_back(pending);
                 }
-                () = until(first_message_by), if call.reading && !call.read_any => {
-                    let waited = first_message.expect("only set with a timeout");
-                    call.stop_reading(Ending::NoFirstMessage(waited));
-                }
                 () = until_draining(&mut self.draining), if call.reading => {
                     call.stop_reading(Ending::Draining);
                 }
@@ -231,6 +227,13 @@ impl<P: Protocol> Driver<P> {
                     None => call.stop_reading(Ending::Finished),
                     Some(Err(error)) => call.stop_reading(Ending::RequestFailed(error)),
                 },
+                // Last, so that a request that is there is read first, and
+                // never while the stream waits for budget: the wait is the
+                // server's, not a client that sends nothing.
+                () = until(first_message_by), if call.reading && !call.read_any && call.reserving.is_none() => {
+                    let waited = first_message.expect("only set with a timeout");
+                    call.stop_reading(Ending::NoFirstMessage(waited));
+                }
             }
         }
         Stopped::Done

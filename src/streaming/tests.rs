@@ -620,6 +620,44 @@ async fn a_failed_request_side_ends_the_stream_after_the_answers_owed() {
     );
 }
 
+/// A stream whose first request came while it waited for room in the
+/// shared budget is not ended as if its client had sent nothing.
+#[tokio::test(start_paused = true)]
+async fn waiting_for_the_budget_does_not_count_against_the_first_request() {
+    let pool = WorkerPool::new(2, 64);
+    let budget = ByteBudget::new(CHARGE);
+    let mut first = start(
+        Setup {
+            budget: budget.clone(),
+            ..Setup::items(8)
+        },
+        &pool,
+    );
+    first.send(Request::one(0));
+    eventually("the first stream's request", || first.admitted() == 1).await;
+    let mut second = start(
+        Setup {
+            budget: budget.clone(),
+            first_message: Some(Duration::from_secs(10)),
+            ..Setup::items(8)
+        },
+        &pool,
+    );
+    second.gates.open(10);
+    second.send(Request::one(10));
+    settle(Duration::from_secs(60)).await;
+    second.assert_nothing_comes().await;
+    assert_eq!(second.admitted(), 0, "the budget is full");
+
+    // The first stream ends: its answer taken, it holds no more budget.
+    first.gates.open(0);
+    first.finish_sending();
+    assert_eq!(first.read_to_end().await, [answered(0, 1)]);
+    second.finish_sending();
+    assert_eq!(second.read_to_end().await, [answered(10, 1)]);
+    assert_eq!(second.endings(), ["Finished"]);
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_stream_with_no_first_request_ends_when_its_time_is_up() {
     let pool = WorkerPool::new(1, 8);
