@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 /// A call's slot under its cap, put in its extensions by the server's call
 /// layer, which holds it until the response is done; a stream's driver
-/// holds it too (see [`stream::StreamSlot`]).
+/// holds it too (see [`crate::streaming::StreamSlot`]).
 #[derive(Debug, Clone)]
 pub struct CallSlot(pub Arc<tokio::sync::OwnedSemaphorePermit>);
 

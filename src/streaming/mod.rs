@@ -35,9 +35,9 @@
 //!   request comes in time, or when the deadline passes (the answers
 //!   already computed are sent, the rest of the work is stopped). The
 //!   protocol names each [`Ending`] for the client. The final error is set
-//!   without waiting for the client, and a stream that failed keeps
-//!   reading and dropping what its client still sends for a while (see
-//!   [`LINGER`]). If the client goes away, the driver drops its pending
+//!   without waiting for the client, and a stream that failed (other than
+//!   by its deadline) keeps reading and dropping what its client still
+//!   sends for a while (see [`LINGER`]). If the client goes away, the driver drops its pending
 //!   jobs, which cancels them (see [`crate::pool`]).
 
 mod budget;
