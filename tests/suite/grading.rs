@@ -9,7 +9,7 @@ use crate::common::{
 };
 use sudoku_grpc::pb::{
     Candidate, ExplainRequest, Grade, HintRequest, Level, Outcome, SolveBatchRequest, SolveRequest,
-    SolveStreamRequest, Step,
+    SolveResponse, SolveStreamRequest, Step,
 };
 use sudoku_grpc::server::Settings;
 use tonic::Code;
@@ -181,19 +181,25 @@ async fn a_puzzle_with_two_solutions_says_so_and_gets_no_grade() {
     assert!(explained.steps.is_empty() && explained.grade.is_none());
 }
 
-#[tokio::test]
-async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
-    let settings = Settings {
-        max_grade_time: Duration::from_millis(5),
-        ..Settings::default()
-    };
+/// The answer to a graded Solve of a puzzle that needs forcing chains,
+/// from a one-worker server with `settings`.
+async fn solve_graded_under(settings: Settings) -> SolveResponse {
     let server = TestServer::start(settings, 1, 4).await;
     let mut client = server.client().await;
-    let response = client
+    client
         .solve(graded(NEEDS_FORCING_CHAINS))
         .await
         .unwrap()
-        .into_inner();
+        .into_inner()
+}
+
+#[tokio::test]
+async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
+    let response = solve_graded_under(Settings {
+        max_grade_time: Duration::from_millis(5),
+        ..Settings::default()
+    })
+    .await;
     assert_eq!(response.outcome(), Outcome::Solved);
     assert_eq!(response.solution.len(), 81);
     let grade = response.grade.expect("a stalled grade is still a grade");
@@ -206,17 +212,11 @@ async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
 /// far shorter than the grade takes does not cut the grade short.
 #[tokio::test]
 async fn the_solve_budget_does_not_cut_a_grade_short() {
-    let settings = Settings {
+    let response = solve_graded_under(Settings {
         max_solve_time: Duration::from_millis(5),
         ..Settings::default()
-    };
-    let server = TestServer::start(settings, 1, 4).await;
-    let mut client = server.client().await;
-    let response = client
-        .solve(graded(NEEDS_FORCING_CHAINS))
-        .await
-        .unwrap()
-        .into_inner();
+    })
+    .await;
     assert_eq!(response.outcome(), Outcome::Solved);
     let grade = response.grade.expect("a grade");
     assert!(!grade.stalled, "{grade:?}");
