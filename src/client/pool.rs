@@ -2,8 +2,9 @@
 //! given, and the current addresses of its `dns:` names.
 //!
 //! A caller asks for the server of a *turn* ([`ServerPool::server`]):
-//! stream `n` of a file run starts at turn `n` and moves on one turn after
-//! each failed call, and a turn picks from the current list round-robin.
+//! stream `n` of a file run has turn `n` as its own, moves on one turn
+//! after each failed call, and goes back to its own turn whenever the list
+//! changes; a turn picks from the current list round-robin.
 //! A list of fixed addresses never changes, so it is used exactly as a
 //! list of servers always was.
 //!
@@ -153,6 +154,12 @@ impl<T: Clone + Send + Sync + 'static> ServerPool<T> {
         })
     }
 
+    /// How many times the list has changed: a caller that remembers it
+    /// learns when the list changes.
+    pub fn generation(&self) -> u64 {
+        self.inner.generation.load(Ordering::Acquire)
+    }
+
     /// How many servers the pool has now.
     pub fn server_count(&self) -> usize {
         self.inner.state().servers.len()
@@ -189,6 +196,15 @@ impl<T: Clone + Send + Sync + 'static> ServerPool<T> {
         match state.servers.len() {
             0 => false,
             len => state.servers[turn % len].label != current.label,
+        }
+    }
+
+    /// Whether `turn` picks `server` from the list as it is now.
+    pub fn picks(&self, turn: usize, server: &Server<T>) -> bool {
+        let state = self.inner.state();
+        match state.servers.len() {
+            0 => false,
+            len => state.servers[turn % len].label == server.label,
         }
     }
 

@@ -103,26 +103,32 @@ impl<W: Wire> StreamTask<W> {
     }
 
     /// Runs until the queue is drained and every chunk taken is answered.
-    /// Stream `stream` starts at turn `stream` of the servers (server
-    /// `stream` modulo their number, see [`ServerPool::server`]) and moves
-    /// one turn on after each failed call, once the names have been
-    /// resolved again; it gives up after `retries` failed calls in a row.
-    /// A call that ends because the servers changed is not a failure.
+    /// Stream `stream` calls the server of its own turn, `stream` (server
+    /// `stream` modulo their number, see [`ServerPool::server`]), and one
+    /// turn further after each failed call, once the names have been
+    /// resolved again ([`Turns`]); it gives up after `retries` failed calls
+    /// in a row. A call that ends because the servers changed is not a
+    /// failure.
     pub async fn run(mut self, stream: usize, retries: u32) -> Result<(), StreamFailure> {
         let mut failures = 0;
-        let mut turn = stream;
+        let mut turns = Turns::new(stream, self.servers.generation());
         loop {
-            let attempt = match self.servers.server(turn).await {
-                Ok(server) => self.call(server, turn).await,
-                Err(error) => Err(CallEnd::Broke {
-                    progressed: false,
-                    reason: error.to_string(),
-                }),
+            let turn = turns.current(self.servers.generation());
+            let (attempt, failed_on) = match self.servers.server(turn).await {
+                Ok(mut server) => (self.call(&mut server, stream).await, Some(server)),
+                Err(error) => {
+                    let reason = error.to_string();
+                    let attempt = Err(CallEnd::Broke {
+                        progressed: false,
+                        reason,
+                    });
+                    (attempt, None)
+                }
             };
             let (progressed, reason) = match attempt {
                 Ok(()) if self.is_done() => return Ok(()),
                 Ok(()) => {
-                    // Moved: the same turn is another server now.
+                    // Moved: this stream's own turn is another server now.
                     failures = 0;
                     continue;
                 }
@@ -136,12 +142,15 @@ impl<W: Wire> StreamTask<W> {
                     last: reason,
                 });
             }
-            turn = turn.wrapping_add(1);
             let backoff = FIRST_BACKOFF
                 .saturating_mul(1 << (failures - 1).min(16))
                 .min(MAX_BACKOFF);
             tracing::debug!(?backoff, reason, "stream failed; retrying");
             self.servers.refresh_after_failure().await;
+            let turn = turns.current(self.servers.generation());
+            if failed_on.is_none_or(|server| self.servers.picks(turn, &server)) {
+                turns.move_on();
+            }
             tokio::time::sleep(backoff).await;
         }
     }
@@ -151,11 +160,12 @@ impl<W: Wire> StreamTask<W> {
         self.in_flight.is_empty() && !self.queue_open
     }
 
-    /// One call, on `server`, picked for `turn`: first sends again what
-    /// the chunks in flight still lack, then takes new chunks while there
-    /// is room, until everything taken is answered and either the queue is
-    /// drained or the servers changed so that `turn` is another server's.
-    async fn call(&mut self, mut server: Server<Client>, turn: usize) -> Result<(), CallEnd> {
+    /// One call, on `server`: first sends again what the chunks in flight
+    /// still lack, then takes new chunks while there is room, until
+    /// everything taken is answered and either the queue is drained or the
+    /// servers changed so that `home`, the stream's own turn, is another
+    /// server's (then the stream goes home, even from a detour).
+    async fn call(&mut self, server: &mut Server<Client>, home: usize) -> Result<(), CallEnd> {
         self.finish_complete();
         if self.is_done() {
             return Ok(());
@@ -179,7 +189,7 @@ impl<W: Wire> StreamTask<W> {
         let mut responses = open::<W>(&mut client, requests).await?;
         let unanswered_limit = self.wire.unanswered();
         loop {
-            if !call.moving && self.queue_open && self.servers.moved(turn, &mut server) {
+            if !call.moving && self.queue_open && self.servers.moved(home, server) {
                 call.moving = true;
             }
             if (call.moving || !self.queue_open) && call.unsent.is_empty() {
@@ -259,6 +269,44 @@ impl<W: Wire> StreamTask<W> {
             let chunk = self.in_flight.pop_front().expect("checked");
             chunk.finish(&self.format);
         }
+    }
+}
+
+/// The turn a stream calls ([`ServerPool::server`]): its own, `home`,
+/// plus a detour of one turn for each failed call whose server its turn
+/// still picks, counted since the list of servers last changed. Every
+/// change of the list brings the stream home, so that after failures have
+/// sent several streams to one server, the next change (the failed server
+/// gone, a new one added) spreads them again.
+struct Turns {
+    home: usize,
+    detour: usize,
+    /// The pool's generation the detour was counted in.
+    generation: u64,
+}
+
+impl Turns {
+    fn new(home: usize, generation: u64) -> Turns {
+        Turns {
+            home,
+            detour: 0,
+            generation,
+        }
+    }
+
+    /// The turn to call, the pool being at `generation`: home if the list
+    /// changed since the detour was counted.
+    fn current(&mut self, generation: u64) -> usize {
+        if generation != self.generation {
+            self.detour = 0;
+            self.generation = generation;
+        }
+        self.home.wrapping_add(self.detour)
+    }
+
+    /// One turn on, past a server that failed.
+    fn move_on(&mut self) {
+        self.detour = self.detour.wrapping_add(1);
     }
 }
 

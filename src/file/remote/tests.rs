@@ -1,11 +1,14 @@
 //! Runs through servers in this process whose name a scripted lookup
 //! resolves: a server added behind the name mid-run gets work without any
-//! call failing, and a name with no address gives up after the retries.
+//! call failing, streams that failed over to one server spread again when
+//! the list changes, and a name with no address gives up after the retries.
 
 use std::io::Cursor;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 
 use super::*;
@@ -18,14 +21,23 @@ const CLASSIC: &str =
 const SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
-/// A lookup that answers every name with the addresses the test has set.
+/// A lookup that answers every name with the addresses the test has set,
+/// and counts the lookups.
 #[derive(Default)]
 struct Settable {
     addresses: std::sync::Mutex<Vec<SocketAddr>>,
+    lookups: AtomicUsize,
+}
+
+impl Settable {
+    fn set(&self, addresses: &[SocketAddr]) {
+        *self.addresses.lock().unwrap() = addresses.to_vec();
+    }
 }
 
 impl Lookup for Settable {
     fn lookup(&self, _host: &str, _port: u16) -> LookupFuture {
+        self.lookups.fetch_add(1, Ordering::SeqCst);
         let found: std::io::Result<Vec<SocketAddr>> = Ok(self.addresses.lock().unwrap().clone());
         Box::pin(std::future::ready(found))
     }
@@ -36,13 +48,60 @@ impl Lookup for Settable {
 async fn start_server() -> (SocketAddr, WorkerPool) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
+    (address, serve_on(listener))
+}
+
+/// Serves on `listener` with one solver thread, on this runtime; the
+/// server's pool.
+fn serve_on(listener: TcpListener) -> WorkerPool {
     let pool = WorkerPool::new(1, 64);
     let serving = pool.clone();
     tokio::spawn(async move {
         let settings = Settings::default();
         server::serve(listener, &settings, serving, std::future::pending::<()>()).await
     });
-    (address, pool)
+    pool
+}
+
+/// Forwards each connection made to `listener` to `backend`, until the
+/// handle is aborted: then every connection drops at once and the address
+/// refuses new ones, as when a server crashes.
+fn forward(listener: TcpListener, backend: SocketAddr) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        // Dropped with the task, which aborts every connection's copy.
+        let mut connections = tokio::task::JoinSet::new();
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            connections.spawn(async move {
+                if let Ok(mut outbound) = TcpStream::connect(backend).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    })
+}
+
+/// Asserts that a run of `count` classics answered each once, in order.
+fn assert_every_classic_answered(run: Run, output: Vec<u8>, count: usize) {
+    assert_eq!(run.tally.total(), count as u64);
+    let expected: String = (1..=count)
+        .map(|line| format!("{line} Solved {SOLUTION}\n"))
+        .collect();
+    assert!(
+        String::from_utf8(output).unwrap() == expected,
+        "every answer, once, in input order"
+    );
+}
+
+/// Waits, polling, until `done` holds; panics after ten seconds.
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "waited too long for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// Options for a run through `servers` with `streams` streams and no
@@ -101,18 +160,78 @@ async fn a_server_added_behind_the_name_mid_run_gets_work_and_nothing_is_lost() 
     grow.await.unwrap();
 
     // Retries are off: the stream that moved did so without a failed call.
-    let run = run.unwrap();
-    assert_eq!(run.tally.total(), PUZZLES as u64);
-    let expected: String = (1..=PUZZLES)
-        .map(|line| format!("{line} Solved {SOLUTION}\n"))
-        .collect();
-    assert!(
-        String::from_utf8(output).unwrap() == expected,
-        "every answer, once, in input order"
-    );
+    assert_every_classic_answered(run.unwrap(), output, PUZZLES);
     assert!(
         added_pool.stats().completed > 0,
         "the server added behind the name got work"
+    );
+}
+
+#[tokio::test]
+async fn streams_that_failed_over_to_one_server_spread_again_when_the_list_changes() {
+    const PUZZLES: usize = 40_000;
+    // Three addresses in the order the name lists them: a server that stays
+    // up, a proxy to a server that will seem to crash, and a replacement.
+    let mut listeners = Vec::new();
+    for _ in 0..3 {
+        listeners.push(TcpListener::bind("127.0.0.1:0").await.unwrap());
+    }
+    listeners.sort_by_key(|listener| listener.local_addr().unwrap());
+    let addresses: Vec<SocketAddr> = listeners.iter().map(|l| l.local_addr().unwrap()).collect();
+    let [survivor, crashing, replacement] = addresses[..] else {
+        unreachable!("three listeners")
+    };
+    let mut listeners = listeners.into_iter();
+    serve_on(listeners.next().unwrap());
+    let (backend, backend_pool) = start_server().await;
+    let proxy = forward(listeners.next().unwrap(), backend);
+    let replacement_pool = serve_on(listeners.next().unwrap());
+    // The backend's one solver is kept busy, so that the puzzles stream 1
+    // sends it are still unanswered when its connection drops.
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let _busy = backend_pool
+        .try_submit(move |_| {
+            let _ = held.recv();
+        })
+        .unwrap();
+
+    // Two streams: stream 0's own turn is the survivor, stream 1's the
+    // crashing server, and after the change, the replacement.
+    let lookup = Arc::new(Settable::default());
+    lookup.set(&[survivor, crashing]);
+    let mut options = options(&["dns:///pods:50051"], Some(2));
+    options.retries = 2;
+    let servers = server_pool(&options, lookup.clone()).unwrap();
+    let script = tokio::spawn({
+        let servers = servers.clone();
+        async move {
+            wait_until("stream 1 to have puzzles waiting on the backend", || {
+                backend_pool.stats().in_flight > 1
+            })
+            .await;
+            // The crash: every connection through the proxy drops, and
+            // its address refuses new ones. Stream 1 fails over to the
+            // survivor; then the name lists the replacement instead.
+            proxy.abort();
+            lookup.set(&[survivor, replacement]);
+            servers.refresh().await;
+            release.send(()).unwrap();
+        }
+    });
+    let mut progress = |_: Progress<'_>| {};
+    let mut output = Vec::new();
+    let format = Arc::new(crate::file::PlainFormat);
+    let input = classics(PUZZLES);
+    let run = solve_through(servers, input, &mut output, format, options, &mut progress);
+    let run = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the run ends");
+    script.await.unwrap();
+
+    assert_every_classic_answered(run.unwrap(), output, PUZZLES);
+    assert!(
+        replacement_pool.stats().completed > 0,
+        "the stream that failed over went back to its own turn, the replacement"
     );
 }
 
