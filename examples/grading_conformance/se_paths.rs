@@ -3,7 +3,8 @@
 //! rating (ER) and the technique that set it, and its whole solving path.
 //! For each puzzle this checks (a) whether our hardest technique is the
 //! one Sukaku Explainer's rating came from, (b) whether our rating equals
-//! ER, and (c) whether our first step is Sukaku Explainer's first step.
+//! ER, (c) whether our first step is Sukaku Explainer's first step, and
+//! (d) whether our pearl and diamond equal its EP and ED.
 //!
 //! The files are LGPL-2.1 fixtures of a port of Sukaku Explainer, so they
 //! are read at run time from the grading data folder (normally
@@ -57,6 +58,7 @@ pub fn run(dir: &str) {
     summarise_hardest(&rows);
     summarise_ratings(&rows);
     summarise_first_steps(&rows);
+    summarise_pearls_and_diamonds(&rows);
 }
 
 /// The puzzle ids, from `ratings.tsv` (first column, after the header),
@@ -91,6 +93,8 @@ struct SePuzzle {
     id: String,
     board: Board,
     er: Rating,
+    ep: Rating,
+    ed: Rating,
     er_technique: String,
     first: Option<SeStep>,
 }
@@ -111,6 +115,8 @@ fn parse_puzzle(id: &str, text: &str) -> Option<SePuzzle> {
         id: id.to_string(),
         board,
         er: tenths(rating.get("er")?.as_f64()?),
+        ep: tenths(rating.get("ep")?.as_f64()?),
+        ed: tenths(rating.get("ed")?.as_f64()?),
         er_technique: rating.get("erTechnique")?.as_str()?.to_string(),
         first: steps.and_then(|steps| steps.first()).and_then(parse_step),
     })
@@ -243,6 +249,9 @@ struct Row {
     id: String,
     er: Rating,
     ours: Rating,
+    /// Sukaku Explainer's EP and ED, and ours.
+    pearls: (Rating, Rating),
+    diamonds: (Rating, Rating),
     se_hardest: String,
     our_hardest: String,
     hardest: Hardest,
@@ -277,6 +286,8 @@ fn compare(puzzle: &SePuzzle) -> Row {
         id: puzzle.id.clone(),
         er: puzzle.er,
         ours: grade.rating,
+        pearls: (puzzle.ep, grade.pearl),
+        diamonds: (puzzle.ed, grade.diamond),
         se_hardest: puzzle.er_technique.clone(),
         our_hardest: format!("{}{stall}", grade.hardest.map_or("-", Technique::name)),
         hardest,
@@ -416,6 +427,37 @@ fn summarise_first_steps(rows: &[Row]) {
         *reasons.entry(reason.clone()).or_default() += 1;
     }
     print_counts(&reasons);
+}
+
+/// (d): how often our pearl and diamond are Sukaku Explainer's EP and ED.
+fn summarise_pearls_and_diamonds(rows: &[Row]) {
+    let equal = |pair: fn(&Row) -> (Rating, Rating)| {
+        rows.iter()
+            .filter(|row| {
+                let (theirs, ours) = pair(row);
+                theirs == ours
+            })
+            .count()
+    };
+    let (pearls, diamonds) = (equal(|r| r.pearls), equal(|r| r.diamonds));
+    println!(
+        "(d) EP equal {pearls}/{} {}, ED equal {diamonds}/{} {}",
+        rows.len(),
+        percent(pearls, rows.len()),
+        rows.len(),
+        percent(diamonds, rows.len())
+    );
+    let mut differences: BTreeMap<String, usize> = BTreeMap::new();
+    for row in rows {
+        for (what, (theirs, ours)) in [("EP", row.pearls), ("ED", row.diamonds)] {
+            if theirs != ours {
+                *differences
+                    .entry(format!("{what} SE {theirs} -> ours {ours}"))
+                    .or_default() += 1;
+            }
+        }
+    }
+    print_counts(&differences);
 }
 
 fn print_counts(counts: &BTreeMap<String, usize>) {

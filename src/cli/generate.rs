@@ -286,6 +286,8 @@ fn line_of(made: &Made, format: Format) -> String {
             "puzzle": puzzle,
             "solution": made.solution.to_line(),
             "rating": made.grade.as_ref().map(|grade| grade.rating.value()),
+            "pearl": made.grade.as_ref().map(|grade| grade.pearl.value()),
+            "diamond": made.grade.as_ref().map(|grade| grade.diamond.value()),
             "level": made.grade.as_ref().map(|grade| grade.level().name()),
             "hardest_technique": made.grade.as_ref().map(hardest),
             "clues": made.puzzle.given_count(),

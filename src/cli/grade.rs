@@ -27,9 +27,10 @@ pub struct GradeArgs {
     /// A puzzle (81 cells), or a file of puzzles one per line (`-` for
     /// stdin).
     pub input: String,
-    /// How to print each puzzle's grade: `RATING LEVEL HARDEST` lines
-    /// (e.g. `3.2 hard X-Wing`), or one JSON object per line with the
-    /// input line number and every technique's count.
+    /// How to print each puzzle's grade: `ER/EP/ED LEVEL HARDEST` lines
+    /// (Sudoku Explainer's rating, pearl and diamond, e.g. `3.2/2.3/1.2
+    /// hard X-Wing`), or one JSON object per line with the input line
+    /// number, the three ratings and every technique's count.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
@@ -126,7 +127,7 @@ fn why_ungraded(answer: &Answer) -> String {
     }
 }
 
-/// `RATING LEVEL HARDEST`, and `(stalled)` when the path stalled.
+/// `ER/EP/ED LEVEL HARDEST`, and `(stalled)` when the path stalled.
 fn write_grade_text(out: &mut Vec<u8>, grade: &GradeSummary) {
     let hardest = grade.hardest.map_or("none", |t| t.name());
     let stalled = if grade.stalled.is_some() {
@@ -134,7 +135,13 @@ fn write_grade_text(out: &mut Vec<u8>, grade: &GradeSummary) {
     } else {
         ""
     };
-    let text = format!("{} {} {hardest}{stalled}", grade.rating, grade.level());
+    let text = format!(
+        "{}/{}/{} {} {hardest}{stalled}",
+        grade.rating,
+        grade.pearl,
+        grade.diamond,
+        grade.level()
+    );
     out.extend_from_slice(text.as_bytes());
 }
 
@@ -148,6 +155,8 @@ fn write_grade_json(out: &mut Vec<u8>, line: u64, grade: &GradeSummary) {
         "line": line,
         "outcome": outcome_word(Outcome::Solved),
         "rating": grade.rating.value(),
+        "pearl": grade.pearl.value(),
+        "diamond": grade.diamond.value(),
         "level": grade.level().name(),
         "hardest_technique": grade.hardest.map_or("none", |t| t.name()),
         "techniques": techniques,

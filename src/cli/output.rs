@@ -31,7 +31,7 @@ use crate::file::LineFormat;
 
 /// Output formats of the command line. Each command's `--format` help
 /// says what its text line holds (solve's `OUTCOME SOLUTION-OR-ERROR`,
-/// grade's `RATING LEVEL HARDEST`, generate's `PUZZLE`), so the values'
+/// grade's `ER/EP/ED LEVEL HARDEST`, generate's `PUZZLE`), so the values'
 /// own help says nothing a command does not.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

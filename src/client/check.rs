@@ -173,13 +173,21 @@ fn with_grade(
 /// path (10.0 and up).
 const MAX_RATING: f64 = 100.0;
 
-/// A grade whose parts agree: a rating in tenths on the scale, the level
-/// that rating falls in, known techniques each counted once and at least
+/// A grade whose parts agree: ratings in tenths on the scale, the first
+/// step's (ED) at most the first placement's (EP), which is at most the
+/// grade's (ER), the level that rating falls in, known techniques each counted once and at least
 /// once, none rated above the grade, the hardest among them, and a reason
 /// exactly when it stalled.
 pub fn checked_grade(grade: &pb::Grade) -> Result<GradeSummary, ProtocolError> {
     let fail = |what: String| Err(ProtocolError(format!("a grade with {what}")));
     let rating = checked_rating(grade.rating)?;
+    let pearl = checked_rating(grade.pearl)?;
+    let diamond = checked_rating(grade.diamond)?;
+    if !(diamond <= pearl && pearl <= rating) {
+        return fail(format!(
+            "ratings {rating}/{pearl}/{diamond}, not ER >= EP >= ED"
+        ));
+    }
     if level_of(grade.level) != Some(rating.level()) {
         return fail(format!("level {} for a rating of {rating}", grade.level));
     }
@@ -216,6 +224,8 @@ pub fn checked_grade(grade: &pb::Grade) -> Result<GradeSummary, ProtocolError> {
     }
     Ok(GradeSummary {
         rating,
+        pearl,
+        diamond,
         hardest,
         techniques,
         stalled: grade.stalled.then(|| shown(&grade.stalled_reason)),
@@ -596,6 +606,10 @@ mod tests {
         };
         assert!(refused(&|g| g.rating = 4.25).contains("not in tenths"));
         assert!(refused(&|g| g.rating = f64::NAN).contains("not in tenths"));
+        assert!(refused(&|g| g.pearl = -1.0).contains("not in tenths"));
+        assert!(refused(&|g| g.diamond = 0.05).contains("not in tenths"));
+        assert!(refused(&|g| g.pearl = 4.3).contains("4.2/4.3/1.2, not ER >= EP >= ED"));
+        assert!(refused(&|g| g.diamond = 1.5).contains("4.2/1.2/1.5, not ER >= EP >= ED"));
         assert!(refused(&|g| g.level = pb::Level::Easy as i32).contains("level 1"));
         assert!(refused(&|g| g.techniques[0].technique = "Guessing".into()).contains("unknown"));
         assert!(refused(&|g| g.techniques[0].count = 0).contains("counted 0"));

@@ -31,8 +31,12 @@ pub struct Answer {
 /// server's: what the command line prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GradeSummary {
-    /// On Sudoku Explainer's scale.
+    /// On Sudoku Explainer's scale (its ER).
     pub rating: Rating,
+    /// The hardest step up to the first placement (SE's EP).
+    pub pearl: Rating,
+    /// The rating of the first step (SE's ED).
+    pub diamond: Rating,
     /// The technique of the hardest step, if there was a step.
     pub hardest: Option<Technique>,
     /// Each technique used, with how many times, in the ladder's order.
@@ -52,6 +56,8 @@ impl From<&Grade> for GradeSummary {
     fn from(grade: &Grade) -> GradeSummary {
         GradeSummary {
             rating: grade.rating,
+            pearl: grade.pearl,
+            diamond: grade.diamond,
             hardest: grade.hardest,
             techniques: grade.techniques.iter().collect(),
             stalled: grade.stalled.map(|stall| stall.to_string()),

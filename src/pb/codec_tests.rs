@@ -66,8 +66,9 @@ fn stats() -> impl Strategy<Value = SolveStats> {
 fn grade() -> impl Strategy<Value = Grade> {
     let technique =
         (text(24), any::<u32>()).prop_map(|(technique, count)| TechniqueCount { technique, count });
+    let rating = || prop_oneof![Just(0.0), 0.0..20.0f64, -1.0e9..1.0e9f64];
     (
-        prop_oneof![Just(0.0), 0.0..20.0f64, -1.0e9..1.0e9f64],
+        (rating(), rating(), rating()),
         any::<i32>(),
         text(24),
         prop::collection::vec(technique, 0..12),
@@ -75,13 +76,18 @@ fn grade() -> impl Strategy<Value = Grade> {
         text(48),
     )
         .prop_map(
-            |(rating, level, hardest_technique, techniques, stalled, stalled_reason)| Grade {
-                rating,
-                level,
-                hardest_technique,
-                techniques,
-                stalled,
-                stalled_reason,
+            |(ratings, level, hardest_technique, techniques, stalled, stalled_reason)| {
+                let (rating, pearl, diamond) = ratings;
+                Grade {
+                    rating,
+                    level,
+                    hardest_technique,
+                    techniques,
+                    stalled,
+                    stalled_reason,
+                    pearl,
+                    diamond,
+                }
             },
         )
 }

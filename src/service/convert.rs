@@ -316,6 +316,8 @@ mod tests {
                 .collect(),
             stalled: true,
             stalled_reason: longest(reasons),
+            pearl: 10.0,
+            diamond: 10.0,
         };
         let size = message::encoded_len(6, &grade);
         assert!(size <= GRADE_OVERHEAD_BYTES, "{size} bytes");

@@ -38,6 +38,8 @@ pub fn pb_grade(grade: &Grade) -> pb::Grade {
             .collect(),
         stalled: grade.stalled.is_some(),
         stalled_reason: grade.stalled.map(|s| s.to_string()).unwrap_or_default(),
+        pearl: grade.pearl.value(),
+        diamond: grade.diamond.value(),
     }
 }
 

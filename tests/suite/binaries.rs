@@ -359,7 +359,7 @@ fn the_exit_codes_of_help_and_the_cli_doc_agree() {
 fn each_commands_help_names_its_own_text_line() {
     let lines = [
         ("solve", "OUTCOME SOLUTION-OR-ERROR"),
-        ("grade", "RATING LEVEL HARDEST"),
+        ("grade", "ER/EP/ED LEVEL HARDEST"),
         ("generate", "`PUZZLE` lines"),
     ];
     for (command, own) in lines {

@@ -61,7 +61,8 @@ fn a_graded_file_prints_the_same_lines_through_a_server_and_here() {
         "{}",
         lines[0]
     );
-    assert_eq!(lines[1], "4.2 hard XY-Wing");
+    // Sukaku Explainer's ER/EP/ED for this puzzle: 4.2/1.2/1.2.
+    assert_eq!(lines[1], "4.2/1.2/1.2 hard XY-Wing");
     assert_eq!(
         lines[2],
         "multiple: the puzzle has several solutions, so no grade"
@@ -104,6 +105,10 @@ fn json_grade_lines_carry_line_numbers_and_every_technique() {
         .sum();
     assert_eq!(placed as usize, CLASSIC.matches('.').count());
     assert_eq!(objects[1]["rating"], 4.2);
+    assert_eq!(
+        (&objects[1]["pearl"], &objects[1]["diamond"]),
+        (&1.2.into(), &1.2.into())
+    );
     assert_eq!(objects[1]["hardest_technique"], "XY-Wing");
     assert_eq!(objects[2]["outcome"], "multiple");
     assert_eq!(objects[3]["outcome"], "invalid");
@@ -115,7 +120,7 @@ fn one_puzzle_is_graded_hinted_and_explained_alike_on_a_server_and_here() {
     let server = ServerProcess::start(&["--workers", "1"]);
     let address = server.address.as_str();
     let graded = sudoku(&["grade", HARD, "--server", address]);
-    assert_eq!(text(&graded.stdout), "4.2 hard XY-Wing\n");
+    assert_eq!(text(&graded.stdout), "4.2/1.2/1.2 hard XY-Wing\n");
     assert_eq!(graded.status.code(), Some(0));
 
     let commands: [&[&str]; 4] = [

@@ -54,6 +54,8 @@ fn generated(puzzle: &str) -> sudoku_grpc::pb::GenerateResponse {
             }],
             stalled: false,
             stalled_reason: String::new(),
+            pearl: 1.2,
+            diamond: 1.2,
         }),
         clues: 30,
         seed: 1,

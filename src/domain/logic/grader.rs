@@ -69,8 +69,15 @@ impl TechniqueCounts {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grade {
     /// The highest-rated step of the path (or [`STALLED_RATING`] when the
-    /// path stalled below it).
+    /// path stalled below it): Sudoku Explainer's ER.
     pub rating: Rating,
+    /// The highest-rated step up to the first that places a digit: SE's
+    /// EP (pearl). The rating, when the path stalled before placing one.
+    pub pearl: Rating,
+    /// The rating of the first step: SE's ED (diamond), the hardest step
+    /// needed before anything at all can be placed or crossed out. The
+    /// rating, when the path stalled before its first step.
+    pub diamond: Rating,
     /// The technique of that step; `None` for a puzzle with no blanks,
     /// or one that stalled before its first step.
     pub hardest: Option<Technique>,
@@ -112,14 +119,7 @@ pub fn walk(
     observer: &mut dyn Observer,
 ) -> Grade {
     let blanks = grid.blanks().len() as usize;
-    let mut counts = [0u32; Technique::ALL.len()];
-    let mut hardest: Option<(Rating, Technique)> = None;
-    let mut note = |rating: Rating, technique: Technique| {
-        counts[technique as usize] += 1;
-        if hardest.is_none_or(|(r, _)| rating > r) {
-            hardest = Some((rating, technique));
-        }
-    };
+    let mut path = PathRatings::new();
     let mut found = Vec::with_capacity(32);
     let mut stalled = None;
     while !grid.is_solved() {
@@ -128,7 +128,7 @@ pub fn walk(
             for &single in &found {
                 if grid.has(single.cell, single.digit) {
                     observer.single(&grid, single);
-                    note(single.technique.base_rating(), single.technique);
+                    path.note(single.technique.base_rating(), single.technique, true);
                     grid.place(single.cell, single.digit);
                 }
             }
@@ -141,7 +141,7 @@ pub fn walk(
         match harder_step(&grid, should_stop) {
             Some(step) => {
                 observer.step(&grid, &step);
-                note(step.rating, step.technique);
+                path.note(step.rating, step.technique, !step.placements.is_empty());
                 step.apply(&mut grid);
             }
             None if should_stop() => {
@@ -155,15 +155,60 @@ pub fn walk(
             }
         }
     }
-    let (mut rating, hardest) = hardest.map_or((Rating(0), None), |(r, t)| (r, Some(t)));
-    if stalled.is_some() {
-        rating = rating.max(STALLED_RATING);
+    path.grade(stalled)
+}
+
+/// The ratings of a path so far: each technique's count, the hardest step,
+/// and the hardest up to the first step and up to the first placement.
+struct PathRatings {
+    counts: [u32; Technique::ALL.len()],
+    hardest: Option<(Rating, Technique)>,
+    pearl: Option<Rating>,
+    diamond: Option<Rating>,
+}
+
+impl PathRatings {
+    fn new() -> PathRatings {
+        PathRatings {
+            counts: [0; Technique::ALL.len()],
+            hardest: None,
+            pearl: None,
+            diamond: None,
+        }
     }
-    Grade {
-        rating,
-        hardest,
-        techniques: TechniqueCounts(counts),
-        stalled,
+
+    /// A step rated `rating`, found by `technique`, that `places` a digit
+    /// or not.
+    fn note(&mut self, rating: Rating, technique: Technique, places: bool) {
+        self.counts[technique as usize] += 1;
+        if self.hardest.is_none_or(|(hardest, _)| rating > hardest) {
+            self.hardest = Some((rating, technique));
+        }
+        let so_far = self.hardest.map_or(rating, |(hardest, _)| hardest);
+        self.diamond.get_or_insert(so_far);
+        if places {
+            self.pearl.get_or_insert(so_far);
+        }
+    }
+
+    /// The grade of the path, which ended here, stalled or not.
+    fn grade(self, stalled: Option<Stall>) -> Grade {
+        let (mut rating, hardest) = self
+            .hardest
+            .map_or((Rating(0), None), |(rating, technique)| {
+                (rating, Some(technique))
+            });
+        if stalled.is_some() {
+            rating = rating.max(STALLED_RATING);
+        }
+        Grade {
+            rating,
+            pearl: self.pearl.unwrap_or(rating),
+            diamond: self.diamond.unwrap_or(rating),
+            hardest,
+            techniques: TechniqueCounts(self.counts),
+            stalled,
+        }
     }
 }
 

@@ -671,6 +671,44 @@ fn wings_of_almost_locked_sets_and_nishio_and_static_chains_rate_as_sukaku_expla
     }
 }
 
+/// Puzzles of top1465 whose first step is not a single, with Sukaku
+/// Explainer's ER/EP/ED for them (`se-rate.sh`, default settings), in
+/// tenths; and a singles-only puzzle.
+const PEARLS_AND_DIAMONDS: [(&str, [u16; 3]); 4] = [
+    (
+        ".2.4....94..189.......62.5......63..3..94.5.......8.1..........8.2..4...964.....7",
+        [56, 50, 26],
+    ),
+    (
+        "..1...5.....2.9......8..3..53..4...........726.........2.1...894...3.............",
+        [40, 34, 26],
+    ),
+    (
+        "7...3........5.6....4....9.2.....7.1...9.8......4.....53....2.....1...8..6.......",
+        [40, 20, 20],
+    ),
+    (CLASSIC, [12, 12, 12]),
+];
+
+#[test]
+fn pearl_and_diamond_are_sukaku_explainer_s() {
+    for (text, [rating, pearl, diamond]) in PEARLS_AND_DIAMONDS {
+        let grade = grade(&board(text));
+        assert_eq!(
+            [grade.rating, grade.pearl, grade.diamond],
+            [rating, pearl, diamond].map(Rating),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_stall_before_any_step_gives_pearl_and_diamond_the_rating() {
+    let grade = grade(&board(INKALA));
+    assert!(grade.stalled.is_some());
+    assert_eq!([grade.pearl, grade.diamond], [grade.rating; 2]);
+}
+
 #[test]
 fn a_full_board_grades_zero_with_no_hardest_technique() {
     let grade = grade(&board(SOLUTION));
