@@ -260,7 +260,7 @@ fn generate_in_rounds(
             left -= job.len() as u64;
             let request = *request;
             let handle = pool
-                .try_submit(move |_| attempt_each(&request, &job, &|| false))
+                .try_submit(move |_| attempt_each(&request, &job, None, &|| false))
                 .expect("the queue holds a round");
             jobs.push(handle);
         }

@@ -105,9 +105,10 @@ pub struct Settings {
     pub max_solve_time: Duration,
 
     /// The longest the logical solver may spend grading one puzzle (in a
-    /// Solve or batch that asks for its grade), or on a Hint or Explain,
-    /// after the puzzle is solved; a grade that needs more is marked
-    /// stalled, with the reason. Separate from --max-solve-time because
+    /// Solve or batch that asks for its grade, or each attempt of a
+    /// Generate), or on a Hint or Explain, after the puzzle is solved; a
+    /// grade that needs more is marked stalled, with the reason (and a
+    /// Generate attempt dropped). Separate from --max-solve-time because
     /// rating the hardest puzzles takes far longer than solving them.
     #[arg(long, env = "SUDOKU_MAX_GRADE_TIME", value_parser = parse_duration,
           default_value = format_duration(Limits::DEFAULT.max_grade_time))]

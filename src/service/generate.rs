@@ -210,9 +210,10 @@ impl SudokuService {
             log_failed_call("Generate", status, true);
         })?;
         let mut seeds = Seeds::new(order.seed);
+        let grade_time = Some(self.limits.max_grade_time);
         let first = self
             .pool
-            .try_submit(job(order.request, seeds.next_job()))
+            .try_submit(job(order.request, seeds.next_job(), grade_time))
             .map_err(|full| self.refuse_generate(full.into()))?;
         let (puzzles, receiver) = mpsc::channel(RESPONSE_BUFFER);
         let end = Arc::new(Mutex::new(None));
@@ -221,6 +222,7 @@ impl SudokuService {
             seeds,
             pool: self.pool.clone(),
             wait: self.limits.max_generate_wait,
+            grade_time,
             deadline,
             draining: self.draining.clone(),
             metrics: self.metrics.clone(),
@@ -254,12 +256,14 @@ impl SudokuService {
     }
 }
 
-/// A job of attempts on `seeds`, which stops early once it is cancelled.
+/// A job of attempts on `seeds`, each graded within `grade_time`
+/// (`--max-grade-time`), which stops early once it is cancelled.
 fn job(
     request: Request,
     seeds: Vec<u64>,
+    grade_time: Option<Duration>,
 ) -> impl FnOnce(&crate::pool::CancelCheck) -> Attempts + Send + 'static {
-    move |cancel| attempt_each(&request, &seeds, &|| cancel.is_cancelled())
+    move |cancel| attempt_each(&request, &seeds, grade_time, &|| cancel.is_cancelled())
 }
 
 /// Why a driver stopped before its count.
@@ -276,6 +280,8 @@ struct Driver {
     seeds: Seeds,
     pool: WorkerPool,
     wait: Duration,
+    /// Each attempt's grading time (`--max-grade-time`).
+    grade_time: Option<Duration>,
     deadline: Option<Instant>,
     draining: watch::Receiver<bool>,
     metrics: Arc<Metrics>,
@@ -344,7 +350,7 @@ impl Driver {
         while jobs.len() < JOBS_IN_FLIGHT {
             // The seeds after this job's, kept only once the job is queued.
             let mut after = self.seeds.clone();
-            let task = job(self.order.request, after.next_job());
+            let task = job(self.order.request, after.next_job(), self.grade_time);
             match self.pool.try_submit_or_return(task) {
                 Ok(handle) => {
                     self.seeds = after;

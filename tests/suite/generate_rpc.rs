@@ -296,6 +296,37 @@ async fn invalid_requests_name_their_field() {
     assert_eq!(server.pool.stats().completed, 0, "nothing ran");
 }
 
+/// Each attempt is graded within `--max-grade-time`: with no time for
+/// any step past the easy singles, no puzzle of a level that needs one
+/// can be graded, so none is made; with the default, the same request
+/// makes its puzzle.
+#[tokio::test]
+async fn each_attempt_is_graded_within_the_grading_time() {
+    let request = GenerateRequest {
+        count: 1,
+        level: pb::Level::Hard as i32,
+        seed: 5,
+        ..Default::default()
+    };
+    let no_time = Settings {
+        max_grade_time: Duration::from_nanos(1),
+        max_generate_wait: Duration::from_millis(300),
+        ..Settings::default()
+    };
+    let server = TestServer::start(no_time, 2, 8).await;
+    let (puzzles, status) = generate(&server, request).await;
+    assert!(puzzles.is_empty(), "{puzzles:?}");
+    let status = status.expect("a failed status");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+
+    let server = TestServer::start(Settings::default(), 2, 8).await;
+    let (puzzles, status) = generate(&server, request).await;
+    assert!(status.is_none(), "{status:?}");
+    assert_eq!(puzzles.len(), 1);
+    let grade = puzzles[0].grade.as_ref().expect("a grade");
+    assert_eq!(grade.level(), pb::Level::Hard);
+}
+
 #[tokio::test]
 async fn a_target_never_met_ends_within_the_budget_saying_how_far_it_got() {
     let settings = Settings {

@@ -36,6 +36,8 @@ mod unavoidable;
 pub use random::{clock_seed, next_seed};
 pub use symmetry::Symmetry;
 
+use std::time::{Duration, Instant};
+
 use random::Random;
 use unavoidable::UnavoidableSets;
 
@@ -165,24 +167,31 @@ pub struct Generated {
 /// One attempt: the puzzle `seed` makes for `request`, if its grade
 /// meets the target (always, when the request skips grading).
 pub fn attempt(request: &Request, seed: u64) -> Option<Generated> {
-    attempt_until(request, seed, &|| false)
+    attempt_until(request, seed, None, &|| false)
 }
 
 /// [`attempt`], whose grading stops (and the attempt fails) once
-/// `should_stop` says so.
+/// `should_stop` says so, or once it has taken `grade_time`: a puzzle
+/// whose grade does not finish in time is dropped, like one the grader
+/// cannot finish.
 pub fn attempt_until(
     request: &Request,
     seed: u64,
+    grade_time: Option<Duration>,
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Generated> {
     let (puzzle, solution) = ungraded(request, seed);
     let grade = if request.skip_grade {
         None
     } else {
+        let deadline = grade_time.and_then(|time| Instant::now().checked_add(time));
+        let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        let should_stop = || should_stop() || out_of_time();
+        let should_stop = &should_stop;
         let grade = match request.ceiling() {
             // Passing the ceiling settles it: the puzzle is off the target.
             Some(ceiling) => logic::grade_within(&puzzle, ceiling, should_stop)?,
-            None => logic::grade_until(&puzzle, should_stop, &|| std::time::Duration::ZERO),
+            None => logic::grade_until(&puzzle, should_stop, &|| Duration::ZERO),
         };
         if !request.accepts(&grade) {
             return None;
@@ -240,17 +249,19 @@ impl Seeds {
     }
 }
 
-/// Attempts on each of `seeds` in turn, until `should_stop` says stop:
-/// one entry per attempt finished, in seed order (an attempt cut short
-/// is left out, so every entry is what its seed makes).
+/// Attempts on each of `seeds` in turn, each graded within `grade_time`
+/// ([`attempt_until`]), until `should_stop` says stop: one entry per
+/// attempt finished, in seed order (an attempt cut short is left out, so
+/// every entry is what its seed makes, or missed its grading time).
 pub fn attempt_each(
     request: &Request,
     seeds: &[u64],
+    grade_time: Option<Duration>,
     should_stop: &dyn Fn() -> bool,
 ) -> Vec<Option<Generated>> {
     let mut made = Vec::with_capacity(seeds.len());
     for &seed in seeds {
-        let found = attempt_until(request, seed, should_stop);
+        let found = attempt_until(request, seed, grade_time, should_stop);
         if should_stop() {
             break;
         }

@@ -260,3 +260,24 @@ fn halving_over_every_orbit_makes_the_puzzles_one_by_one_would() {
         Board::from_cells(puzzle.cells).unwrap()
     });
 }
+
+#[test]
+fn an_attempt_whose_grading_runs_out_of_time_is_dropped() {
+    let request = minimal(Symmetry::Rotate180);
+    let (mut dropped, mut kept) = (0, 0);
+    for seed in 1..=40 {
+        let made = attempt(&request, seed).expect("no target to miss");
+        let rating = made.grade.expect("graded").rating;
+        // With no time at all, only the easy singles (up to 1.5), which
+        // need no time check, can be graded.
+        let in_no_time = attempt_until(&request, seed, Some(Duration::ZERO), &|| false);
+        if rating > Rating(15) {
+            assert_eq!(in_no_time, None, "seed {seed}, rated {rating}");
+            dropped += 1;
+        } else {
+            assert_eq!(in_no_time, Some(made), "seed {seed}");
+            kept += 1;
+        }
+    }
+    assert!(dropped > 0 && kept > 0, "{dropped} dropped, {kept} kept");
+}
