@@ -217,11 +217,12 @@ fn equivalents_of_family(family: &str) -> &'static [Technique] {
         | "4 Strong links"
         | "4 Skyscrapers"
         | "4-String Kite"
-        | "(4 Strong Links) X-Loop"
-        | "Bidirectional X-Cycle"
-        | "Forcing X-Chain" => &[T::XChain],
-        "Bidirectional Y-Cycle" => &[T::XYChain, T::Aic],
-        "Bidirectional Cycle" | "Forcing Chain" => &[T::Aic, T::XChain, T::XYChain],
+        | "(4 Strong Links) X-Loop" => &[T::XChain],
+        "Bidirectional X-Cycle" | "Generalized X-Wing" => &[T::XCycle],
+        "Forcing X-Chain" | "Turbot Fish" => &[T::ForcingXChain],
+        "Bidirectional Y-Cycle" => &[T::YCycle],
+        "Bidirectional Cycle" => &[T::XYCycle],
+        "Forcing Chain" => &[T::ForcingChain],
         "WXYZ-Wing" => &[T::WxyzWing],
         "VWXYZ-Wing" => &[T::VwxyzWing],
         "UVWXYZ-Wing" => &[T::UvwxyzWing],

@@ -70,15 +70,6 @@ pub fn strong_link_chain(
     best_chain(grid, Links::OneDigit, 2 * links, &accept, should_stop)
 }
 
-/// The lowest-rated chain of any kind, rated by its length.
-pub fn any_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let mut best = best_chain(grid, Links::OneDigit, MAX_NODES, &|_| true, should_stop);
-    if let Some(step) = best_chain(grid, Links::All, MAX_NODES, &|_| true, should_stop) {
-        keep_lowest(&mut best, step);
-    }
-    best
-}
-
 /// The lowest-rated chain of one kind (X-Chain, XY-Chain or AIC).
 pub fn chain_of(grid: &Grid, technique: Technique) -> Option<Step> {
     let links = match technique {

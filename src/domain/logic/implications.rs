@@ -37,28 +37,28 @@ use super::step::{Mark, Step, keep_lowest};
 use super::technique::{Rating, Technique, length_bonus};
 
 /// A candidate being on or off: `(cell * 9 + digit - 1) * 2 + on`.
-type State = u16;
+pub(super) type State = u16;
 
 /// States there are: 729 candidates, on and off.
 const STATES: usize = 729 * 2;
 
-fn state(cell: usize, digit: u8, on: bool) -> State {
+pub(super) fn state(cell: usize, digit: u8, on: bool) -> State {
     ((cell * 9 + usize::from(digit) - 1) * 2 + usize::from(on)) as State
 }
 
-fn cell_of(state: State) -> usize {
+pub(super) fn cell_of(state: State) -> usize {
     usize::from(state) / 18
 }
 
-fn digit_of(state: State) -> u8 {
+pub(super) fn digit_of(state: State) -> u8 {
     (usize::from(state) / 2 % 9) as u8 + 1
 }
 
-fn is_on(state: State) -> bool {
+pub(super) fn is_on(state: State) -> bool {
     state % 2 == 1
 }
 
-fn opposite(state: State) -> State {
+pub(super) fn opposite(state: State) -> State {
     state ^ 1
 }
 

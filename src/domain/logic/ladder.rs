@@ -8,6 +8,7 @@
 
 use super::als_wings::als_wing;
 use super::chains;
+use super::cycles::cycle_or_forcing_chain;
 use super::fish::fish;
 use super::forcing::forcing_chain;
 use super::grid::Grid;
@@ -68,7 +69,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| chains::strong_link_chain(g, 4, should_stop),
         &|g| als_wing(g, 4),
         &|g| als_wing(g, 5),
-        &|g| chains::any_chain(g, should_stop),
+        &|g| cycle_or_forcing_chain(g, should_stop),
         &|g| als_wing(g, 6),
         &|g| nishio(g, should_stop),
         &|g| static_forcing_chain(g, should_stop),
@@ -181,6 +182,9 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         }
         Bug1 => bug_plus_one(grid),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
+        XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
+            cycle_or_forcing_chain(grid, never)
+        }
         NishioForcingChain => nishio(grid, never),
         StaticCellForcingChain | StaticUnitForcingChain => static_forcing_chain(grid, never),
         ContradictionForcingChain | CellForcingChain | UnitForcingChain => {

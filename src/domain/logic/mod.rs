@@ -18,6 +18,7 @@
 mod als_wings;
 mod bits;
 mod chains;
+mod cycles;
 mod fish;
 mod forcing;
 mod grader;

@@ -179,6 +179,18 @@ impl Step {
                 "a chain of {} links through {cells} makes each crossed-out candidate false either way",
                 self.pattern.len().saturating_sub(1)
             ),
+            Technique::XCycle | Technique::YCycle | Technique::XYCycle => write!(
+                text,
+                "the candidates {cells} form a loop of alternating links that holds one way \
+                 round or the other, and either way no cell outside it that sees both kinds \
+                 of end holds their digit"
+            ),
+            Technique::ForcingXChain | Technique::ForcingChain => write!(
+                text,
+                "assuming the opposite of the result, a chain of {} links through {cells} \
+                 leads to the result itself",
+                self.pattern.len().saturating_sub(1)
+            ),
             Technique::ContradictionForcingChain => write!(
                 text,
                 "assuming {} leads to a contradiction",

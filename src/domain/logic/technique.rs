@@ -155,6 +155,11 @@ techniques! {
     XChain => "X-Chain", 54;
     XYChain => "XY-Chain", 70;
     Aic => "Alternating Inference Chain", 70;
+    XCycle => "X-Cycle", 65;
+    YCycle => "Y-Cycle", 65;
+    ForcingXChain => "Forcing X-Chain", 66;
+    XYCycle => "XY-Cycle", 70;
+    ForcingChain => "Forcing Chain", 70;
     TuvwxyzWing => "TUVWXYZ-Wing", 75;
     NishioForcingChain => "Nishio Forcing Chain", 75;
     StaticCellForcingChain => "Static Cell Forcing Chain", 80;

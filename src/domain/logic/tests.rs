@@ -1126,3 +1126,89 @@ fn every_chain_the_ladder_calls_an_x_chain_is_about_one_digit() {
         assert_eq!(step.digits.count_ones(), 1, "{}", step.explanation());
     }
 }
+
+// Cycles and forcing chains (Sudoku Explainer's 6.5-7.x step).
+
+#[test]
+fn an_x_cycle_removes_a_digit_that_sees_both_an_on_and_an_off_of_its_loop() {
+    // The swordfish's loop on 4 through rows 1, 4 and 8: r6c4 sees r4c4,
+    // and r8c4, one of which is 4 whichever way round the loop holds.
+    let step = found(&position(SWORDFISH), Technique::XCycle);
+    assert_eq!(step.pattern.len(), 6);
+    assert_eq!(step.rating, Rating(65));
+    assert_eq!(sorted(&step.eliminations), marks("r6c4=4"));
+    assert_true_to(&step, SOLUTION);
+}
+
+#[test]
+fn a_forcing_x_chain_removes_a_candidate_whose_assumption_turns_it_off() {
+    // 4 in r2c1 takes it from r4c1, which leaves r5c1 the last 4 of box
+    // 4, which takes it from r2c1 again: four nodes, 6.6.
+    let step = found(&position(STRONG_LINKS), Technique::ForcingXChain);
+    let chain = ["r2c1", "r4c1", "r5c1", "r2c1"].map(|name| Mark::new(cell(name), 4));
+    assert_eq!(step.pattern, chain);
+    assert_eq!(
+        (step.rating, step.eliminations.clone()),
+        (Rating(66), marks("r2c1=4"))
+    );
+    assert_true_to(&step, SOLUTION);
+}
+
+#[test]
+fn a_forcing_chain_follows_cell_and_unit_links_and_gains_a_tenth_past_six_links() {
+    // 4 in r1c1 leads through the three bivalue cells back to 5 in r1c1:
+    // eight nodes, 7.0 plus a tenth.
+    let step = found(&position(XY_WING), Technique::ForcingChain);
+    assert_eq!(step.pattern.len(), 8);
+    assert_eq!(
+        (step.rating, step.eliminations.clone()),
+        (Rating(71), marks("r1c1=4"))
+    );
+    assert_true_to(&step, SOLUTION);
+}
+
+/// Puzzles made by our generator whose hardest step is a cycle or a
+/// forcing chain, with Sukaku Explainer's ER (se-rate.sh, default
+/// settings) and the name it gives that step.
+const CYCLES_AND_CHAINS: [(&str, u16, Technique); 5] = [
+    (
+        ".....47.1.7.38.59.5...9..8....14..5..8.......12......96.1.5.9.4...........2.....7",
+        66,
+        Technique::YCycle, // Bidirectional Y-Cycle
+    ),
+    (
+        ".1...4..637.5....18.6.....5.89.........92..3...7...2.8.2.3...8..6...9.......8.5..",
+        67,
+        Technique::YCycle, // Bidirectional Y-Cycle
+    ),
+    (
+        "82....45..7....8...54.9..3754.....1......73...8.3..5....65........2.3.......69...",
+        70,
+        Technique::XYCycle, // Bidirectional Cycle
+    ),
+    (
+        "...2..36......9.2.8....7.....5...73...4......79..45..1.5...46.....1...9...9....43",
+        71,
+        Technique::ForcingChain, // Forcing Chain
+    ),
+    (
+        "...3....4.....4...7.39..62...8.657..9.........16......42...7.3.........8.9....5.7",
+        72,
+        Technique::ForcingChain, // Forcing Chain
+    ),
+];
+
+#[test]
+fn cycles_and_forcing_chains_rate_as_sukaku_explainer_rates_them() {
+    for (text, rating, technique) in CYCLES_AND_CHAINS {
+        let puzzle = board(text);
+        let grade = grade(&puzzle);
+        assert_eq!(
+            (grade.rating, grade.hardest, grade.stalled),
+            (Rating(rating), Some(technique), None),
+            "{text}"
+        );
+        let faults = walk_faults(&puzzle, solution_of(&puzzle));
+        assert!(faults.is_empty(), "{text}: {faults:#?}");
+    }
+}
