@@ -7,6 +7,7 @@
 //! lowest-rated find.
 
 use super::als_wings::als_wing;
+use super::bug::bug;
 use super::chains;
 use super::cycles::cycle_or_forcing_chain;
 use super::fish::fish;
@@ -19,7 +20,7 @@ use super::singles::{self, Single};
 use super::step::Step;
 use super::subsets::{hidden_subset, naked_subset};
 use super::technique::Technique;
-use super::uniqueness::{bug_plus_one, unique_rectangle};
+use super::uniqueness::unique_rectangle;
 use super::wings::{xy_wing, xyz_wing};
 
 /// The singles of the simplest kind available, all that one scan finds:
@@ -65,7 +66,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| hidden_subset(g, 4, false),
         &|g| chains::strong_link_chain(g, 3, should_stop),
         &|g| als_wing(g, 3),
-        &bug_plus_one,
+        &bug,
         &|g| chains::strong_link_chain(g, 4, should_stop),
         &|g| als_wing(g, 4),
         &|g| als_wing(g, 5),
@@ -180,7 +181,7 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
             super::uniqueness::unique_rectangle_of(grid, technique)
         }
-        Bug1 => bug_plus_one(grid),
+        Bug1 | Bug2 | Bug3 | Bug4 => bug(grid),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
         XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
             cycle_or_forcing_chain(grid, never)

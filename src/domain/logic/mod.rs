@@ -17,6 +17,7 @@
 
 mod als_wings;
 mod bits;
+mod bug;
 mod chains;
 mod cycles;
 mod fish;

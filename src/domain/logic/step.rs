@@ -171,8 +171,15 @@ impl Step {
             ),
             Technique::Bug1 => write!(
                 text,
-                "without {} every cell would have two candidates, a deadly pattern with two solutions",
-                effect_list(&self.placements, "in")
+                "without {digits} in {cells} every blank cell would have two candidates and every \
+                 digit two places in each unit, a deadly pattern with two solutions, so {cells} \
+                 holds {digits}"
+            ),
+            Technique::Bug2 | Technique::Bug3 | Technique::Bug4 => write!(
+                text,
+                "without their extra candidates {cells} would leave a deadly pattern with two \
+                 solutions (every blank cell with two candidates, every digit with two places \
+                 in each unit), so one of those extras is true"
             ),
             Technique::XChain | Technique::XYChain | Technique::Aic => write!(
                 text,

@@ -150,6 +150,9 @@ techniques! {
     HiddenQuad => "Hidden Quad", 54;
     WxyzWing => "WXYZ-Wing", 55;
     Bug1 => "BUG+1", 56;
+    Bug2 => "BUG Type 2", 57;
+    Bug4 => "BUG Type 4", 57;
+    Bug3 => "BUG Type 3", 57;
     VwxyzWing => "VWXYZ-Wing", 62;
     UvwxyzWing => "UVWXYZ-Wing", 66;
     XChain => "X-Chain", 54;

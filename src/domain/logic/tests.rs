@@ -464,17 +464,20 @@ fn a_rectangle_over_four_boxes_is_no_deadly_pattern() {
 }
 
 #[test]
-fn bug_plus_one_places_the_digit_that_breaks_the_grave() {
+fn bug_plus_one_keeps_the_digit_that_breaks_the_grave() {
     // Every cell holds two candidates but r8c4 {4,5,9}, whose 4 is the
-    // third 4 of row 8, column 4 and box 8.
+    // third 4 of row 8, column 4 and box 8. Sukaku Explainer's type 1
+    // crosses out the others, which is no placement (for EP).
     let grid = position("r6c4=49 r6c6=49 r7c4=45 r7c9=45 r8c4=459 r8c6=49 r8c9=45");
     let step = found(&grid, Technique::Bug1);
-    assert_eq!(step.placements, marks("r8c4=4"));
+    assert!(step.placements.is_empty());
+    assert_eq!(step.eliminations, marks("r8c4=59"));
     assert_true_to(&step, SOLUTION);
     assert_eq!(
         step.explanation(),
-        "without 4 in r8c4 every cell would have two candidates, a deadly pattern with two \
-         solutions; place 4 in r8c4."
+        "without 4 in r8c4 every blank cell would have two candidates and every digit two \
+         places in each unit, a deadly pattern with two solutions, so r8c4 holds 4; remove 5 \
+         from r8c4 and 9 from r8c4."
     );
 }
 
@@ -1168,47 +1171,111 @@ fn a_forcing_chain_follows_cell_and_unit_links_and_gains_a_tenth_past_six_links(
 }
 
 /// Puzzles made by our generator whose hardest step is a cycle or a
-/// forcing chain, with Sukaku Explainer's ER (se-rate.sh, default
+/// forcing chain, with Sukaku Explainer's ER/EP/ED (se-rate.sh, default
 /// settings) and the name it gives that step.
-const CYCLES_AND_CHAINS: [(&str, u16, Technique); 5] = [
+const CYCLES_AND_CHAINS: [(&str, [u16; 3], Technique); 5] = [
     (
         ".....47.1.7.38.59.5...9..8....14..5..8.......12......96.1.5.9.4...........2.....7",
-        66,
+        [66, 12, 12],
         Technique::YCycle, // Bidirectional Y-Cycle
     ),
     (
         ".1...4..637.5....18.6.....5.89.........92..3...7...2.8.2.3...8..6...9.......8.5..",
-        67,
+        [67, 12, 12],
         Technique::YCycle, // Bidirectional Y-Cycle
     ),
     (
         "82....45..7....8...54.9..3754.....1......73...8.3..5....65........2.3.......69...",
-        70,
+        [70, 12, 12],
         Technique::XYCycle, // Bidirectional Cycle
     ),
     (
         "...2..36......9.2.8....7.....5...73...4......79..45..1.5...46.....1...9...9....43",
-        71,
+        [71, 12, 12],
         Technique::ForcingChain, // Forcing Chain
     ),
     (
         "...3....4.....4...7.39..62...8.657..9.........16......42...7.3.........8.9....5.7",
-        72,
+        [72, 12, 12],
         Technique::ForcingChain, // Forcing Chain
     ),
 ];
 
 #[test]
 fn cycles_and_forcing_chains_rate_as_sukaku_explainer_rates_them() {
-    for (text, rating, technique) in CYCLES_AND_CHAINS {
+    assert_rated_as_sukaku_explainer_rates(&CYCLES_AND_CHAINS);
+}
+
+/// Checks each puzzle's ER/EP/ED (in tenths) and hardest technique, and
+/// every step of its path against its solution.
+fn assert_rated_as_sukaku_explainer_rates(puzzles: &[(&str, [u16; 3], Technique)]) {
+    for &(text, ratings, technique) in puzzles {
         let puzzle = board(text);
         let grade = grade(&puzzle);
         assert_eq!(
-            (grade.rating, grade.hardest, grade.stalled),
-            (Rating(rating), Some(technique), None),
+            (
+                [grade.rating, grade.pearl, grade.diamond],
+                grade.hardest,
+                grade.stalled
+            ),
+            (ratings.map(Rating), Some(technique), None),
             "{text}"
         );
         let faults = walk_faults(&puzzle, solution_of(&puzzle));
         assert!(faults.is_empty(), "{text}: {faults:#?}");
     }
+}
+
+/// Puzzles made by our generator whose hardest step is a BUG of type 2, 3
+/// or 4, with Sukaku Explainer's ER/EP/ED (se-rate.sh, default settings;
+/// it names each "BUG type N"). The last three pin down the order of the
+/// search: type 4 before type 3, sets of two digits before larger ones,
+/// and the lkSudoku rule that makes every wide place of the one odd digit
+/// an extra.
+const BUGS: [(&str, [u16; 3], Technique); 8] = [
+    (
+        "8..13.......7......2.4..69.61..2..3..9.3....2.5...1.........4..9..65.8...6...73..",
+        [57, 15, 15],
+        Technique::Bug2,
+    ),
+    (
+        ".....4.8.6...9.54.38.6.....56.....9.........291..........56...4......1.3..74.8...",
+        [57, 12, 12],
+        Technique::Bug4,
+    ),
+    (
+        "......2.....47.3.1..8.5...42.4.........1..89......6..5..1..4..8.62..19..7......2.",
+        [58, 12, 12],
+        Technique::Bug3,
+    ),
+    (
+        "79........85....7..1.28..9.3...6.1..8..47.........2..9.5......8.....34..4..6....1",
+        [59, 12, 12],
+        Technique::Bug3,
+    ),
+    (
+        ".8...3.4.4..6....15.92...7..9.7.6.....8......6.2.1.9...4..75..9..........6.....25",
+        [60, 12, 12],
+        Technique::Bug3,
+    ),
+    (
+        "..1....3....28.....4....158...3.......987....18.64...9..6......27....3..4...9.5..",
+        [57, 12, 12],
+        Technique::Bug4,
+    ),
+    (
+        "6....27......35..6...6.8..2......4....4.735.....2....3.75....1.3..8....486.9.....",
+        [58, 12, 12],
+        Technique::Bug3,
+    ),
+    (
+        "2.........17..5..4...78......54.81...9..7.3....8.......8139.2......246..3.......1",
+        [57, 12, 12],
+        Technique::Bug2,
+    ),
+];
+
+#[test]
+fn bug_types_two_to_four_rate_as_sukaku_explainer_rates_them() {
+    assert_rated_as_sukaku_explainer_rates(&BUGS);
 }

@@ -5,11 +5,9 @@
 //! left with the same two digits {a, b} would allow the solution with a
 //! and b swapped: a "deadly pattern". A unique puzzle cannot end that
 //! way, so some cell of the rectangle must take another digit (Unique
-//! Rectangle types 1-4). Likewise a grid where every blank cell has two
-//! candidates and every digit two places in each unit (a bivalue
-//! universal grave) has two solutions, so the one cell with a third
-//! candidate must take the digit that breaks it (BUG+1). The grader only
-//! calls these on puzzles whose uniqueness the solver has certified.
+//! Rectangle types 1-4). The bivalue universal grave, another deadly
+//! pattern, is in [`super::bug`]. The grader only calls these on puzzles
+//! whose uniqueness the solver has certified.
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
@@ -225,39 +223,4 @@ fn shared_units(a: usize, b: usize) -> Vec<usize> {
         .into_iter()
         .filter(|u| theirs.contains(u))
         .collect()
-}
-
-/// BUG+1: every blank cell but one holds two candidates, that one holds
-/// three, and removing the right digit from it would leave every digit
-/// with two places in each unit. That digit must go there.
-pub fn bug_plus_one(grid: &Grid) -> Option<Step> {
-    let mut odd = None;
-    for cell in grid.blanks().iter() {
-        match grid.marks(cell).count_ones() {
-            2 => {}
-            3 if odd.is_none() => odd = Some(cell),
-            _ => return None,
-        }
-    }
-    let cell = odd?;
-    let digit = digits(grid.marks(cell)).find(|&d| {
-        units_of(cell)
-            .iter()
-            .all(|&u| grid.cells_with(d).and(UNITS[u]).len() == 3)
-    })?;
-    let mut rest = grid.clone();
-    rest.eliminate(cell, digit);
-    let grave = (1..=9).all(|d| {
-        UNITS
-            .iter()
-            .all(|unit| matches!(rest.cells_with(d).and(*unit).len(), 0 | 2))
-    });
-    if !grave {
-        return None;
-    }
-    let mut step = Step::new(Technique::Bug1);
-    step.pattern.push(Mark::new(cell, 0));
-    step.placements.push(Mark::new(cell, digit));
-    step.digits = bit(digit);
-    Some(step)
 }
