@@ -46,7 +46,7 @@ struct Sweep {
     /// Its cycles' technique, and its chains'.
     cycle: Technique,
     chain: Technique,
-    /// Sudoku Explainer's order among equally rated finds of one length.
+    /// Sukaku Explainer's order among equally rated finds of one length.
     order: u8,
 }
 
@@ -83,6 +83,7 @@ const XY: Sweep = Sweep {
 pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
     let mut best: Option<Find> = None;
     for sweep in [X, Y, XY] {
+        let links = Links::new(grid, sweep);
         for cell in grid.blanks().iter() {
             let marks = grid.marks(cell);
             let enough = if sweep.cell_links && !sweep.unit_links {
@@ -98,12 +99,12 @@ pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Op
             }
             for digit in digits(marks) {
                 let start = state(cell, digit, true);
-                for find in cycles_from(grid, start, sweep) {
+                for find in cycles_from(grid, &links, start, sweep) {
                     keep_easiest(&mut best, find);
                 }
                 if sweep.chains {
                     for start in [start, opposite(start)] {
-                        if let Some(find) = forcing_chain_from(grid, start, sweep) {
+                        if let Some(find) = forcing_chain_from(&links, start, sweep) {
                             keep_easiest(&mut best, find);
                         }
                     }
@@ -207,7 +208,47 @@ impl NodeSet {
     }
 }
 
-/// The nodes an "on" turns off, in Sudoku Explainer's order: the cell's
+/// Every node's successors under one sweep's links, worked out once per
+/// grid: the searches from every start follow the same links many times.
+struct Links {
+    /// For each node, where its successors are in `next`: start and end.
+    spans: Vec<(u32, u32)>,
+    next: Vec<State>,
+}
+
+impl Links {
+    fn new(grid: &Grid, sweep: Sweep) -> Links {
+        let mut links = Links {
+            spans: vec![(0, 0); 729 * 2],
+            next: Vec::new(),
+        };
+        let mut found = Vec::new();
+        for cell in grid.blanks().iter() {
+            for digit in digits(grid.marks(cell)) {
+                for on in [false, true] {
+                    let node = state(cell, digit, on);
+                    if on {
+                        turned_off(grid, node, sweep.cell_links, &mut found);
+                    } else {
+                        turned_on(grid, node, sweep, &mut found);
+                    }
+                    let start = links.next.len() as u32;
+                    links.next.extend_from_slice(&found);
+                    links.spans[usize::from(node)] = (start, links.next.len() as u32);
+                }
+            }
+        }
+        links
+    }
+
+    /// The nodes `node` implies, in Sukaku Explainer's order.
+    fn of(&self, node: State) -> &[State] {
+        let (start, end) = self.spans[usize::from(node)];
+        &self.next[start as usize..end as usize]
+    }
+}
+
+/// The nodes an "on" turns off, in Sukaku Explainer's order: the cell's
 /// other candidates (with cell links), then the digit's other places in
 /// its box, row and column, each cell once.
 fn turned_off(grid: &Grid, on: State, cell_links: bool, out: &mut Vec<State>) {
@@ -261,18 +302,17 @@ fn turned_on(grid: &Grid, off: State, sweep: Sweep, out: &mut Vec<State>) {
 /// removes something. Level by level: every "on" reached, then every
 /// "off"; an "off" is followed again when reached another way, unless it
 /// is already on the way that led to it.
-fn cycles_from(grid: &Grid, start: State, sweep: Sweep) -> Vec<Find> {
+fn cycles_from(grid: &Grid, links: &Links, start: State, sweep: Sweep) -> Vec<Find> {
     let mut arena = Arena::default();
     let mut ons = VecDeque::from([arena.add(start, ROOT)]);
     let mut offs = VecDeque::new();
     let mut seen_on = NodeSet::new();
     seen_on.insert(start);
-    let (mut depth, mut next, mut finds) = (0, Vec::new(), Vec::new());
+    let (mut depth, mut finds) = (0, Vec::new());
     while !ons.is_empty() || !offs.is_empty() {
         depth += 1;
         while let Some(from) = ons.pop_front() {
-            turned_off(grid, arena.node(from), sweep.cell_links, &mut next);
-            for &node in &next {
+            for &node in links.of(arena.node(from)) {
                 if !arena.leads_to(from, node) {
                     offs.push_back(arena.add(node, from));
                 }
@@ -280,8 +320,7 @@ fn cycles_from(grid: &Grid, start: State, sweep: Sweep) -> Vec<Find> {
         }
         depth += 1;
         while let Some(from) = offs.pop_front() {
-            turned_on(grid, arena.node(from), sweep, &mut next);
-            for &node in &next {
+            for &node in links.of(arena.node(from)) {
                 if depth >= 4 && node == start {
                     let closing = arena.add(node, from);
                     finds.extend(cycle(grid, &arena.path(closing), sweep));
@@ -334,7 +373,7 @@ fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
 
 /// The forcing chain from `start` to its opposite, if `sweep`'s links
 /// reach it: level by level, each node followed once.
-fn forcing_chain_from(grid: &Grid, start: State, sweep: Sweep) -> Option<Find> {
+fn forcing_chain_from(links: &Links, start: State, sweep: Sweep) -> Option<Find> {
     let mut arena = Arena::default();
     let mut seen = NodeSet::new();
     seen.insert(start);
@@ -346,18 +385,12 @@ fn forcing_chain_from(grid: &Grid, start: State, sweep: Sweep) -> Option<Find> {
         offs.push_back(root);
     }
     let target = opposite(start);
-    let mut next = Vec::new();
     while !ons.is_empty() || !offs.is_empty() {
         for on_side in [true, false] {
             let queue = if on_side { &mut ons } else { &mut offs };
             let mut reached = VecDeque::new();
             while let Some(from) = queue.pop_front() {
-                if on_side {
-                    turned_off(grid, arena.node(from), sweep.cell_links, &mut next);
-                } else {
-                    turned_on(grid, arena.node(from), sweep, &mut next);
-                }
-                for &node in &next {
+                for &node in links.of(arena.node(from)) {
                     if node == target {
                         let end = arena.add(node, from);
                         return Some(forcing_chain(&arena.path(end), sweep));
