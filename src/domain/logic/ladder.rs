@@ -15,12 +15,12 @@ use super::forcing::forcing_chain;
 use super::grid::Grid;
 use super::implications::{nishio, static_forcing_chain};
 use super::intersections::{claiming, locked_candidates, pointing};
+use super::loops::{rectangle_or_loop, unique_loop};
 use super::single_digit::two_strong_links;
 use super::singles::{self, Single};
 use super::step::Step;
 use super::subsets::{hidden_subset, naked_subset};
 use super::technique::Technique;
-use super::uniqueness::unique_rectangle;
 use super::wings::{xy_wing, xyz_wing};
 
 /// The singles of the simplest kind available, all that one scan finds:
@@ -60,7 +60,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &two_strong_links,
         &xy_wing,
         &xyz_wing,
-        &unique_rectangle,
+        &rectangle_or_loop,
         &|g| naked_subset(g, 4),
         &|g| fish(g, 4),
         &|g| hidden_subset(g, 4, false),
@@ -181,6 +181,7 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
             super::uniqueness::unique_rectangle_of(grid, technique)
         }
+        UniqueLoop1 | UniqueLoop2 | UniqueLoop4 => unique_loop(grid),
         Bug1 | Bug2 | Bug3 | Bug4 => bug(grid),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
         XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {

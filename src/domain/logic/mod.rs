@@ -28,6 +28,7 @@ mod hint;
 mod implications;
 mod intersections;
 mod ladder;
+mod loops;
 mod single_digit;
 mod singles;
 mod step;

@@ -165,7 +165,10 @@ impl Step {
             Technique::UniqueRectangle1
             | Technique::UniqueRectangle2
             | Technique::UniqueRectangle3
-            | Technique::UniqueRectangle4 => write!(
+            | Technique::UniqueRectangle4
+            | Technique::UniqueLoop1
+            | Technique::UniqueLoop2
+            | Technique::UniqueLoop4 => write!(
                 text,
                 "{cells} would form a deadly pattern on {digits} (two solutions), which a puzzle with one solution cannot have"
             ),

@@ -145,6 +145,9 @@ techniques! {
     UniqueRectangle2 => "Unique Rectangle Type 2", 45;
     UniqueRectangle4 => "Unique Rectangle Type 4", 45;
     UniqueRectangle3 => "Unique Rectangle Type 3", 46;
+    UniqueLoop1 => "Unique Loop Type 1", 46;
+    UniqueLoop2 => "Unique Loop Type 2", 46;
+    UniqueLoop4 => "Unique Loop Type 4", 46;
     NakedQuad => "Naked Quad", 50;
     Jellyfish => "Jellyfish", 52;
     HiddenQuad => "Hidden Quad", 54;

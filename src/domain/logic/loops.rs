@@ -1,0 +1,248 @@
+//! Unique loops (4.6 for six cells, 4.7 for eight, 5.0 for ten or more):
+//! the deadly pattern of a unique rectangle, stretched over more cells.
+//!
+//! Cells that all hold the same two digits {a, b}, joined into a closed
+//! loop where each step moves along a different kind of unit than the one
+//! before, and where every unit the loop visits holds exactly two of its
+//! cells (one on each side of the alternation), would allow the solution
+//! with a and b swapped round the loop. A puzzle with one solution cannot
+//! end that way, so the cells with extra candidates must keep one of them:
+//!
+//! * **type 1** (one cell with extras): a and b go from it;
+//! * **type 2** (one extra digit, in every cell with extras): it goes from
+//!   every cell that sees them all;
+//! * **type 4** (two cells with extras in one unit where a has no other
+//!   place): a is locked in them, so b goes from both.
+//!
+//! The search follows Sukaku Explainer: from every cell with exactly two
+//! candidates, depth first through boxes, rows and columns in that order,
+//! at most two cells with extras unless they all share one extra digit.
+//! Every loop's steps are kept, and the first by rating, then type, wins.
+//! Rectangles (four cells) are [`super::uniqueness`]'s, and so is type 3
+//! (the extras forming a naked or hidden set), which loops do not try yet.
+
+use super::bits::{BOXES, COLUMNS, Cells, PEERS, ROWS, UNITS, digits, units_of};
+use super::grid::Grid;
+use super::step::{Mark, Step};
+use super::technique::{Rating, Technique};
+use super::uniqueness::unique_rectangle;
+
+/// Sukaku Explainer's one step for unique rectangles and loops: the
+/// lower of the first rectangle and the first loop, by rating then type.
+pub fn rectangle_or_loop(grid: &Grid) -> Option<Step> {
+    let kind = |step: &Step| match step.technique {
+        Technique::UniqueRectangle1 | Technique::UniqueLoop1 => 1,
+        Technique::UniqueRectangle2 | Technique::UniqueLoop2 => 2,
+        Technique::UniqueRectangle3 => 3,
+        _ => 4,
+    };
+    match (unique_rectangle(grid), unique_loop(grid)) {
+        (Some(rectangle), Some(found))
+            if (found.rating, kind(&found)) < (rectangle.rating, kind(&rectangle)) =>
+        {
+            Some(found)
+        }
+        (Some(rectangle), _) => Some(rectangle),
+        (None, found) => found,
+    }
+}
+
+/// The first unique loop of six cells or more, by rating then type, if
+/// one removes something.
+pub fn unique_loop(grid: &Grid) -> Option<Step> {
+    // Each loop once per type, however many of its cells it was found from.
+    let mut found: Vec<(Rating, u8, Vec<Mark>, Step)> = Vec::new();
+    for start in grid.bivalue_cells().iter() {
+        let pair = grid.marks(start);
+        let mut loops = Vec::new();
+        let mut path = vec![start];
+        grow(grid, pair, &mut path, 2, 0, None, &mut loops);
+        for cells in loops.into_iter().filter(|cells| cells.len() >= 4) {
+            if !alternates(&cells) {
+                continue;
+            }
+            for (kind, step) in steps(grid, pair, &cells) {
+                let mut key = step.pattern.clone();
+                key.sort();
+                let seen = found
+                    .iter()
+                    .any(|(_, k, cells, _)| *k == kind && *cells == key);
+                if !seen && !step.eliminations.is_empty() {
+                    found.push((step.rating, kind, key, step));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|&(rating, kind, _, _)| (rating, kind));
+    found.into_iter().next().map(|(_, _, _, step)| step)
+}
+
+/// Extends `path` (which ends in the cell to move from) through every
+/// unit kind but `last`, keeping in `loops` each way back to the start of
+/// four cells or more. Every cell holds both digits of `pair`; up to
+/// `allowed` of them may hold more, and more than that only while all the
+/// extras are one digit (`extras`).
+fn grow(
+    grid: &Grid,
+    pair: u16,
+    path: &mut Vec<usize>,
+    allowed: u32,
+    extras: u16,
+    last: Option<usize>,
+    loops: &mut Vec<Vec<usize>>,
+) {
+    let cell = *path.last().expect("a path has its start");
+    for (kind, unit) in units_of(cell).into_iter().enumerate() {
+        if last == Some(kind) {
+            continue;
+        }
+        for next in UNITS[unit].iter() {
+            if next == path[0] && path.len() >= 4 {
+                loops.push(path.clone());
+                continue;
+            }
+            let marks = grid.marks(next);
+            if path.contains(&next) || marks & pair != pair {
+                continue;
+            }
+            let more = (extras | marks) & !pair;
+            let wide = marks.count_ones() > 2;
+            if !wide || more.count_ones() == 1 || allowed > 0 {
+                path.push(next);
+                let allowed = allowed.saturating_sub(u32::from(wide));
+                grow(grid, pair, path, allowed, more, Some(kind), loops);
+                path.pop();
+            }
+        }
+    }
+}
+
+/// Whether the loop's cells alternate over its units: no unit visited
+/// twice on one side, and the same units on both sides.
+fn alternates(cells: &[usize]) -> bool {
+    let mut sides = [Vec::new(), Vec::new()];
+    for (index, &cell) in cells.iter().enumerate() {
+        let side = &mut sides[index % 2];
+        for unit in units_of(cell) {
+            if side.contains(&unit) {
+                return false;
+            }
+            side.push(unit);
+        }
+    }
+    let [mut even, mut odd] = sides;
+    even.sort_unstable();
+    odd.sort_unstable();
+    even == odd
+}
+
+/// The steps a loop gives (each with its type), by its cells with extras.
+fn steps(grid: &Grid, pair: u16, cells: &[usize]) -> Vec<(u8, Step)> {
+    let wide: Vec<usize> = cells
+        .iter()
+        .copied()
+        .filter(|&cell| grid.marks(cell).count_ones() > 2)
+        .collect();
+    let extras = wide
+        .iter()
+        .fold(0u16, |extras, &cell| extras | grid.marks(cell))
+        & !pair;
+    let step = |technique| loop_step(technique, pair, cells);
+    match wide[..] {
+        [cell] => {
+            let mut one = step(Technique::UniqueLoop1);
+            one.eliminations = digits(pair).map(|digit| Mark::new(cell, digit)).collect();
+            vec![(1, one)]
+        }
+        [first, second] => {
+            let mut found = Vec::new();
+            if extras.count_ones() == 1 {
+                found.push((2, type_2(grid, &wide, extras, step(Technique::UniqueLoop2))));
+            }
+            if let Some(four) = type_4(grid, pair, first, second, step(Technique::UniqueLoop4)) {
+                found.push((4, four));
+            }
+            found
+        }
+        [] => Vec::new(),
+        _ => vec![(2, type_2(grid, &wide, extras, step(Technique::UniqueLoop2)))],
+    }
+}
+
+/// A step of a loop: its pattern the loop's cells, rated by its length.
+fn loop_step(technique: Technique, pair: u16, cells: &[usize]) -> Step {
+    let rectangle = cells.len() == 4;
+    let technique = match technique {
+        Technique::UniqueLoop1 if rectangle => Technique::UniqueRectangle1,
+        Technique::UniqueLoop2 if rectangle => Technique::UniqueRectangle2,
+        Technique::UniqueLoop4 if rectangle => Technique::UniqueRectangle4,
+        other => other,
+    };
+    let mut step = Step::new(technique);
+    let length = match cells.len() {
+        0..=5 => 0,
+        6 | 7 => 1,
+        8 | 9 => 2,
+        _ => 5,
+    };
+    step.rating = Rating(45 + length);
+    step.pattern = cells.iter().map(|&cell| Mark::new(cell, 0)).collect();
+    step.digits = pair;
+    step
+}
+
+/// Type 2: the one extra digit goes from the cells that see every cell
+/// holding extras.
+fn type_2(grid: &Grid, wide: &[usize], extra: u16, mut step: Step) -> Step {
+    let holders = wide
+        .iter()
+        .fold(Cells::EMPTY, |cells, &c| cells.or(Cells::single(c)));
+    let seen = wide
+        .iter()
+        .fold(Cells::ALL, |seen, &cell| seen.and(PEERS[cell]))
+        .minus(holders);
+    let digit = digits(extra).next().expect("one extra digit");
+    step.eliminations = seen
+        .and(grid.cells_with(digit))
+        .iter()
+        .map(|cell| Mark::new(cell, digit))
+        .collect();
+    step
+}
+
+/// Type 4: in a unit holding both cells with extras where one digit of
+/// the pair has no other place, that digit is locked in them and the
+/// other goes from both. Units are tried box, row, column, and a later one
+/// decides, as in Sukaku Explainer; the pair's lower digit first.
+fn type_4(grid: &Grid, pair: u16, first: usize, second: usize, mut step: Step) -> Option<Step> {
+    let both = Cells::single(first).or(Cells::single(second));
+    let mut locked = [None, None];
+    for unit in [BOXES, ROWS, COLUMNS]
+        .into_iter()
+        .filter_map(|mut kind| kind.find(|&u| UNITS[u].and(both) == both))
+    {
+        for (slot, digit) in digits(pair).enumerate() {
+            if grid
+                .cells_with(digit)
+                .and(UNITS[unit])
+                .minus(both)
+                .is_empty()
+            {
+                locked[slot] = Some(unit);
+            }
+        }
+    }
+    let (slot, unit) = locked
+        .iter()
+        .enumerate()
+        .find_map(|(slot, unit)| unit.map(|unit| (slot, unit)))?;
+    let removed = digits(pair).nth(1 - slot).expect("two digits");
+    step.units = vec![unit];
+    step.eliminations = [first, second]
+        .into_iter()
+        .filter(|&cell| grid.has(cell, removed))
+        .map(|cell| Mark::new(cell, removed))
+        .collect();
+    step.eliminations.sort();
+    Some(step)
+}
