@@ -1282,8 +1282,9 @@ fn bug_types_two_to_four_rate_as_sukaku_explainer_rates_them() {
 
 /// Puzzles made by our generator whose hardest step is a unique loop,
 /// with Sukaku Explainer's ER/EP/ED (se-rate.sh, default settings; it
-/// names them "Unique Loop 6 type 2" and so on).
-const UNIQUE_LOOPS: [(&str, [u16; 3], Technique); 6] = [
+/// names them "Unique Loop 6 type 2" and so on). In the last, a rectangle
+/// of type 3 (4.7) is found first, and the loop (4.6) must win.
+const UNIQUE_LOOPS: [(&str, [u16; 3], Technique); 7] = [
     (
         "........265....8....8....4...94...7.....3.5....3.....8...17.6..4.69...2.7..5....9",
         [46, 15, 15],
@@ -1313,6 +1314,11 @@ const UNIQUE_LOOPS: [(&str, [u16; 3], Technique); 6] = [
         "6.31.....9...5.6.7.5........7.21......1..37.....97.31..2.6.......9....5..6.3..18.",
         [50, 12, 12],
         Technique::UniqueLoop2, // ten cells
+    ),
+    (
+        "5..63.1..9...............2.....7...5.1.....47..634...1.53..8.....42.6.....1....56",
+        [46, 12, 12],
+        Technique::UniqueLoop1, // six cells
     ),
 ];
 
