@@ -6,6 +6,7 @@
 //! X-Wing). Chains and forcing chains search exhaustively and keep their
 //! lowest-rated find.
 
+use super::aligned::aligned_pair_exclusion;
 use super::als_wings::als_wing;
 use super::bug::bug;
 use super::chains;
@@ -44,7 +45,7 @@ type Finder<'a> = dyn Fn(&Grid) -> Option<Step> + 'a;
 /// `should_stop` is polled between techniques and inside the chain
 /// searches; once it says stop, the answer is `None`.
 pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let ladder: [&Finder; 30] = [
+    let ladder: [&Finder; 31] = [
         &|g| pointing(g, true),
         &|g| claiming(g, true),
         &|g| hidden_subset(g, 2, true),
@@ -69,6 +70,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &bug,
         &|g| chains::strong_link_chain(g, 4, should_stop),
         &|g| als_wing(g, 4),
+        &aligned_pair_exclusion,
         &|g| als_wing(g, 5),
         &|g| cycle_or_forcing_chain(g, should_stop),
         &|g| als_wing(g, 6),
@@ -183,6 +185,7 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         }
         UniqueLoop1 | UniqueLoop2 | UniqueLoop4 => unique_loop(grid),
         Bug1 | Bug2 | Bug3 | Bug4 => bug(grid),
+        AlignedPairExclusion => aligned_pair_exclusion(grid),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
         XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
             cycle_or_forcing_chain(grid, never)

@@ -15,6 +15,7 @@
 //! places a wrong digit nor removes the solution's digit. The uniqueness
 //! techniques rely on that one solution, so callers certify it first.
 
+mod aligned;
 mod als_wings;
 mod bits;
 mod bug;

@@ -189,6 +189,13 @@ impl Step {
                 "a chain of {} links through {cells} makes each crossed-out candidate false either way",
                 self.pattern.len().saturating_sub(1)
             ),
+            Technique::AlignedPairExclusion => write!(
+                text,
+                "{} cannot take two digits that would leave one of the two-candidate cells \
+                 {} they both see with nothing, nor one digit twice if they see each other",
+                cell_list(&self.pattern[..2]),
+                cell_list(&self.pattern[2..])
+            ),
             Technique::XCycle | Technique::YCycle | Technique::XYCycle => write!(
                 text,
                 "the candidates {cells} form a loop of alternating links that holds one way \

@@ -157,6 +157,7 @@ techniques! {
     Bug4 => "BUG Type 4", 57;
     Bug3 => "BUG Type 3", 57;
     VwxyzWing => "VWXYZ-Wing", 62;
+    AlignedPairExclusion => "Aligned Pair Exclusion", 62;
     UvwxyzWing => "UVWXYZ-Wing", 66;
     XChain => "X-Chain", 54;
     XYChain => "XY-Chain", 70;

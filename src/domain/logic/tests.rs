@@ -1338,3 +1338,28 @@ fn a_unique_loop_of_type_4_gives_sukaku_explainer_s_rating() {
         Technique::UniqueLoop4,
     )]);
 }
+
+/// Puzzles made by our generator whose hardest step is an aligned pair
+/// exclusion, with Sukaku Explainer's ER/EP/ED (se-rate.sh).
+const ALIGNED_PAIRS: [(&str, [u16; 3], Technique); 3] = [
+    (
+        "........4.78...1.........86..5.1.........691.29.4....3.4.2.3...836..7...9..6.14..",
+        [62, 12, 12],
+        Technique::AlignedPairExclusion,
+    ),
+    (
+        ".5...1..6..4.7..8.1....2..7....5.7.......46....7...5.4..1......6..3.....42..9..1.",
+        [62, 12, 12],
+        Technique::AlignedPairExclusion,
+    ),
+    (
+        ".3..8.5...1.....38..9....7......5.....276.9....59...6.7...4........3..2.82.....53",
+        [62, 12, 12],
+        Technique::AlignedPairExclusion,
+    ),
+];
+
+#[test]
+fn aligned_pair_exclusion_rates_as_sukaku_explainer_rates_it() {
+    assert_rated_as_sukaku_explainer_rates(&ALIGNED_PAIRS);
+}
