@@ -46,14 +46,29 @@ impl TimeLimits {
 }
 
 /// The time left of a budget that started at `started`, as a stop check.
-struct Budget<'a> {
+pub(super) struct Budget<'a> {
     started: Instant,
     deadline: Option<Instant>,
     is_cancelled: &'a dyn Fn() -> bool,
 }
 
-impl Budget<'_> {
-    fn should_stop(&self) -> bool {
+impl<'a> Budget<'a> {
+    /// A budget of `limit` (`None`: no limit) from now, which also stops
+    /// once `is_cancelled` says so.
+    pub(super) fn starting_now(
+        limit: Option<Duration>,
+        is_cancelled: &'a dyn Fn() -> bool,
+    ) -> Budget<'a> {
+        let started = Instant::now();
+        Budget {
+            started,
+            deadline: limit.and_then(|limit| started.checked_add(limit)),
+            is_cancelled,
+        }
+    }
+
+    /// Whether the work must stop: cancelled, or out of time.
+    pub(super) fn should_stop(&self) -> bool {
         (self.is_cancelled)() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
@@ -76,14 +91,7 @@ fn certify_then<T>(
     let (Outcome::Solved, Some(solution)) = (report.outcome, report.solution) else {
         return Ok((report, None));
     };
-    let logic_started = Instant::now();
-    let budget = Budget {
-        started: logic_started,
-        deadline: limits
-            .grade
-            .and_then(|budget| logic_started.checked_add(budget)),
-        is_cancelled,
-    };
+    let budget = Budget::starting_now(limits.grade, is_cancelled);
     let result = logic(&solution, &budget);
     if is_cancelled() {
         return Err(SolvePuzzleError::Cancelled);

@@ -36,11 +36,12 @@ mod unavoidable;
 pub use random::{clock_seed, next_seed};
 pub use symmetry::Symmetry;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use random::Random;
 use unavoidable::UnavoidableSets;
 
+use super::graded::Budget;
 use super::logic::{self, Grade, Level, Rating};
 use super::{Board, Outcome, solver};
 
@@ -184,10 +185,8 @@ pub fn attempt_until(
     let grade = if request.skip_grade {
         None
     } else {
-        let deadline = grade_time.and_then(|time| Instant::now().checked_add(time));
-        let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
-        let should_stop = || should_stop() || out_of_time();
-        let should_stop = &should_stop;
+        let budget = Budget::starting_now(grade_time, should_stop);
+        let should_stop = &|| budget.should_stop();
         let grade = match request.ceiling() {
             // Passing the ceiling settles it: the puzzle is off the target.
             Some(ceiling) => logic::grade_within(&puzzle, ceiling, should_stop)?,
