@@ -171,10 +171,9 @@ impl<T: Clone + Send + Sync + 'static> ServerPool<T> {
     pub async fn server(&self, turn: usize) -> Result<Server<T>, ClientError> {
         self.ensure_resolved().await;
         let state = self.inner.state();
-        if state.servers.is_empty() {
+        let Some(entry) = state.turn(turn) else {
             return Err(self.inner.no_servers(&state));
-        }
-        let entry = &state.servers[turn % state.servers.len()];
+        };
         Ok(Server {
             label: entry.label.clone(),
             client: entry.client.clone(),
@@ -193,19 +192,17 @@ impl<T: Clone + Send + Sync + 'static> ServerPool<T> {
         }
         let state = self.inner.state();
         current.generation = state.generation;
-        match state.servers.len() {
-            0 => false,
-            len => state.servers[turn % len].label != current.label,
-        }
+        state
+            .turn(turn)
+            .is_some_and(|entry| entry.label != current.label)
     }
 
     /// Whether `turn` picks `server` from the list as it is now.
     pub fn picks(&self, turn: usize, server: &Server<T>) -> bool {
         let state = self.inner.state();
-        match state.servers.len() {
-            0 => false,
-            len => state.servers[turn % len].label == server.label,
-        }
+        state
+            .turn(turn)
+            .is_some_and(|entry| entry.label == server.label)
     }
 
     /// Resolves every name that was never resolved.
@@ -353,6 +350,16 @@ impl<T: Clone> Inner<T> {
             (names.join(", "), "no addresses yet".to_string())
         });
         ClientError::Resolve { name, reason }
+    }
+}
+
+impl<T> State<T> {
+    /// The server of `turn`: turn modulo the number of servers, if any.
+    fn turn(&self, turn: usize) -> Option<&Entry<T>> {
+        match self.servers.len() {
+            0 => None,
+            len => Some(&self.servers[turn % len]),
+        }
     }
 }
 

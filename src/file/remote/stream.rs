@@ -118,11 +118,13 @@ impl<W: Wire> StreamTask<W> {
                 Ok(mut server) => (self.call(&mut server, stream).await, Some(server)),
                 Err(error) => {
                     let reason = error.to_string();
-                    let attempt = Err(CallEnd::Broke {
-                        progressed: false,
-                        reason,
-                    });
-                    (attempt, None)
+                    (
+                        Err(CallEnd::Broke {
+                            progressed: false,
+                            reason,
+                        }),
+                        None,
+                    )
                 }
             };
             let (progressed, reason) = match attempt {
