@@ -12,7 +12,7 @@
 //! them are tried in Sukaku Explainer's order, (0, 1), (0, 2), (1, 2),
 //! (0, 3) and so on, and the first that removes something is the step.
 
-use super::bits::{Cells, PEERS, digits};
+use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
 use super::step::{Mark, Step};
 use super::technique::Technique;
@@ -64,11 +64,11 @@ fn exclusion(grid: &Grid, base: [usize; 2], shared: Cells) -> Option<Step> {
     for x in digits(grid.marks(a)) {
         for y in digits(grid.marks(b)) {
             let repeats = x == y && see_each_other;
-            let pair = (1u16 << (x - 1)) | (1u16 << (y - 1));
+            let pair = bit(x) | bit(y);
             let empties = shared.iter().any(|cell| grid.marks(cell) & !pair == 0);
             if !repeats && !empties {
-                allowed[0] |= 1 << (x - 1);
-                allowed[1] |= 1 << (y - 1);
+                allowed[0] |= bit(x);
+                allowed[1] |= bit(y);
             }
         }
     }

@@ -90,9 +90,7 @@ fn for_each_set(grid: &Grid, cells: &[usize], size: usize, visit: &mut dyn FnMut
 /// The wing of `set` (holding the digits `held`) and the two-candidate
 /// cell `pair`, if it eliminates anything.
 fn wing(grid: &Grid, set: &[usize], pair: usize, held: u16, technique: Technique) -> Option<Step> {
-    let members = set
-        .iter()
-        .fold(Cells::EMPTY, |m, &c| m.or(Cells::single(c)));
+    let members: Cells = set.iter().copied().collect();
     let pair_digits = grid.marks(pair);
     if members.has(pair) || pair_digits & !held != 0 || PEERS[pair].and(members).is_empty() {
         return None;

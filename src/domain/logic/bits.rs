@@ -70,6 +70,15 @@ impl Cells {
     }
 }
 
+impl FromIterator<usize> for Cells {
+    /// The set of the cells with these indices.
+    fn from_iter<I: IntoIterator<Item = usize>>(indices: I) -> Cells {
+        indices
+            .into_iter()
+            .fold(Cells::EMPTY, |cells, index| cells.or(Cells::single(index)))
+    }
+}
+
 /// Iterator over the indices of a [`Cells`] set.
 pub struct CellIter(u128);
 

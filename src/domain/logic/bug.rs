@@ -31,7 +31,7 @@
 //! The grader calls this only on puzzles whose uniqueness the solver has
 //! certified.
 
-use super::bits::{BOXES, COLUMNS, Cells, PEERS, ROWS, UNITS, bit, digits};
+use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
@@ -48,7 +48,7 @@ pub fn bug(grid: &Grid) -> Option<Step> {
     if extras.digits.count_ones() == 1 {
         return type_2(grid, &extras).or_else(|| type_4(grid, &extras));
     }
-    if extras.seen_by_all.is_some_and(|seen| !seen.is_empty()) {
+    if !extras.seen_by_all().is_empty() {
         return type_4(grid, &extras).or_else(|| type_3(grid, &extras));
     }
     None
@@ -62,8 +62,6 @@ struct Extras {
     by_cell: [u16; 81],
     /// Every extra digit found as the one wide cell of a unit.
     digits: u16,
-    /// The cells that see every cell with extras, none of those.
-    seen_by_all: Option<Cells>,
 }
 
 impl Extras {
@@ -75,7 +73,6 @@ impl Extras {
             cells: Vec::new(),
             by_cell: [0; 81],
             digits: 0,
-            seen_by_all: None,
         };
         // The lkSudoku rule: whether every odd unit is about one digit, and
         // the wide cells among its places.
@@ -87,25 +84,23 @@ impl Extras {
                 if matches!(places.len(), 0 | 2) {
                     continue;
                 }
-                let wide: Vec<usize> = places
+                let wide: Cells = places
                     .iter()
                     .filter(|&cell| grid.marks(cell).count_ones() >= 3)
                     .collect();
-                let wide_cells = wide
-                    .iter()
-                    .fold(Cells::EMPTY, |cells, &cell| cells.or(Cells::single(cell)));
                 match &mut one_digit {
-                    None if !several_digits => one_digit = Some((digit, wide_cells)),
-                    Some((only, cells)) if *only == digit => *cells = cells.or(wide_cells),
+                    None if !several_digits => one_digit = Some((digit, wide)),
+                    Some((only, cells)) if *only == digit => *cells = cells.or(wide),
                     Some(_) => {
                         one_digit = None;
                         several_digits = true;
                     }
                     None => {}
                 }
-                match wide[..] {
-                    [] => return None,
-                    [cell] => {
+                match wide.len() {
+                    0 => return None,
+                    1 => {
+                        let cell = wide.first().expect("one wide cell");
                         extras.digits |= bit(digit);
                         if !extras.add(cell, digit) {
                             return None;
@@ -134,16 +129,17 @@ impl Extras {
             self.cells.push(cell);
         }
         self.by_cell[cell] |= bit(digit);
-        let holders = self
-            .cells
-            .iter()
-            .fold(Cells::EMPTY, |cells, &c| cells.or(Cells::single(c)));
-        let seen = self
-            .seen_by_all
-            .map_or(PEERS[cell], |seen| seen.and(PEERS[cell]));
-        let seen = seen.minus(holders);
-        self.seen_by_all = Some(seen);
-        !(self.cells.len() > 1 && self.digits.count_ones() > 1 && seen.is_empty())
+        !(self.cells.len() > 1 && self.digits.count_ones() > 1 && self.seen_by_all().is_empty())
+    }
+
+    /// The cells with extras.
+    fn holding(&self) -> Cells {
+        self.cells.iter().copied().collect()
+    }
+
+    /// The cells that see every cell with extras, none of those.
+    fn seen_by_all(&self) -> Cells {
+        self.holding().common_peers()
     }
 
     /// Whether the grid without the extras is a grave: every blank cell
@@ -186,7 +182,7 @@ fn type_1(grid: &Grid, cell: usize, kept: u16) -> Step {
 /// cells holding it.
 fn type_2(grid: &Grid, extras: &Extras) -> Option<Step> {
     let digit = digits(extras.digits).next()?;
-    let seen = extras.seen_by_all?.and(grid.cells_with(digit));
+    let seen = extras.seen_by_all().and(grid.cells_with(digit));
     if seen.is_empty() {
         return None;
     }
@@ -227,11 +223,8 @@ fn type_4(grid: &Grid, extras: &Extras) -> Option<Step> {
 /// from the unit's other cells that see every cell with extras. Sets of
 /// two digits first, then three and up to six; boxes, rows, then columns.
 fn type_3(grid: &Grid, extras: &Extras) -> Option<Step> {
-    let holders = extras
-        .cells
-        .iter()
-        .fold(Cells::EMPTY, |cells, &c| cells.or(Cells::single(c)));
-    let seen = extras.seen_by_all?;
+    let holders = extras.holding();
+    let seen = extras.seen_by_all();
     for size in 2..=6usize {
         for kind in [BOXES, ROWS, COLUMNS] {
             let Some(unit) = kind.clone().find(|&u| UNITS[u].and(holders) == holders) else {

@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
-use super::implications::{State, cell_of, digit_of, is_on, opposite, state};
+use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
 
@@ -41,11 +41,10 @@ struct Sweep {
     cell_links: bool,
     /// Links between the two places of a digit in a unit.
     unit_links: bool,
-    /// Whether it also follows forcing chains (not the Y sweep).
-    chains: bool,
-    /// Its cycles' technique, and its chains'.
+    /// Its cycles' technique, and its forcing chains' if it follows them
+    /// (not the Y sweep).
     cycle: Technique,
-    chain: Technique,
+    chain: Option<Technique>,
     /// Sukaku Explainer's order among equally rated finds of one length.
     order: u8,
 }
@@ -53,27 +52,24 @@ struct Sweep {
 const X: Sweep = Sweep {
     cell_links: false,
     unit_links: true,
-    chains: true,
     cycle: Technique::XCycle,
-    chain: Technique::ForcingXChain,
+    chain: Some(Technique::ForcingXChain),
     order: 2,
 };
 
 const Y: Sweep = Sweep {
     cell_links: true,
     unit_links: false,
-    chains: false,
     cycle: Technique::YCycle,
-    chain: Technique::YCycle,
+    chain: None,
     order: 3,
 };
 
 const XY: Sweep = Sweep {
     cell_links: true,
     unit_links: true,
-    chains: true,
     cycle: Technique::XYCycle,
-    chain: Technique::ForcingChain,
+    chain: Some(Technique::ForcingChain),
     order: 4,
 };
 
@@ -102,9 +98,9 @@ pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Op
                 for find in cycles_from(grid, &links, start, sweep) {
                     keep_easiest(&mut best, find);
                 }
-                if sweep.chains {
+                if let Some(chain) = sweep.chain {
                     for start in [start, opposite(start)] {
-                        if let Some(find) = forcing_chain_from(&links, start, sweep) {
+                        if let Some(find) = forcing_chain_from(&links, start, chain, sweep) {
                             keep_easiest(&mut best, find);
                         }
                     }
@@ -192,11 +188,11 @@ impl Arena {
 }
 
 /// A set of nodes, one bit each.
-struct NodeSet([u64; 729 * 2 / 64 + 1]);
+struct NodeSet([u64; STATES.div_ceil(64)]);
 
 impl NodeSet {
     fn new() -> NodeSet {
-        NodeSet([0; 729 * 2 / 64 + 1])
+        NodeSet([0; STATES.div_ceil(64)])
     }
 
     /// Adds `node`; false if it was there already.
@@ -219,7 +215,7 @@ struct Links {
 impl Links {
     fn new(grid: &Grid, sweep: Sweep) -> Links {
         let mut links = Links {
-            spans: vec![(0, 0); 729 * 2],
+            spans: vec![(0, 0); STATES],
             next: Vec::new(),
         };
         let mut found = Vec::new();
@@ -339,9 +335,7 @@ fn cycles_from(grid: &Grid, links: &Links, start: State, sweep: Sweep) -> Vec<Fi
 /// their digit on it, if there are any.
 fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
     let loop_nodes = &path[..path.len() - 1];
-    let cells = loop_nodes.iter().fold(Cells::EMPTY, |cells, &node| {
-        cells.or(Cells::single(cell_of(node)))
-    });
+    let cells: Cells = loop_nodes.iter().map(|&node| cell_of(node)).collect();
     let mut if_on = [Cells::EMPTY; 9];
     let mut if_off = [Cells::EMPTY; 9];
     for &node in loop_nodes {
@@ -373,7 +367,12 @@ fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
 
 /// The forcing chain from `start` to its opposite, if `sweep`'s links
 /// reach it: level by level, each node followed once.
-fn forcing_chain_from(links: &Links, start: State, sweep: Sweep) -> Option<Find> {
+fn forcing_chain_from(
+    links: &Links,
+    start: State,
+    technique: Technique,
+    sweep: Sweep,
+) -> Option<Find> {
     let mut arena = Arena::default();
     let mut seen = NodeSet::new();
     seen.insert(start);
@@ -393,7 +392,7 @@ fn forcing_chain_from(links: &Links, start: State, sweep: Sweep) -> Option<Find>
                 for &node in links.of(arena.node(from)) {
                     if node == target {
                         let end = arena.add(node, from);
-                        return Some(forcing_chain(&arena.path(end), sweep));
+                        return Some(forcing_chain(&arena.path(end), technique, sweep));
                     }
                     if seen.insert(node) {
                         reached.push_back(arena.add(node, from));
@@ -412,10 +411,10 @@ fn forcing_chain_from(links: &Links, start: State, sweep: Sweep) -> Option<Find>
 
 /// The find of a forcing chain (its nodes from the end back to the start):
 /// the start's candidate removed, or placed when the start was "off".
-fn forcing_chain(path: &[State], sweep: Sweep) -> Find {
+fn forcing_chain(path: &[State], technique: Technique, sweep: Sweep) -> Find {
     let end = path[0];
     let complexity = path.len();
-    let mut step = chain_step(sweep.chain, complexity, path);
+    let mut step = chain_step(technique, complexity, path);
     let mark = Mark::new(cell_of(end), digit_of(end));
     if is_on(end) {
         step.placements.push(mark);

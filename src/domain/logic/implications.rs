@@ -40,7 +40,7 @@ use super::technique::{Rating, Technique, length_bonus};
 pub(super) type State = u16;
 
 /// States there are: 729 candidates, on and off.
-const STATES: usize = 729 * 2;
+pub(super) const STATES: usize = 729 * 2;
 
 pub(super) fn state(cell: usize, digit: u8, on: bool) -> State {
     ((cell * 9 + usize::from(digit) - 1) * 2 + usize::from(on)) as State

@@ -18,10 +18,11 @@
 //! candidates, depth first through boxes, rows and columns in that order,
 //! at most two cells with extras unless they all share one extra digit.
 //! Every loop's steps are kept, and the first by rating, then type, wins.
-//! Rectangles (four cells) are [`super::uniqueness`]'s, and so is type 3
-//! (the extras forming a naked or hidden set), which loops do not try yet.
+//! Loops of four cells are rectangles, and named so (4.5); the rectangle
+//! finder of [`super::uniqueness`] is asked too, for its type 3 (the
+//! extras forming a naked or hidden set), which loops do not try yet.
 
-use super::bits::{BOXES, COLUMNS, Cells, PEERS, ROWS, UNITS, digits, units_of};
+use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, digits, units_of};
 use super::grid::Grid;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
@@ -30,12 +31,7 @@ use super::uniqueness::unique_rectangle;
 /// Sukaku Explainer's one step for unique rectangles and loops: the
 /// lower of the first rectangle and the first loop, by rating then type.
 pub fn rectangle_or_loop(grid: &Grid) -> Option<Step> {
-    let kind = |step: &Step| match step.technique {
-        Technique::UniqueRectangle1 | Technique::UniqueLoop1 => 1,
-        Technique::UniqueRectangle2 | Technique::UniqueLoop2 => 2,
-        Technique::UniqueRectangle3 => 3,
-        _ => 4,
-    };
+    let kind = |step: &Step| pattern_type(step.technique);
     match (unique_rectangle(grid), unique_loop(grid)) {
         (Some(rectangle), Some(found))
             if (found.rating, kind(&found)) < (rectangle.rating, kind(&rectangle)) =>
@@ -47,8 +43,18 @@ pub fn rectangle_or_loop(grid: &Grid) -> Option<Step> {
     }
 }
 
-/// The first unique loop of six cells or more, by rating then type, if
-/// one removes something.
+/// The type (1 to 4) of a unique rectangle or loop step.
+fn pattern_type(technique: Technique) -> u8 {
+    match technique {
+        Technique::UniqueRectangle1 | Technique::UniqueLoop1 => 1,
+        Technique::UniqueRectangle2 | Technique::UniqueLoop2 => 2,
+        Technique::UniqueRectangle3 => 3,
+        _ => 4,
+    }
+}
+
+/// The first unique loop (a rectangle, for four cells), by rating then
+/// type, if one removes something.
 pub fn unique_loop(grid: &Grid) -> Option<Step> {
     // Each loop once per type, however many of its cells it was found from.
     let mut found: Vec<(Rating, u8, Vec<Mark>, Step)> = Vec::new();
@@ -57,11 +63,12 @@ pub fn unique_loop(grid: &Grid) -> Option<Step> {
         let mut loops = Vec::new();
         let mut path = vec![start];
         grow(grid, pair, &mut path, 2, 0, None, &mut loops);
-        for cells in loops.into_iter().filter(|cells| cells.len() >= 4) {
+        for cells in loops {
             if !alternates(&cells) {
                 continue;
             }
-            for (kind, step) in steps(grid, pair, &cells) {
+            for step in steps(grid, pair, &cells) {
+                let kind = pattern_type(step.technique);
                 let mut key = step.pattern.clone();
                 key.sort();
                 let seen = found
@@ -136,8 +143,8 @@ fn alternates(cells: &[usize]) -> bool {
     even == odd
 }
 
-/// The steps a loop gives (each with its type), by its cells with extras.
-fn steps(grid: &Grid, pair: u16, cells: &[usize]) -> Vec<(u8, Step)> {
+/// The steps a loop gives, by its cells with extras.
+fn steps(grid: &Grid, pair: u16, cells: &[usize]) -> Vec<Step> {
     let wide: Vec<usize> = cells
         .iter()
         .copied()
@@ -152,20 +159,24 @@ fn steps(grid: &Grid, pair: u16, cells: &[usize]) -> Vec<(u8, Step)> {
         [cell] => {
             let mut one = step(Technique::UniqueLoop1);
             one.eliminations = digits(pair).map(|digit| Mark::new(cell, digit)).collect();
-            vec![(1, one)]
+            vec![one]
         }
         [first, second] => {
             let mut found = Vec::new();
             if extras.count_ones() == 1 {
-                found.push((2, type_2(grid, &wide, extras, step(Technique::UniqueLoop2))));
+                found.push(type_2(grid, &wide, extras, step(Technique::UniqueLoop2)));
             }
-            if let Some(four) = type_4(grid, pair, first, second, step(Technique::UniqueLoop4)) {
-                found.push((4, four));
-            }
+            found.extend(type_4(
+                grid,
+                pair,
+                first,
+                second,
+                step(Technique::UniqueLoop4),
+            ));
             found
         }
         [] => Vec::new(),
-        _ => vec![(2, type_2(grid, &wide, extras, step(Technique::UniqueLoop2)))],
+        _ => vec![type_2(grid, &wide, extras, step(Technique::UniqueLoop2))],
     }
 }
 
@@ -194,13 +205,7 @@ fn loop_step(technique: Technique, pair: u16, cells: &[usize]) -> Step {
 /// Type 2: the one extra digit goes from the cells that see every cell
 /// holding extras.
 fn type_2(grid: &Grid, wide: &[usize], extra: u16, mut step: Step) -> Step {
-    let holders = wide
-        .iter()
-        .fold(Cells::EMPTY, |cells, &c| cells.or(Cells::single(c)));
-    let seen = wide
-        .iter()
-        .fold(Cells::ALL, |seen, &cell| seen.and(PEERS[cell]))
-        .minus(holders);
+    let seen = wide.iter().copied().collect::<Cells>().common_peers();
     let digit = digits(extra).next().expect("one extra digit");
     step.eliminations = seen
         .and(grid.cells_with(digit))

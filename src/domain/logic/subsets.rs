@@ -42,9 +42,7 @@ pub fn naked_subsets(grid: &Grid, size: u32, visit: &mut dyn FnMut(Step) -> bool
             if held.count_ones() != size {
                 continue;
             }
-            let set = chosen
-                .iter()
-                .fold(Cells::EMPTY, |set, &c| set.or(Cells::single(c)));
+            let set: Cells = chosen.iter().copied().collect();
             let mut step = Step::new(technique);
             for digit in digits(held) {
                 for cell in grid.cells_with(digit).and(*cells).minus(set).iter() {

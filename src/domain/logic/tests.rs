@@ -623,55 +623,44 @@ fn a_puzzle_that_needs_an_xy_wing_is_hard_and_rated_by_it() {
 }
 
 /// Puzzles of the Sudoku Exchange bank (public domain), each with the
-/// rating Sukaku Explainer gives it (in tenths) and the technique of our
+/// ER/EP/ED Sukaku Explainer gives it (in tenths) and the technique of our
 /// hardest step, written with 0 for a blank as the bank writes them.
-const RATED: [(&str, u16, Technique); 6] = [
+const RATED: [(&str, [u16; 3], Technique); 6] = [
     (
         "000310000060097040001420300030000502786000139502000060003059700020680010000074000",
-        56,
+        [56, 12, 12],
         Technique::WxyzWing,
     ),
     (
         "000000000007010200800603001005908300000040000020000050001762500500000008060000020",
-        64,
+        [64, 12, 12],
         Technique::VwxyzWing,
     ),
     (
         "040901050600000001150000027004708500071000230003000600000216000000803000010070060",
-        66,
+        [66, 12, 12],
         Technique::UvwxyzWing,
     ),
     (
         "502070430000400050000020700400502073000010000970603001008050000010004000059030807",
-        78,
+        [78, 12, 12],
         Technique::NishioForcingChain,
     ),
     (
         "003010800900050006700040003000104000070000050090578020040000080107000905502090407",
-        83,
+        [83, 12, 12],
         Technique::StaticUnitForcingChain,
     ),
     (
         "009107300704000908030000060078000530000308000400000009500409003800070005001000400",
-        84,
+        [84, 12, 12],
         Technique::StaticCellForcingChain,
     ),
 ];
 
 #[test]
 fn wings_of_almost_locked_sets_and_nishio_and_static_chains_rate_as_sukaku_explainer() {
-    for (text, rating, technique) in RATED {
-        let text = text.replace('0', ".");
-        let puzzle = board(&text);
-        let grade = grade(&puzzle);
-        assert_eq!(
-            (grade.rating, grade.hardest, grade.stalled),
-            (Rating(rating), Some(technique), None),
-            "{text}"
-        );
-        let faults = walk_faults(&puzzle, solution_of(&puzzle));
-        assert!(faults.is_empty(), "{text}: {faults:#?}");
-    }
+    assert_rated_as_sukaku_explainer_rates(&RATED);
 }
 
 /// Puzzles of top1465 whose first step is not a single, with Sukaku
