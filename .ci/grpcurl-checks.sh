@@ -158,6 +158,8 @@ echo "ok: SolveBatchStream answers every batch in order and goes on after a refu
 out=$(call -d "{\"puzzle\":\"$puzzle\",\"grade\":true}" "$address" sudoku.v1.SudokuService/Solve) || fail "graded Solve: $out"
 expect "a graded Solve carries the grade" '"level": "LEVEL_[A-Z]*"' "$out"
 expect "the grade names its hardest technique" '"hardestTechnique": "[A-Z]' "$out"
+expect "the grade carries SE's pearl (EP)" '"pearl": [0-9]' "$out"
+expect "the grade carries SE's diamond (ED)" '"diamond": [0-9]' "$out"
 out=$(call -d "{\"id\":\"g1\",\"puzzles\":[\"$puzzle\",\"$puzzle\"],\"grade\":true}" "$address" sudoku.v1.SudokuService/SolveBatch) || fail "graded SolveBatch: $out"
 [ "$(grep -c '"level": "LEVEL_' <<<"$out")" -eq 2 ] || fail "a graded batch grades each puzzle: $out"
 out=$(call -d @ "$address" sudoku.v1.SudokuService/SolveStream <<<"{\"id\":\"1\",\"puzzle\":\"$puzzle\",\"grade\":true}
