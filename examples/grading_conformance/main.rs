@@ -12,6 +12,7 @@
 //! cargo run --release --example grading_conformance -- se-paths DIR
 //! cargo run --release --example grading_conformance -- soundness FILE...
 //! cargo run --release --example grading_conformance -- speed FILE [REPEAT]
+//! cargo run --release --example grading_conformance -- hardest FILE
 //! ```
 
 mod effects;
@@ -29,6 +30,7 @@ fn main() {
         Some("exchange") if args.len() == 2 => exchange(&args[1]),
         Some("reglib") if args.len() == 2 => reglib::run(&args[1]),
         Some("se-paths") if args.len() == 2 => se_paths::run(&args[1]),
+        Some("hardest") if args.len() == 2 => hardest(&args[1]),
         Some("speed") if args.len() >= 2 => {
             speed(&args[1], args.get(2).map_or(1, |n| n.parse().unwrap_or(1)))
         }
@@ -39,7 +41,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: grading_conformance exchange|reglib|se-paths DIR | soundness FILE... | speed FILE [REPEAT]"
+                "usage: grading_conformance exchange|reglib|se-paths DIR | soundness FILE... | speed FILE [REPEAT] | hardest FILE"
             );
             std::process::exit(2);
         }
@@ -130,6 +132,64 @@ fn exchange(dir: &str) {
             within(&group, 0.5)
         );
     }
+}
+
+/// Sukaku Explainer's ER/EP/ED of a file of `PUZZLE ER/EP/ED SECONDS
+/// TECHNIQUE` lines (as `hardest-se40.txt`) against ours, with the time
+/// each took both programs.
+fn hardest(path: &str) {
+    let text = read(path);
+    let (mut exact, mut times, mut rows) = ([0; 3], Vec::new(), 0);
+    println!(
+        "puzzle                                                                             SE ER/EP/ED    ours ER/EP/ED  SE s    ours s"
+    );
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let board = parse_board(fields[0]).expect("hardest puzzles parse");
+        let theirs: Vec<f64> = fields[1]
+            .split('/')
+            .map(|r| r.parse().expect("ratings"))
+            .collect();
+        let (grade, time) = timed_grade(&board);
+        let ours = [grade.rating, grade.pearl, grade.diamond].map(Rating::value);
+        for (count, (a, b)) in exact.iter_mut().zip(ours.iter().zip(&theirs)) {
+            *count += usize::from((a - b).abs() < 0.05);
+        }
+        let mark = if (ours[0] - theirs[0]).abs() < 0.05 {
+            ' '
+        } else {
+            '*'
+        };
+        println!(
+            "{} {:>13}{mark} {:>4.1}/{:.1}/{:.1} {:>6} {:>8.2}{}",
+            fields[0],
+            fields[1],
+            ours[0],
+            ours[1],
+            ours[2],
+            fields[2],
+            time.as_secs_f64(),
+            grade
+                .stalled
+                .as_ref()
+                .map_or(String::new(), |s| format!("  stalled: {s}")),
+        );
+        times.push((time, fields[0].to_string()));
+        rows += 1;
+    }
+    times.sort();
+    let median = times.get(rows / 2).map_or(0.0, |(t, _)| t.as_secs_f64());
+    println!(
+        "{rows} puzzles: ER exact {}, EP exact {}, ED exact {}; median {median:.2} s, slowest {:.2} s ({})",
+        exact[0],
+        exact[1],
+        exact[2],
+        times.last().map_or(0.0, |(t, _)| t.as_secs_f64()),
+        times.last().map_or("", |(_, p)| p.as_str()),
+    );
 }
 
 /// How many puzzles of each of Sukaku Explainer's levels (rows) got each

@@ -78,6 +78,15 @@ const XY: Sweep = Sweep {
 /// is `None`.
 pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
     let mut best: Option<Find> = None;
+    let finished = each_find(grid, should_stop, &mut |find| keep_easiest(&mut best, find));
+    finished.then_some(best?.step)
+}
+
+/// Hands every cycle and forcing chain on the grid to `sink`, in the
+/// order found: the X sweep, the Y sweep, the XY sweep, and in each, the
+/// cells in order and their digits. False if `should_stop` said stop.
+fn each_find(grid: &Grid, should_stop: &dyn Fn() -> bool, sink: &mut dyn FnMut(Find)) -> bool {
+    let mut scratch = Scratch::default();
     for sweep in [X, Y, XY] {
         let links = Links::new(grid, sweep);
         for cell in grid.blanks().iter() {
@@ -91,34 +100,49 @@ pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Op
                 continue;
             }
             if should_stop() {
-                return None;
+                return false;
             }
             for digit in digits(marks) {
                 let start = state(cell, digit, true);
-                for find in cycles_from(grid, &links, start, sweep) {
-                    keep_easiest(&mut best, find);
+                for find in cycles_from(grid, &links, start, sweep, &mut scratch) {
+                    sink(find);
                 }
-                if let Some(chain) = sweep.chain {
-                    for start in [start, opposite(start)] {
-                        if let Some(find) = forcing_chain_from(&links, start, chain, sweep) {
-                            keep_easiest(&mut best, find);
-                        }
-                    }
+                let Some(chain) = sweep.chain else {
+                    continue;
+                };
+                for start in [start, opposite(start)] {
+                    let found = forcing_chain_from(&links, start, chain, sweep, &mut scratch);
+                    found.into_iter().for_each(&mut *sink);
                 }
             }
         }
     }
-    best.map(|find| find.step)
+    true
 }
 
 /// A cycle or chain found, with what orders it among the others.
-struct Find {
+pub(super) struct Find {
     /// Sudoku Explainer's rating, as its floating-point sum.
-    rating: f64,
+    pub rating: f64,
     /// Nodes it rests on.
-    complexity: usize,
+    pub complexity: usize,
     order: u8,
-    step: Step,
+    pub step: Step,
+    /// Its nodes, from the end (for a cycle, the node that closes it) back
+    /// to the start.
+    pub path: Vec<State>,
+    pub is_cycle: bool,
+}
+
+/// Every cycle and forcing chain on the grid, easiest first, in the order
+/// Sukaku Explainer sorts them (rating, then nodes, then kind, then the
+/// order found).
+pub(super) fn all_cycles_and_chains(grid: &Grid) -> Vec<Find> {
+    let mut all = Vec::new();
+    each_find(grid, &|| false, &mut |find| all.push(find));
+    let key = |f: &Find| (f.rating, f.complexity, f.order);
+    all.sort_by(|a, b| key(a).partial_cmp(&key(b)).expect("ratings are numbers"));
+    all
 }
 
 /// Keeps `find` if it comes before `best`: a strictly lower rating, or
@@ -142,6 +166,15 @@ fn explainer_rating(base: Rating, bonus: u16) -> f64 {
         added += 0.1;
     }
     base.value() + added
+}
+
+/// Buffers the searches from each start reuse.
+#[derive(Default)]
+struct Scratch {
+    arena: Arena,
+    ons: VecDeque<u32>,
+    offs: VecDeque<u32>,
+    reached: VecDeque<u32>,
 }
 
 /// Nodes of one search, each with the index of the node that led to it.
@@ -298,10 +331,20 @@ fn turned_on(grid: &Grid, off: State, sweep: Sweep, out: &mut Vec<State>) {
 /// removes something. Level by level: every "on" reached, then every
 /// "off"; an "off" is followed again when reached another way, unless it
 /// is already on the way that led to it.
-fn cycles_from(grid: &Grid, links: &Links, start: State, sweep: Sweep) -> Vec<Find> {
-    let mut arena = Arena::default();
-    let mut ons = VecDeque::from([arena.add(start, ROOT)]);
-    let mut offs = VecDeque::new();
+fn cycles_from(
+    grid: &Grid,
+    links: &Links,
+    start: State,
+    sweep: Sweep,
+    scratch: &mut Scratch,
+) -> Vec<Find> {
+    let Scratch {
+        arena, ons, offs, ..
+    } = scratch;
+    arena.nodes.clear();
+    ons.clear();
+    offs.clear();
+    ons.push_back(arena.add(start, ROOT));
     let mut seen_on = NodeSet::new();
     seen_on.insert(start);
     let (mut depth, mut finds) = (0, Vec::new());
@@ -362,7 +405,7 @@ fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
     let mut step = chain_step(sweep.cycle, complexity, loop_nodes);
     step.eliminations = eliminations;
     step.eliminations.sort();
-    Some(find(step, complexity, sweep))
+    Some(find(step, complexity, sweep, path, true))
 }
 
 /// The forcing chain from `start` to its opposite, if `sweep`'s links
@@ -372,12 +415,20 @@ fn forcing_chain_from(
     start: State,
     technique: Technique,
     sweep: Sweep,
+    scratch: &mut Scratch,
 ) -> Option<Find> {
-    let mut arena = Arena::default();
+    let Scratch {
+        arena,
+        ons,
+        offs,
+        reached,
+    } = scratch;
+    arena.nodes.clear();
+    ons.clear();
+    offs.clear();
     let mut seen = NodeSet::new();
     seen.insert(start);
     let root = arena.add(start, ROOT);
-    let (mut ons, mut offs) = (VecDeque::new(), VecDeque::new());
     if is_on(start) {
         ons.push_back(root);
     } else {
@@ -386,8 +437,8 @@ fn forcing_chain_from(
     let target = opposite(start);
     while !ons.is_empty() || !offs.is_empty() {
         for on_side in [true, false] {
-            let queue = if on_side { &mut ons } else { &mut offs };
-            let mut reached = VecDeque::new();
+            let queue = if on_side { &mut *ons } else { &mut *offs };
+            reached.clear();
             while let Some(from) = queue.pop_front() {
                 for &node in links.of(arena.node(from)) {
                     if node == target {
@@ -400,9 +451,9 @@ fn forcing_chain_from(
                 }
             }
             if on_side {
-                offs.extend(reached);
+                offs.extend(reached.drain(..));
             } else {
-                ons.extend(reached);
+                ons.extend(reached.drain(..));
             }
         }
     }
@@ -421,7 +472,7 @@ fn forcing_chain(path: &[State], technique: Technique, sweep: Sweep) -> Find {
     } else {
         step.eliminations.push(mark);
     }
-    find(step, complexity, sweep)
+    find(step, complexity, sweep, path, false)
 }
 
 /// A step of `technique` resting on `complexity` nodes, its pattern the
@@ -436,13 +487,15 @@ fn chain_step(technique: Technique, complexity: usize, nodes: &[State]) -> Step 
     step
 }
 
-fn find(step: Step, complexity: usize, sweep: Sweep) -> Find {
+fn find(step: Step, complexity: usize, sweep: Sweep, path: &[State], is_cycle: bool) -> Find {
     let base = step.technique.base_rating();
     Find {
         rating: explainer_rating(base, step.rating.0 - base.0),
         complexity,
         order: sweep.order,
         step,
+        path: path.to_vec(),
+        is_cycle,
     }
 }
 

@@ -19,11 +19,6 @@ use super::step::Step;
 use super::technique::{Level, Rating, Technique};
 use crate::domain::Board;
 
-/// The rating given to a puzzle the ladder could not finish, when the
-/// steps taken rate lower: the start of Sudoku Explainer's nested forcing
-/// chains, which this solver does not search.
-pub const STALLED_RATING: Rating = Rating(100);
-
 /// Why a logical solve stopped before the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Stall {
@@ -68,8 +63,8 @@ impl TechniqueCounts {
 /// How hard a puzzle is for a person.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grade {
-    /// The highest-rated step of the path (or [`STALLED_RATING`] when the
-    /// path stalled below it): Sudoku Explainer's ER.
+    /// The highest-rated step of the path: Sudoku Explainer's ER. When
+    /// the path stalled, the highest reached so far: a lower bound.
     pub rating: Rating,
     /// The highest-rated step up to the first that places a digit: SE's
     /// EP (pearl). The rating, when the path stalled before placing one.
@@ -193,14 +188,11 @@ impl PathRatings {
 
     /// The grade of the path, which ended here, stalled or not.
     fn grade(self, stalled: Option<Stall>) -> Grade {
-        let (mut rating, hardest) = self
+        let (rating, hardest) = self
             .hardest
             .map_or((Rating(0), None), |(rating, technique)| {
                 (rating, Some(technique))
             });
-        if stalled.is_some() {
-            rating = rating.max(STALLED_RATING);
-        }
         Grade {
             rating,
             pearl: self.pearl.unwrap_or(rating),

@@ -12,7 +12,7 @@ use super::bits::{Cells, PEERS, UNITS, bit, digits};
 use crate::domain::Board;
 
 /// Placed digits and the candidates of the blank cells.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     values: [u8; 81],
     marks: [u16; 81],
@@ -107,6 +107,11 @@ impl Grid {
     /// True when `digit` is a candidate of the cell.
     pub fn has(&self, index: usize, digit: u8) -> bool {
         self.marks[index] & bit(digit) != 0
+    }
+
+    /// The cells where `digit` is placed.
+    pub fn placed(&self, digit: u8) -> Cells {
+        self.placed[usize::from(digit - 1)]
     }
 
     /// The blank cells.

@@ -12,9 +12,8 @@ use super::bug::bug;
 use super::chains;
 use super::cycles::cycle_or_forcing_chain;
 use super::fish::fish;
-use super::forcing::forcing_chain;
+use super::forcing::{dynamic_forcing_chain, nishio, static_forcing_chain};
 use super::grid::Grid;
-use super::implications::{nishio, static_forcing_chain};
 use super::intersections::{claiming, locked_candidates, pointing};
 use super::loops::{rectangle_or_loop, unique_loop};
 use super::single_digit::two_strong_links;
@@ -45,7 +44,7 @@ type Finder<'a> = dyn Fn(&Grid) -> Option<Step> + 'a;
 /// `should_stop` is polled between techniques and inside the chain
 /// searches; once it says stop, the answer is `None`.
 pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let ladder: [&Finder; 31] = [
+    let ladder: [&Finder; 34] = [
         &|g| pointing(g, true),
         &|g| claiming(g, true),
         &|g| hidden_subset(g, 2, true),
@@ -76,7 +75,10 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| als_wing(g, 6),
         &|g| nishio(g, should_stop),
         &|g| static_forcing_chain(g, should_stop),
-        &|g| forcing_chain(g, should_stop),
+        &|g| dynamic_forcing_chain(g, 0, should_stop),
+        &|g| dynamic_forcing_chain(g, 1, should_stop),
+        &|g| dynamic_forcing_chain(g, 2, should_stop),
+        &|g| dynamic_forcing_chain(g, 3, should_stop),
     ];
     for finder in ladder {
         if should_stop() {
@@ -192,9 +194,12 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         }
         NishioForcingChain => nishio(grid, never),
         StaticCellForcingChain | StaticUnitForcingChain => static_forcing_chain(grid, never),
-        ContradictionForcingChain | CellForcingChain | UnitForcingChain => {
-            forcing_chain(grid, never)
+        ContradictionForcingChain | CellForcingChain | UnitForcingChain | DoubleForcingChain => {
+            dynamic_forcing_chain(grid, 0, never)
         }
+        DynamicForcingChainPlus => dynamic_forcing_chain(grid, 1, never),
+        NestedForcingChain => dynamic_forcing_chain(grid, 2, never),
+        NestedMultipleForcingChain => dynamic_forcing_chain(grid, 3, never),
     };
     step.filter(|s| s.technique == technique)
 }

@@ -43,8 +43,7 @@ mod tests;
 
 pub use chains::chain_making;
 pub use grader::{
-    Grade, Observer, STALLED_RATING, Stall, TechniqueCounts, explain_until, grade, grade_until,
-    grade_within, walk,
+    Grade, Observer, Stall, TechniqueCounts, explain_until, grade, grade_until, grade_within, walk,
 };
 pub use grid::{Grid, MarksError};
 pub use hint::{Hint, PositionError, hint, hint_at, position};

@@ -210,8 +210,14 @@ impl Step {
             ),
             Technique::ContradictionForcingChain => write!(
                 text,
-                "assuming {} leads to a contradiction",
-                effect_list(&self.eliminations, "in")
+                "assuming the opposite of the result for {} leads to a contradiction",
+                cell_list(&self.pattern)
+            ),
+            Technique::DoubleForcingChain => write!(
+                text,
+                "{} holding {digits} and {} not holding it both lead to the result",
+                cell_list(&self.pattern),
+                cell_list(&self.pattern)
             ),
             Technique::NishioForcingChain => write!(
                 text,
@@ -229,6 +235,23 @@ impl Step {
                     units.clone()
                 }
             ),
+            Technique::DynamicForcingChainPlus
+            | Technique::NestedForcingChain
+            | Technique::NestedMultipleForcingChain => write!(
+                text,
+                "every case assumed at {}, followed with the simpler techniques{} as links, \
+                 leads to the result",
+                if units.is_empty() {
+                    cells.clone()
+                } else {
+                    units.clone()
+                },
+                match self.technique {
+                    Technique::DynamicForcingChainPlus => "",
+                    Technique::NestedForcingChain => " and forcing chains",
+                    _ => " and forcing chains of every kind",
+                }
+            ),
         };
         text.push_str(&self.outcome_sentence());
         text
@@ -239,12 +262,8 @@ impl Step {
         if !self.placements.is_empty() {
             let _ = write!(text, "; place {}", effect_list(&self.placements, "in"));
         }
-        let contradiction = self.technique == Technique::ContradictionForcingChain;
-        if !self.eliminations.is_empty() && !contradiction {
+        if !self.eliminations.is_empty() {
             let _ = write!(text, "; remove {}", effect_list(&self.eliminations, "from"));
-        }
-        if contradiction {
-            let _ = write!(text, "; remove it");
         }
         text.push('.');
         text

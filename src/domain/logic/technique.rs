@@ -174,6 +174,10 @@ techniques! {
     ContradictionForcingChain => "Contradiction Forcing Chain", 85;
     CellForcingChain => "Cell Forcing Chain", 85;
     UnitForcingChain => "Unit Forcing Chain", 85;
+    DoubleForcingChain => "Double Forcing Chain", 85;
+    DynamicForcingChainPlus => "Dynamic Forcing Chain (+)", 90;
+    NestedForcingChain => "Nested Forcing Chain (+ Forcing Chains)", 95;
+    NestedMultipleForcingChain => "Nested Forcing Chain (+ Multiple Forcing Chains)", 100;
 }
 
 /// Sudoku Explainer's extra rating for a chain of `complexity` nodes:

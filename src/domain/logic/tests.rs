@@ -62,12 +62,12 @@ const MADE: [&str; 8] = [
     "8...5.14......1.3..249..6....1....9.4....9....5....4.7.38.1........72..1.....3.8.",
 ];
 
-/// Arto Inkala's "world's hardest sudoku" (2012): no technique of the
-/// ladder applies to it.
+/// Arto Inkala's "world's hardest sudoku" (2012): nested forcing chains
+/// from the first step.
 const INKALA: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
 
-/// AI Escargot (2006): a few forcing chains, then a stall.
+/// AI Escargot (2006): a few singles, then nested forcing chains.
 const ESCARGOT: &str =
     "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
 
@@ -164,7 +164,7 @@ fn position_in(solution: &str, candidates: &str) -> Grid {
 }
 
 /// A position cut from [`SOLUTION`]; see [`position_in`].
-fn position(candidates: &str) -> Grid {
+pub(super) fn position(candidates: &str) -> Grid {
     position_in(SOLUTION, candidates)
 }
 
@@ -533,19 +533,6 @@ fn an_xy_chain_of_four_cells_clears_a_cell_seeing_both_ends() {
 }
 
 #[test]
-fn a_contradiction_forcing_chain_removes_the_candidate_that_breaks_the_grid() {
-    // 3 in r1c1 would leave r1c2 with no candidate.
-    let grid = position("r1c1=35 r1c2=3 r9c1=3");
-    let step = found(&grid, Technique::ContradictionForcingChain);
-    assert_eq!(sorted(&step.eliminations), marks("r1c1=3"));
-    assert_eq!(step.rating, Rating(85));
-    assert_eq!(
-        step.explanation(),
-        "assuming 3 in r1c1 leads to a contradiction; remove it."
-    );
-}
-
-#[test]
 fn a_solved_grid_offers_no_step_of_any_technique() {
     let grid = Grid::new(&board(SOLUTION));
     for &technique in Technique::ALL {
@@ -649,7 +636,7 @@ const RATED: [(&str, [u16; 3], Technique); 6] = [
     (
         "003010800900050006700040003000104000070000050090578020040000080107000905502090407",
         [83, 12, 12],
-        Technique::StaticUnitForcingChain,
+        Technique::StaticCellForcingChain,
     ),
     (
         "009107300704000908030000060078000530000308000400000009500409003800070005001000400",
@@ -696,7 +683,7 @@ fn pearl_and_diamond_are_sukaku_explainer_s() {
 
 #[test]
 fn a_stall_before_any_step_gives_pearl_and_diamond_the_rating() {
-    let grade = grade(&board(INKALA));
+    let grade = grade_until(&board(INKALA), &|| true, &|| Duration::ZERO);
     assert!(grade.stalled.is_some());
     assert_eq!([grade.pearl, grade.diamond], [grade.rating; 2]);
 }
@@ -713,25 +700,11 @@ fn a_full_board_grades_zero_with_no_hardest_technique() {
 }
 
 #[test]
-fn a_puzzle_beyond_the_ladder_stalls_at_the_stalled_rating() {
-    let grade = grade(&board(INKALA));
-    assert_eq!(
-        grade.stalled,
-        Some(Stall::NoTechnique {
-            placed: 0,
-            blanks: 60
-        })
-    );
-    assert_eq!(grade.rating, STALLED_RATING);
-    assert_eq!(grade.level(), Level::Diabolical);
-}
-
-#[test]
 fn grading_stops_at_the_first_hard_step_once_told_to() {
     let elapsed = Duration::from_millis(7);
     let grade = grade_until(&board(INKALA), &|| true, &|| elapsed);
     assert_eq!(grade.stalled, Some(Stall::OutOfTime { elapsed }));
-    assert_eq!(grade.rating, STALLED_RATING);
+    assert_eq!((grade.rating, grade.hardest), (Rating(0), None));
     // Singles need no time check: a singles-only puzzle still finishes.
     let grade = grade_until(&board(CLASSIC), &|| true, &|| elapsed);
     assert_eq!((grade.rating, grade.stalled), (Rating(12), None));
@@ -768,7 +741,6 @@ fn ratings_are_sudoku_explainer_s_in_tenths() {
     assert_eq!(ratings, [10, 12, 23, 32, 42, 56].map(Rating));
     assert_eq!(Rating(32).to_string(), "3.2");
     assert!((Rating(32).value() - 3.2).abs() < 1e-9);
-    assert_eq!(STALLED_RATING.to_string(), "10.0");
 }
 
 // Soundness.
@@ -1042,14 +1014,14 @@ fn progress_that_changes_or_clears_a_given_is_refused() {
 }
 
 #[test]
-fn a_solved_position_needs_no_hint_and_one_beyond_the_ladder_gets_none() {
+fn a_solved_position_needs_no_hint_and_one_out_of_time_gets_none() {
     let (givens, solution) = (board(CLASSIC), board(SOLUTION));
     assert_eq!(
         hint(&givens, &solution, Some(&solution), None, &never),
         Ok(Hint::Solved)
     );
     let inkala = board(INKALA);
-    let answer = hint(&inkala, &solution_of(&inkala), None, None, &never);
+    let answer = hint(&inkala, &solution_of(&inkala), None, None, &|| true);
     assert_eq!(answer, Ok(Hint::Stalled));
 }
 
@@ -1351,4 +1323,65 @@ const ALIGNED_PAIRS: [(&str, [u16; 3], Technique); 3] = [
 #[test]
 fn aligned_pair_exclusion_rates_as_sukaku_explainer_rates_it() {
     assert_rated_as_sukaku_explainer_rates(&ALIGNED_PAIRS);
+}
+
+/// Sudoku Exchange puzzles whose hardest step is each kind of dynamic
+/// forcing chain, with Sukaku Explainer's ER/EP/ED (se-rate.sh, default
+/// settings) and the kind it names: "Dynamic Cell/Region/Contradiction/
+/// Double Forcing Chains". The last has its first placement only at the
+/// hardest step.
+const DYNAMIC_CHAINS: [(&str, [u16; 3], Technique); 5] = [
+    (
+        "16.....49.7..1..3...26.57....6...3...8..6..5..4.9.1.2....8.2.......7....6.8...1.2",
+        [87, 12, 12],
+        Technique::CellForcingChain,
+    ),
+    (
+        "9....15....4..8.6..8..3.9.....87.1..4...5...9..8.69.....9.8..3..5.9..6....23....7",
+        [87, 12, 12],
+        Technique::UnitForcingChain,
+    ),
+    (
+        "5.4.2.8.77.......3...7.3.....8.3.9....5.9.4.....6.4...8..3.2..1.2..6..5.6...8...9",
+        [89, 12, 12],
+        Technique::ContradictionForcingChain,
+    ),
+    (
+        ".4.86......9..25..62.53....15....2...9.....5...3....48....25.73..21..9......98.1.",
+        [90, 12, 12],
+        Technique::DoubleForcingChain,
+    ),
+    (
+        "....9.....69..1...21...39.43....746...........428....19.71...42...9..83.....5....",
+        [92, 92, 26],
+        Technique::CellForcingChain,
+    ),
+];
+
+#[test]
+fn dynamic_forcing_chains_rate_as_sukaku_explainer_rates_them() {
+    assert_rated_as_sukaku_explainer_rates(&DYNAMIC_CHAINS);
+}
+
+/// Inkala's and AI Escargot need chains nested with forcing chains
+/// ("Dynamic Contradiction Forcing Chains (+ Forcing Chains)" for Sukaku
+/// Explainer).
+#[test]
+fn the_famous_hardest_puzzles_rate_as_sukaku_explainer_rates_them() {
+    assert_rated_as_sukaku_explainer_rates(&[
+        (INKALA, [107, 107, 97], Technique::NestedForcingChain),
+        (ESCARGOT, [105, 12, 12], Technique::NestedForcingChain),
+    ]);
+}
+
+/// One of `hardest-se40.txt` (from the forum's list of puzzles rated 11
+/// and up): chains nested with static cell and region chains, "Dynamic
+/// Contradiction Forcing Chains (+ Multiple Forcing Chains)" at 11.0.
+#[test]
+fn a_puzzle_from_the_top_of_the_scale_rates_as_sukaku_explainer_rates_it() {
+    assert_rated_as_sukaku_explainer_rates(&[(
+        "........1..2..3.4..5..6.7.......89....8.2...49..43..8...4..2.9..6.7.....1.......5",
+        [110, 110, 109],
+        Technique::NestedMultipleForcingChain,
+    )]);
 }

@@ -1,0 +1,430 @@
+//! The nested rules of a forcing chain of level 1 and up: what simple
+//! techniques, and from level 2 whole chains, find on the working grid of
+//! a search once its plain implications run out.
+//!
+//! Sukaku Explainer tries a fixed list, in order, and keeps only the first
+//! rule that finds anything: pointing and claiming, hidden pairs, naked
+//! pairs, X-Wings; then at level 2 its cycles and forcing chains, at
+//! level 3 its static cell and region chains too. Every candidate a rule
+//! would remove becomes an "off" of the search, whose parents are the
+//! "offs" the rule needed: the candidates the search crossed out that the
+//! pattern depends on. A rule instance that needs none of them is skipped,
+//! since it held before the assumption. Instances are taken in Sukaku
+//! Explainer's scan order, and each one's removals in the order its hash
+//! map keeps them, because the first to produce an "off" gives it its
+//! parents, and so the length of the chains built on it.
+//!
+//! The chains found on a working grid depend on that grid alone, so they
+//! are kept in a bounded cache: the same grid comes back again and again
+//! from different assumptions.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::super::bits::{Cells, UNITS, bit, digits};
+use super::super::grid::Grid;
+use super::super::implications::{State, state};
+use super::inner::{self, InnerHint, RuleCause};
+
+/// An "off" a nested rule implies, with the "offs" it rests on.
+pub(super) struct Implication {
+    pub state: State,
+    pub parents: Vec<State>,
+    /// The nested chain behind it, as an index into [`Advanced::nested`],
+    /// or [`super::propagation::NO_NESTED`].
+    pub nested: u32,
+}
+
+/// A chain found by a nested rule, as the chains built on it count it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NestedChain {
+    /// Equal for chains with the same targets and nodes.
+    pub identity: u64,
+    /// Its nodes, its own nested chains' included.
+    pub complexity: u32,
+}
+
+/// Most working grids whose nested chains are kept, of each kind. Each
+/// entry holds a few dozen chains of about a hundred bytes.
+const CACHE_LIMIT: usize = 1024;
+
+/// Most distinct nested chains kept between two searches.
+const NESTED_LIMIT: usize = 1 << 16;
+
+/// Every distinct nested chain a node may refer to, by index.
+#[derive(Default)]
+pub(super) struct NestedChains {
+    list: Vec<NestedChain>,
+    by_identity: HashMap<u64, u32>,
+}
+
+impl NestedChains {
+    /// The index of the chain with this identity, added if new.
+    pub fn register(&mut self, identity: u64, complexity: u32) -> u32 {
+        let list = &mut self.list;
+        *self.by_identity.entry(identity).or_insert_with(|| {
+            list.push(NestedChain {
+                identity,
+                complexity,
+            });
+            (list.len() - 1) as u32
+        })
+    }
+
+    pub fn get(&self, index: u32) -> NestedChain {
+        self.list[index as usize]
+    }
+}
+
+/// The nested rules' state: the chains found so far, and each working
+/// grid's chains. A worker thread keeps one across its searches, since
+/// the producers of successive levels, and successive steps, meet the
+/// same working grids again.
+#[derive(Default)]
+pub(super) struct Advanced {
+    /// Every nested chain any node refers to.
+    pub nested: NestedChains,
+    cycles: HashMap<Grid, Rc<[InnerHint]>>,
+    multiple: HashMap<Grid, Rc<[InnerHint]>>,
+}
+
+impl Advanced {
+    /// Drops what was kept once it has grown past its bounds. Call only
+    /// between searches: nodes of a search refer to the nested chains.
+    pub fn trim(&mut self) {
+        if self.nested.list.len() > NESTED_LIMIT {
+            *self = Advanced::default();
+        }
+    }
+
+    /// The "offs" the first nested rule that finds anything implies on
+    /// `work`, for a search that started on `source`.
+    pub fn implications(&mut self, work: &Grid, source: &Grid, level: u8) -> Vec<Implication> {
+        let mut found = Vec::new();
+        let simple: [fn(&Grid, &Grid, &mut Vec<Implication>); 4] =
+            [locking, hidden_pairs, naked_pairs, x_wings];
+        for rule in simple {
+            rule(work, source, &mut found);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        if level >= 2 {
+            let hints = self.cached(work, false);
+            self.chain_implications(&hints, work, source, &mut found);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        if level >= 3 {
+            let hints = self.cached(work, true);
+            self.chain_implications(&hints, work, source, &mut found);
+        }
+        found
+    }
+
+    /// The chains of one kind on `work`, found once per grid.
+    fn cached(&mut self, work: &Grid, multiple: bool) -> Rc<[InnerHint]> {
+        let cache = if multiple {
+            &self.multiple
+        } else {
+            &self.cycles
+        };
+        if let Some(hints) = cache.get(work) {
+            return hints.clone();
+        }
+        let hints: Rc<[InnerHint]> = match multiple {
+            true => inner::multiple_chains(work, &mut self.nested).into(),
+            false => inner::cycles_and_chains(work, &mut self.nested).into(),
+        };
+        let cache = if multiple {
+            &mut self.multiple
+        } else {
+            &mut self.cycles
+        };
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(work.clone(), hints.clone());
+        hints
+    }
+
+    fn chain_implications(
+        &self,
+        hints: &[InnerHint],
+        work: &Grid,
+        source: &Grid,
+        found: &mut Vec<Implication>,
+    ) {
+        let mut parents = Vec::new();
+        for hint in hints {
+            parents.clear();
+            for &(on, cause) in &hint.recipe {
+                rule_parents_of(on, cause, work, source, &mut parents);
+            }
+            dedup_in_order(&mut parents);
+            if parents.is_empty() {
+                continue;
+            }
+            emit(&hint.removals, &parents, hint.nested, found);
+        }
+    }
+}
+
+/// The "offs" that an "on" of a nested chain, implied by `cause`, needed:
+/// for a cell link, the candidates its cell lost; for a unit link, the
+/// places its digit lost in the unit.
+fn rule_parents_of(on: State, cause: RuleCause, work: &Grid, source: &Grid, out: &mut Vec<State>) {
+    let (cell, digit) = (
+        super::super::implications::cell_of(on),
+        super::super::implications::digit_of(on),
+    );
+    match cause {
+        RuleCause::Cell => {
+            for lost in digits(source.marks(cell) & !work.marks(cell)) {
+                out.push(state(cell, lost, false));
+            }
+        }
+        RuleCause::Unit(unit) => {
+            let lost = UNITS[usize::from(unit)]
+                .and(source.cells_with(digit))
+                .minus(work.cells_with(digit));
+            out.extend(lost.iter().map(|c| state(c, digit, false)));
+        }
+    }
+}
+
+fn dedup_in_order(states: &mut Vec<State>) {
+    let mut seen = [0u64; super::super::implications::STATES.div_ceil(64)];
+    states.retain(|&s| {
+        let (word, mask) = (usize::from(s) / 64, 1u64 << (s % 64));
+        let new = seen[word] & mask == 0;
+        seen[word] |= mask;
+        new
+    });
+}
+
+/// The "offs" of one rule instance: its removals, cell by cell in the
+/// order Java's `HashMap` keyed by cell index iterates them (by index
+/// modulo its capacity, then insertion order), digits ascending.
+pub(super) fn emit(
+    removals: &[(u8, u16)],
+    parents: &[State],
+    nested: u32,
+    out: &mut Vec<Implication>,
+) {
+    for &(cell, marks) in hash_map_order(removals).iter() {
+        for digit in digits(marks) {
+            out.push(Implication {
+                state: state(usize::from(cell), digit, false),
+                parents: parents.to_vec(),
+                nested,
+            });
+        }
+    }
+}
+
+/// `removals` (in insertion order) as Java's `HashMap<Cell, _>` iterates
+/// them: its capacity is 16 for up to 12 entries and doubles each time
+/// three quarters of it fill.
+pub(super) fn hash_map_order(removals: &[(u8, u16)]) -> Vec<(u8, u16)> {
+    let mut capacity = 16;
+    while removals.len() > capacity * 3 / 4 {
+        capacity *= 2;
+    }
+    let mut ordered = removals.to_vec();
+    ordered.sort_by_key(|&(cell, _)| usize::from(cell) % capacity);
+    ordered
+}
+
+/// The cell at position `index` of unit `unit`, in Sukaku Explainer's
+/// order (row-major in a box).
+fn cell_at(unit: usize, index: usize) -> usize {
+    UNITS[unit].iter().nth(index).expect("nine cells a unit")
+}
+
+/// The positions (0..9) within `unit` of `cells`.
+fn positions(unit: usize, cells: Cells) -> u16 {
+    UNITS[unit]
+        .iter()
+        .enumerate()
+        .filter(|&(_, c)| cells.has(c))
+        .fold(0, |mask, (i, _)| mask | 1 << i)
+}
+
+const BOX: usize = 0;
+const ROW: usize = 9;
+const COLUMN: usize = 18;
+
+/// Pointing then claiming: a digit whose places in one unit all lie in
+/// another leaves the rest of that other unit. Sukaku Explainer scans
+/// box-column, box-row, column-box, row-box, digit by digit.
+fn locking(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
+    for (first, second) in [(BOX, COLUMN), (BOX, ROW), (COLUMN, BOX), (ROW, BOX)] {
+        for digit in 1..=9u8 {
+            for i in 0..9 {
+                let base = first + i;
+                let places = UNITS[base].and(work.cells_with(digit));
+                if places.len() < 2 {
+                    continue;
+                }
+                for j in 0..9 {
+                    let cover = second + j;
+                    if places.minus(UNITS[cover]) != Cells::EMPTY {
+                        continue;
+                    }
+                    let removed = UNITS[cover].and(work.cells_with(digit)).minus(UNITS[base]);
+                    if removed.is_empty() {
+                        continue;
+                    }
+                    let lost = UNITS[base]
+                        .and(source.cells_with(digit))
+                        .minus(work.cells_with(digit))
+                        .minus(UNITS[cover]);
+                    let parents: Vec<State> = lost.iter().map(|c| state(c, digit, false)).collect();
+                    if parents.is_empty() {
+                        continue;
+                    }
+                    let removals: Vec<(u8, u16)> =
+                        removed.iter().map(|c| (c as u8, bit(digit))).collect();
+                    emit(&removals, &parents, super::propagation::NO_NESTED, out);
+                }
+            }
+        }
+    }
+}
+
+/// The pairs of 0..9 in Sukaku Explainer's order: by the higher, then
+/// the lower.
+fn pairs() -> impl Iterator<Item = (usize, usize)> {
+    (1..9).flat_map(|high| (0..high).map(move |low| (low, high)))
+}
+
+/// Units in the order Sukaku Explainer scans them for sets: boxes,
+/// columns, rows.
+fn set_units() -> impl Iterator<Item = usize> {
+    (BOX..BOX + 9).chain(COLUMN..COLUMN + 9).chain(ROW..ROW + 9)
+}
+
+/// Hidden pairs: two digits with the same two places, and no others, in
+/// a unit with more than four blank cells.
+fn hidden_pairs(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
+    for unit in set_units() {
+        if work.blanks().and(UNITS[unit]).len() <= 4 {
+            continue;
+        }
+        for (low, high) in pairs() {
+            let (a, b) = (low as u8 + 1, high as u8 + 1);
+            let (places_a, places_b) = (
+                UNITS[unit].and(work.cells_with(a)),
+                UNITS[unit].and(work.cells_with(b)),
+            );
+            let both = places_a.or(places_b);
+            if places_a.len() < 2 || places_b.len() < 2 || both.len() != 2 {
+                continue;
+            }
+            let pair = bit(a) | bit(b);
+            let removals: Vec<(u8, u16)> = both
+                .iter()
+                .map(|c| (c as u8, work.marks(c) & !pair))
+                .filter(|&(_, m)| m != 0)
+                .collect();
+            if removals.is_empty() {
+                continue;
+            }
+            let mut parents = Vec::new();
+            for cell in UNITS[unit].minus(both).iter() {
+                for digit in [a, b] {
+                    if source.has(cell, digit) {
+                        parents.push(state(cell, digit, false));
+                    }
+                }
+            }
+            if !parents.is_empty() {
+                emit(&removals, &parents, super::propagation::NO_NESTED, out);
+            }
+        }
+    }
+}
+
+/// Naked pairs: two cells of a unit with the same two candidates, in a
+/// unit with at least four blank cells.
+fn naked_pairs(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
+    for unit in set_units() {
+        if work.blanks().and(UNITS[unit]).len() < 4 {
+            continue;
+        }
+        for (low, high) in pairs() {
+            let (first, second) = (cell_at(unit, low), cell_at(unit, high));
+            let (marks_a, marks_b) = (work.marks(first), work.marks(second));
+            let pair = marks_a | marks_b;
+            if marks_a.count_ones() < 2 || marks_b.count_ones() < 2 || pair.count_ones() != 2 {
+                continue;
+            }
+            let removals: Vec<(u8, u16)> = UNITS[unit]
+                .iter()
+                .filter(|&c| c != first && c != second)
+                .map(|c| (c as u8, work.marks(c) & pair))
+                .filter(|&(_, m)| m != 0)
+                .collect();
+            if removals.is_empty() {
+                continue;
+            }
+            let mut parents = Vec::new();
+            for cell in [first, second] {
+                for lost in digits(source.marks(cell) & !pair) {
+                    parents.push(state(cell, lost, false));
+                }
+            }
+            if !parents.is_empty() {
+                emit(&removals, &parents, super::propagation::NO_NESTED, out);
+            }
+        }
+    }
+}
+
+/// X-Wings: a digit whose places in two lines lie in the same two
+/// crossing lines leaves the rest of those. Columns as base first, then
+/// rows; base pairs in order, digits inside.
+fn x_wings(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
+    for (base_kind, cover_kind) in [(COLUMN, ROW), (ROW, COLUMN)] {
+        for (low, high) in pairs() {
+            let bases = [base_kind + low, base_kind + high];
+            for digit in 1..=9u8 {
+                if work.placed(digit).len() + 4 > 9 {
+                    continue;
+                }
+                let across = bases.map(|b| positions(b, work.cells_with(digit)));
+                if across.iter().any(|p| p.count_ones() < 2)
+                    || (across[0] | across[1]).count_ones() != 2
+                {
+                    continue;
+                }
+                let covers: Vec<usize> = (0..9)
+                    .filter(|i| (across[0] | across[1]) & 1 << i != 0)
+                    .map(|i| cover_kind + i)
+                    .collect();
+                let base_cells = UNITS[bases[0]].or(UNITS[bases[1]]);
+                let cover_cells = UNITS[covers[0]].or(UNITS[covers[1]]);
+                let removed = cover_cells.and(work.cells_with(digit)).minus(base_cells);
+                if removed.is_empty() {
+                    continue;
+                }
+                let lost = base_cells
+                    .and(source.cells_with(digit))
+                    .minus(work.cells_with(digit))
+                    .minus(cover_cells);
+                let parents: Vec<State> = lost.iter().map(|c| state(c, digit, false)).collect();
+                if parents.is_empty() {
+                    continue;
+                }
+                let removals: Vec<(u8, u16)> = covers
+                    .iter()
+                    .flat_map(|&cover| UNITS[cover].and(removed).iter())
+                    .map(|c| (c as u8, bit(digit)))
+                    .collect();
+                emit(&removals, &parents, super::propagation::NO_NESTED, out);
+            }
+        }
+    }
+}

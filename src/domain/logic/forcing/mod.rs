@@ -1,0 +1,164 @@
+//! Forcing chains from Nishio (7.5) to nested dynamic chains (10.0 and
+//! up): Sukaku Explainer's last resorts, found and rated as it finds and
+//! rates them.
+//!
+//! Every producer assumes each candidate on, and most also off, follows
+//! what that implies ([`propagation`]), and draws one conclusion from a
+//! contradiction or from branches that agree ([`search`]). They differ in
+//! the rules they follow:
+//!
+//! | producer | base | links | dynamic | nested rules |
+//! |---|---|---|---|---|
+//! | Nishio | 7.5 | one digit's | yes | none |
+//! | static cell and region chains | 8.0 | all | no | none |
+//! | dynamic forcing chains | 8.5 | all | yes | none |
+//! | (+) | 9.0 | all | yes | simple techniques |
+//! | (+ Forcing Chains) | 9.5 | all | yes | and cycles and forcing chains |
+//! | (+ Multiple Forcing Chains) | 10.0 | all | yes | and static chains |
+//!
+//! A step is rated by its base plus Sudoku Explainer's length bonus over
+//! the nodes its chains rest on, nested chains included
+//! ([`search::complexity`]). The rules behind each detail (the order of
+//! implications, which parents a node gets, which nested rule answers)
+//! are written up in `docs/se-rating-notes.md` §3, since every one of
+//! them changes some rating.
+
+mod advanced;
+mod inner;
+mod propagation;
+mod search;
+
+use std::cell::RefCell;
+
+use super::bits::bit;
+use super::grid::Grid;
+use super::implications::{cell_of, digit_of, is_on};
+use super::step::{Mark, Step};
+use super::technique::{Rating, Technique, length_bonus};
+use advanced::Advanced;
+use search::{Conclusion, Kind, Producer, complexity, conclusions};
+
+/// The easiest Nishio forcing chain (7.5 and up).
+pub fn nishio(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    easiest(grid, search::NISHIO, should_stop)
+}
+
+/// The easiest static cell or region forcing chain (8.0 and up).
+pub fn static_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    easiest(grid, search::STATIC, should_stop)
+}
+
+/// The easiest dynamic forcing chain nested to `level` (0 to 3: 8.5, 9.0,
+/// 9.5 and 10.0 and up).
+pub fn dynamic_forcing_chain(
+    grid: &Grid,
+    level: u8,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Step> {
+    easiest(grid, search::dynamic(level), should_stop)
+}
+
+/// The conclusion the producer sorts first: fewest nodes, then the lowest
+/// kind, then the first found.
+fn easiest(grid: &Grid, producer: Producer, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    thread_local! {
+        static ADVANCED: RefCell<Advanced> = RefCell::default();
+    }
+    ADVANCED.with_borrow_mut(|advanced| {
+        advanced.trim();
+        easiest_with(grid, producer, advanced, should_stop)
+    })
+}
+
+fn easiest_with(
+    grid: &Grid,
+    producer: Producer,
+    advanced: &mut Advanced,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Step> {
+    let mut best: Option<(u32, Kind, Conclusion)> = None;
+    let finished = conclusions(
+        grid,
+        producer,
+        advanced,
+        should_stop,
+        &mut |conclusion, advanced| {
+            let complexity = complexity(&conclusion.targets, &advanced.nested);
+            let better = best
+                .as_ref()
+                .is_none_or(|(c, k, _)| (complexity, conclusion.kind) < (*c, *k));
+            if better {
+                best = Some((complexity, conclusion.kind, conclusion));
+            }
+        },
+    );
+    if !finished {
+        return None;
+    }
+    best.map(|(complexity, kind, conclusion)| step(producer, complexity, kind, &conclusion))
+}
+
+/// The technique a producer's conclusion of `kind` is reported as.
+fn technique(producer: Producer, kind: Kind) -> Technique {
+    use Technique::*;
+    match (
+        producer.mode.level,
+        producer.mode.dynamic,
+        producer.mode.cell_links,
+    ) {
+        (0, true, false) => NishioForcingChain,
+        (0, false, _) => match kind {
+            Kind::Region => StaticUnitForcingChain,
+            _ => StaticCellForcingChain,
+        },
+        (0, true, true) => match kind {
+            Kind::Contradiction => ContradictionForcingChain,
+            Kind::Double => DoubleForcingChain,
+            Kind::Cell => CellForcingChain,
+            Kind::Region => UnitForcingChain,
+        },
+        (1, ..) => DynamicForcingChainPlus,
+        (2, ..) => NestedForcingChain,
+        _ => NestedMultipleForcingChain,
+    }
+}
+
+fn step(producer: Producer, complexity: u32, kind: Kind, conclusion: &Conclusion) -> Step {
+    let technique = technique(producer, kind);
+    let mut step = Step::new(technique);
+    step.rating = Rating(technique.base_rating().0 + length_bonus(complexity as usize));
+    let node = conclusion.node;
+    let result = Mark::new(cell_of(node), digit_of(node));
+    match is_on(node) {
+        true => step.placements.push(result),
+        false => step.eliminations.push(result),
+    }
+    match (kind, conclusion.unit) {
+        (Kind::Region, Some(unit)) => {
+            step.units.push(unit);
+            step.digits = bit(conclusion.digit);
+            let places = super::bits::UNITS[unit].and(grid_places(conclusion));
+            step.pattern
+                .extend(places.iter().map(|c| Mark::new(c, conclusion.digit)));
+        }
+        (Kind::Cell, _) => step.pattern.push(Mark::new(conclusion.cell, 0)),
+        _ => {
+            step.pattern
+                .push(Mark::new(conclusion.cell, conclusion.digit));
+            step.digits = bit(conclusion.digit);
+        }
+    }
+    step
+}
+
+/// The cells whose assumptions a region conclusion's branches start from.
+fn grid_places(conclusion: &Conclusion) -> super::bits::Cells {
+    conclusion
+        .targets
+        .iter()
+        .map(|(branch, _)| cell_of(branch.node(0).state))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,316 @@
+//! Everything one assumption implies, followed the way Sukaku Explainer
+//! follows it, with every implication's parents kept.
+//!
+//! A node is a candidate being on or off. From an "on", its cell's other
+//! candidates (with cell links) and its digit's other places in its box,
+//! row and column go off; from an "off", the other candidate of a cell
+//! left with two goes on (with cell links), and so does the other place of
+//! the digit in a unit left with two. Pending "ons" are always followed
+//! before pending "offs", and each node is reached once. A *dynamic*
+//! search crosses each "off" out of a working copy of the grid as it
+//! follows it, so the cells and units it empties count what is left; the
+//! "offs" that emptied them become hidden parents of what they imply. When
+//! nothing is pending, a nested search (level 1 and up) asks the simple
+//! techniques, and from level 2 chains, what the working grid allows
+//! ([`super::advanced`]).
+//!
+//! The order matters: which parents a node gets decides how many nodes a
+//! conclusion rests on, and that count is its rating.
+
+use super::super::bits::{UNITS, bit, digits, units_of};
+use super::super::grid::Grid;
+use super::super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
+use super::advanced::Advanced;
+
+/// Why a node follows from its first parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cause {
+    /// The assumption a search starts from.
+    Assumed,
+    /// A cell link: the cell's only other candidate, or a candidate its
+    /// placed digit rules out.
+    Cell,
+    /// A unit link in this unit (index as in `bits::UNITS`).
+    Unit(u8),
+    /// A simple technique or a nested chain on the working grid.
+    Advanced,
+}
+
+/// A node's index in its [`Propagation`].
+pub(super) type NodeId = u32;
+
+/// No nested chain.
+pub(super) const NO_NESTED: u32 = u32::MAX;
+
+/// One node reached, and what it rests on.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Node {
+    pub state: State,
+    pub cause: Cause,
+    first_parent: u32,
+    parent_count: u32,
+    /// The nested chain that implied it (an index into
+    /// [`Advanced::nested`]), or [`NO_NESTED`].
+    pub nested: u32,
+}
+
+/// The rules a search follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Mode {
+    /// Links between the candidates of one cell (all but Nishio).
+    pub cell_links: bool,
+    /// Cross each "off" out of the working grid as it is followed.
+    pub dynamic: bool,
+    /// Nesting level: 0 for plain chains, up to 3.
+    pub level: u8,
+}
+
+/// Everything one assumption implies, up to a contradiction if it meets
+/// one.
+pub(super) struct Propagation {
+    nodes: Vec<Node>,
+    parents: Vec<NodeId>,
+    /// For each state reached, its node's index plus one (0: not reached).
+    index: Vec<u32>,
+    /// The "on" nodes, in the order reached.
+    pub ons: Vec<NodeId>,
+    /// The "off" nodes, in the order reached.
+    pub offs: Vec<NodeId>,
+    /// A candidate found both on and off: its "on" node and its "off"
+    /// node (one of them the node that closed the contradiction, which is
+    /// in neither list).
+    pub contradiction: Option<(NodeId, NodeId)>,
+}
+
+impl Propagation {
+    fn new() -> Propagation {
+        Propagation {
+            nodes: Vec::with_capacity(256),
+            parents: Vec::with_capacity(512),
+            index: vec![0; STATES],
+            ons: Vec::new(),
+            offs: Vec::new(),
+            contradiction: None,
+        }
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn parents(&self, id: NodeId) -> &[NodeId] {
+        let node = &self.nodes[id as usize];
+        let start = node.first_parent as usize;
+        &self.parents[start..start + node.parent_count as usize]
+    }
+
+    /// The node of `state`, if the search reached it.
+    pub fn find(&self, state: State) -> Option<NodeId> {
+        match self.index[usize::from(state)] {
+            0 => None,
+            id => Some(id - 1),
+        }
+    }
+
+    /// Whether the search reached `state`.
+    pub fn reached(&self, state: State) -> bool {
+        self.index[usize::from(state)] != 0
+    }
+
+    /// A new node, not yet listed as reached.
+    fn add(&mut self, state: State, cause: Cause, parents: &[NodeId], nested: u32) -> NodeId {
+        let first_parent = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node {
+            state,
+            cause,
+            first_parent,
+            parent_count: parents.len() as u32,
+            nested,
+        });
+        (self.nodes.len() - 1) as NodeId
+    }
+
+    /// Lists `id` as reached.
+    fn list(&mut self, id: NodeId) {
+        let state = self.nodes[id as usize].state;
+        self.index[usize::from(state)] = id + 1;
+        match is_on(state) {
+            true => self.ons.push(id),
+            false => self.offs.push(id),
+        }
+    }
+}
+
+/// A successor found by one implication step: its state, cause, and its
+/// parents beyond the node it came from.
+struct Successor {
+    state: State,
+    cause: Cause,
+    hidden: Vec<State>,
+}
+
+/// Follows everything `start` implies on `grid` under `mode`.
+pub(super) fn propagate(
+    grid: &Grid,
+    start: State,
+    mode: Mode,
+    advanced: &mut Advanced,
+) -> Propagation {
+    let mut found = Propagation::new();
+    let root = found.add(start, Cause::Assumed, &[], NO_NESTED);
+    found.list(root);
+    let mut work = grid.clone();
+    let (mut next_on, mut next_off) = (0, 0);
+    let mut successors = Vec::new();
+    loop {
+        if next_on < found.ons.len() {
+            let from = found.ons[next_on];
+            next_on += 1;
+            turned_off(&work, found.node(from).state, mode, &mut successors);
+            for successor in successors.drain(..) {
+                if let Some(on) = found.find(opposite(successor.state)) {
+                    let off = found.add(successor.state, successor.cause, &[from], NO_NESTED);
+                    found.contradiction = Some((on, off));
+                    return found;
+                }
+                if !found.reached(successor.state) {
+                    let id = found.add(successor.state, successor.cause, &[from], NO_NESTED);
+                    found.list(id);
+                }
+            }
+            continue;
+        }
+        if next_off < found.offs.len() {
+            let from = found.offs[next_off];
+            next_off += 1;
+            let off = found.node(from).state;
+            turned_on(&work, grid, off, mode, &mut successors);
+            if mode.dynamic {
+                work.eliminate(cell_of(off), digit_of(off));
+            }
+            for successor in successors.drain(..) {
+                let mut parents = vec![from];
+                parents.extend(successor.hidden.iter().filter_map(|&s| found.find(s)));
+                if let Some(off) = found.find(opposite(successor.state)) {
+                    let on = found.add(successor.state, successor.cause, &parents, NO_NESTED);
+                    found.contradiction = Some((on, off));
+                    return found;
+                }
+                if !found.reached(successor.state) {
+                    let id = found.add(successor.state, successor.cause, &parents, NO_NESTED);
+                    found.list(id);
+                }
+            }
+            continue;
+        }
+        if mode.level == 0 || !add_advanced(&mut found, &work, grid, mode.level, advanced) {
+            return found;
+        }
+    }
+}
+
+/// Adds the "offs" the nested rules find on the working grid; false if
+/// they found nothing new.
+fn add_advanced(
+    found: &mut Propagation,
+    work: &Grid,
+    source: &Grid,
+    level: u8,
+    advanced: &mut Advanced,
+) -> bool {
+    let mut added = false;
+    let implied = advanced.implications(work, source, level);
+    let mut parents = Vec::new();
+    for implication in implied {
+        if found.reached(implication.state) {
+            continue;
+        }
+        parents.clear();
+        parents.extend(implication.parents.iter().filter_map(|&s| found.find(s)));
+        let id = found.add(
+            implication.state,
+            Cause::Advanced,
+            &parents,
+            implication.nested,
+        );
+        found.list(id);
+        added = true;
+    }
+    added
+}
+
+/// What an "on" turns off: its cell's other candidates (with cell links),
+/// then its digit's other places in its box, row and column, each once.
+fn turned_off(work: &Grid, on: State, mode: Mode, out: &mut Vec<Successor>) {
+    let (cell, digit) = (cell_of(on), digit_of(on));
+    if mode.cell_links {
+        for other in digits(work.marks(cell) & !bit(digit)) {
+            out.push(Successor {
+                state: state(cell, other, false),
+                cause: Cause::Cell,
+                hidden: Vec::new(),
+            });
+        }
+    }
+    let mut listed = super::super::bits::Cells::single(cell);
+    for unit in units_of(cell) {
+        for peer in UNITS[unit].and(work.cells_with(digit)).minus(listed).iter() {
+            out.push(Successor {
+                state: state(peer, digit, false),
+                cause: Cause::Unit(unit as u8),
+                hidden: Vec::new(),
+            });
+        }
+        listed = listed.or(UNITS[unit]);
+    }
+}
+
+/// What an "off" turns on: the other candidate of a cell left with two
+/// (with cell links), then the other place of the digit in its box, row
+/// and column where one other is left, each node once. In a dynamic
+/// search, the candidates the source had there and the working grid lost
+/// are hidden parents.
+fn turned_on(work: &Grid, source: &Grid, off: State, mode: Mode, out: &mut Vec<Successor>) {
+    let (cell, digit) = (cell_of(off), digit_of(off));
+    let marks = work.marks(cell);
+    if mode.cell_links && marks.count_ones() == 2 {
+        let other = digits(marks & !bit(digit)).next().expect("two candidates");
+        let lost = if mode.dynamic {
+            source.marks(cell) & !marks
+        } else {
+            0
+        };
+        out.push(Successor {
+            state: state(cell, other, true),
+            cause: Cause::Cell,
+            hidden: digits(lost).map(|d| state(cell, d, false)).collect(),
+        });
+    }
+    for unit in units_of(cell) {
+        let places = UNITS[unit].and(work.cells_with(digit));
+        let others = places.minus(super::super::bits::Cells::single(cell));
+        if others.len() != 1 {
+            continue;
+        }
+        let other = others.first().expect("one place");
+        let node = state(other, digit, true);
+        if out.iter().any(|s| s.state == node) {
+            continue;
+        }
+        let hidden = match mode.dynamic {
+            true => UNITS[unit]
+                .and(source.cells_with(digit))
+                .minus(places)
+                .iter()
+                .map(|c| state(c, digit, false))
+                .collect(),
+            false => Vec::new(),
+        };
+        out.push(Successor {
+            state: node,
+            cause: Cause::Unit(unit as u8),
+            hidden,
+        });
+    }
+}

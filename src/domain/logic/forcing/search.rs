@@ -1,0 +1,342 @@
+//! The forcing-chain producers: from every candidate of every cell, what
+//! its truth and its falsity imply, and the conclusions that follow.
+//!
+//! For each cell (in index order) and each of its digits, Sukaku
+//! Explainer's producers look at four kinds of conclusion, in this order:
+//!
+//! * **contradiction**: assuming the candidate on (or off) leads to some
+//!   candidate both on and off, so the candidate is off (or on);
+//! * **double**: a node that follows from the candidate on and from it
+//!   off holds either way (only from cells with three candidates or
+//!   more);
+//! * **region**: a node that follows from every place of the digit in a
+//!   box, row or column holds (tried from the unit's first place only);
+//! * **cell**: after the cell's last digit, a node that follows from
+//!   every candidate of the cell holds.
+//!
+//! Each conclusion is about one node, placing or removing one candidate.
+//! It rests on the nodes its chains need ([`complexity`]), and the
+//! producer's step is the conclusion with the fewest, then the lowest
+//! kind (double 1, cell 5, region 6, contradiction 7), then the first
+//! found.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::super::bits::{UNITS, bit, digits, units_of};
+use super::super::grid::Grid;
+use super::super::implications::{STATES, State, cell_of, digit_of, is_on, state};
+use super::advanced::{Advanced, NestedChains};
+use super::propagation::{Mode, NO_NESTED, NodeId, Propagation, propagate};
+
+/// What one producer looks for.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Producer {
+    pub mode: Mode,
+    /// Fewest candidates a cell needs for its candidates to be assumed.
+    pub min_candidates: u32,
+    pub contradictions: bool,
+    /// Double conclusions (from cells with three candidates or more).
+    pub double: bool,
+    /// Region and cell conclusions.
+    pub multiple: bool,
+}
+
+/// Sukaku Explainer's Nishio forcing chains (7.5).
+pub(super) const NISHIO: Producer = Producer {
+    mode: Mode {
+        cell_links: false,
+        dynamic: true,
+        level: 0,
+    },
+    min_candidates: 2,
+    contradictions: true,
+    double: false,
+    multiple: false,
+};
+
+/// Its static multiple forcing chains (8.0).
+pub(super) const STATIC: Producer = Producer {
+    mode: Mode {
+        cell_links: true,
+        dynamic: false,
+        level: 0,
+    },
+    min_candidates: 3,
+    contradictions: false,
+    double: false,
+    multiple: true,
+};
+
+/// Its dynamic forcing chains (8.5), nested to `level` (9.0, 9.5, 10.0).
+pub(super) const fn dynamic(level: u8) -> Producer {
+    Producer {
+        mode: Mode {
+            cell_links: true,
+            dynamic: true,
+            level,
+        },
+        min_candidates: 2,
+        contradictions: true,
+        double: true,
+        multiple: true,
+    }
+}
+
+/// The kind of a conclusion, numbered as Sukaku Explainer sorts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Kind {
+    Double = 1,
+    Cell = 5,
+    Region = 6,
+    Contradiction = 7,
+}
+
+/// One conclusion: a node that holds, with the chains it rests on.
+pub(super) struct Conclusion {
+    /// "On" places its candidate; "off" removes it.
+    pub node: State,
+    pub kind: Kind,
+    /// The end of each chain: one per branch (two for a contradiction or
+    /// a double conclusion).
+    pub targets: Vec<(Rc<Propagation>, NodeId)>,
+    /// The cell assumed (and for a region conclusion the digit and unit).
+    pub cell: usize,
+    pub digit: u8,
+    pub unit: Option<usize>,
+}
+
+/// The searches of one grid, each assumption followed once.
+struct Branches<'a> {
+    grid: &'a Grid,
+    mode: Mode,
+    on: Vec<Option<Rc<Propagation>>>,
+}
+
+impl Branches<'_> {
+    fn on(&mut self, cell: usize, digit: u8, advanced: &mut Advanced) -> Rc<Propagation> {
+        let index = cell * 9 + usize::from(digit) - 1;
+        if let Some(found) = &self.on[index] {
+            return found.clone();
+        }
+        let found = Rc::new(propagate(
+            self.grid,
+            state(cell, digit, true),
+            self.mode,
+            advanced,
+        ));
+        self.on[index] = Some(found.clone());
+        found
+    }
+}
+
+/// Every conclusion `producer` finds on `grid`, in discovery order, each
+/// handed to `sink`; false if `should_stop` said stop first.
+pub(super) fn conclusions(
+    grid: &Grid,
+    producer: Producer,
+    advanced: &mut Advanced,
+    should_stop: &dyn Fn() -> bool,
+    sink: &mut dyn FnMut(Conclusion, &Advanced),
+) -> bool {
+    let mut branches = Branches {
+        grid,
+        mode: producer.mode,
+        on: vec![None; 729],
+    };
+    for cell in grid.blanks().iter() {
+        let count = grid.marks(cell).count_ones();
+        if count < producer.min_candidates.max(2) {
+            continue;
+        }
+        if should_stop() {
+            return false;
+        }
+        let mut per_digit = Vec::new();
+        for digit in digits(grid.marks(cell)) {
+            let on = branches.on(cell, digit, advanced);
+            if producer.contradictions || producer.double {
+                let off = propagate(grid, state(cell, digit, false), producer.mode, advanced);
+                binary(grid, producer, count, cell, digit, &on, off, advanced, sink);
+            }
+            if producer.multiple {
+                regions(grid, &mut branches, cell, digit, &on, advanced, sink);
+            }
+            per_digit.push(on);
+        }
+        if producer.multiple {
+            let targets = common(&per_digit);
+            for node in targets {
+                if worth(grid, node) {
+                    let targets = per_digit.iter().map(|p| (p.clone(), id(p, node))).collect();
+                    let conclusion = Conclusion {
+                        node,
+                        kind: Kind::Cell,
+                        targets,
+                        cell,
+                        digit: 0,
+                        unit: None,
+                    };
+                    sink(conclusion, advanced);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Contradictions from `digit` in `cell` on and off, then (from cells
+/// with three candidates or more) what both imply.
+#[allow(clippy::too_many_arguments)]
+fn binary(
+    grid: &Grid,
+    producer: Producer,
+    count: u32,
+    cell: usize,
+    digit: u8,
+    on: &Rc<Propagation>,
+    off: Propagation,
+    advanced: &Advanced,
+    sink: &mut dyn FnMut(Conclusion, &Advanced),
+) {
+    let off = Rc::new(off);
+    let conclusion = |node, kind, targets| Conclusion {
+        node,
+        kind,
+        targets,
+        cell,
+        digit,
+        unit: None,
+    };
+    if producer.contradictions {
+        for (branch, result) in [(on, false), (&off, true)] {
+            if let Some((a, b)) = branch.contradiction {
+                let targets = vec![(branch.clone(), a), (branch.clone(), b)];
+                let node = state(cell, digit, result);
+                sink(conclusion(node, Kind::Contradiction, targets), advanced);
+            }
+        }
+    }
+    if !producer.double || count < 3 {
+        return;
+    }
+    for list in [&on.ons, &on.offs] {
+        for &from_on in list {
+            let node = on.node(from_on).state;
+            let Some(from_off) = off.find(node) else {
+                continue;
+            };
+            if worth(grid, node) {
+                let targets = vec![(on.clone(), from_on), (off.clone(), from_off)];
+                sink(conclusion(node, Kind::Double, targets), advanced);
+            }
+        }
+    }
+}
+
+/// What every place of `digit` implies in each unit of `cell` where
+/// `cell` is the digit's first place.
+fn regions(
+    grid: &Grid,
+    branches: &mut Branches,
+    cell: usize,
+    digit: u8,
+    on: &Rc<Propagation>,
+    advanced: &mut Advanced,
+    sink: &mut dyn FnMut(Conclusion, &Advanced),
+) {
+    for unit in units_of(cell) {
+        let places = UNITS[unit].and(grid.cells_with(digit));
+        if places.len() < 2 || places.first() != Some(cell) {
+            continue;
+        }
+        let per_place: Vec<Rc<Propagation>> = places
+            .iter()
+            .map(|place| match place == cell {
+                true => on.clone(),
+                false => branches.on(place, digit, advanced),
+            })
+            .collect();
+        for node in common(&per_place) {
+            if worth(grid, node) {
+                let targets = per_place.iter().map(|p| (p.clone(), id(p, node))).collect();
+                let conclusion = Conclusion {
+                    node,
+                    kind: Kind::Region,
+                    targets,
+                    cell,
+                    digit,
+                    unit: Some(unit),
+                };
+                sink(conclusion, advanced);
+            }
+        }
+    }
+}
+
+fn id(branch: &Propagation, node: State) -> NodeId {
+    branch.find(node).expect("common to every branch")
+}
+
+/// The nodes every branch reaches: the first branch's "ons", then its
+/// "offs", in the order it reached them.
+fn common(branches: &[Rc<Propagation>]) -> Vec<State> {
+    let first = &branches[0];
+    first
+        .ons
+        .iter()
+        .chain(&first.offs)
+        .map(|&id| first.node(id).state)
+        .filter(|&node| branches[1..].iter().all(|b| b.reached(node)))
+        .collect()
+}
+
+/// Whether concluding `node` changes the grid: a placement needs another
+/// candidate in its cell to remove.
+fn worth(grid: &Grid, node: State) -> bool {
+    !is_on(node) || grid.marks(cell_of(node)) & !bit(digit_of(node)) != 0
+}
+
+/// How many nodes a conclusion rests on: each target's ancestors (itself
+/// included) through every parent, counted once per target, plus the
+/// complexity of every distinct nested chain among them.
+pub(super) fn complexity(targets: &[(Rc<Propagation>, NodeId)], nested: &NestedChains) -> u32 {
+    let mut processed = HashSet::new();
+    let (mut flat, mut inner) = (0, 0);
+    for (branch, target) in targets {
+        flat += walk(branch, *target, |node| {
+            if node.nested != NO_NESTED {
+                let chain = nested.get(node.nested);
+                if processed.insert(chain.identity) {
+                    inner += chain.complexity;
+                }
+            }
+        });
+    }
+    flat + inner
+}
+
+/// Visits every ancestor of `target` (itself included) once per state,
+/// breadth first; returns how many there are.
+pub(super) fn walk(
+    branch: &Propagation,
+    target: NodeId,
+    mut visit: impl FnMut(&super::propagation::Node),
+) -> u32 {
+    let mut seen = [0u64; STATES.div_ceil(64)];
+    let mut queue = vec![target];
+    let mut next = 0;
+    while next < queue.len() {
+        let id = queue[next];
+        next += 1;
+        let node = branch.node(id);
+        let (word, mask) = (usize::from(node.state) / 64, 1u64 << (node.state % 64));
+        if seen[word] & mask != 0 {
+            continue;
+        }
+        seen[word] |= mask;
+        visit(node);
+        queue.extend_from_slice(branch.parents(id));
+    }
+    seen.iter().map(|w| w.count_ones()).sum()
+}

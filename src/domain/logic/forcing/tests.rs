@@ -1,0 +1,102 @@
+//! Hand-made positions for the forcing-chain engine: what a propagation
+//! reaches and rests on, which conclusion a producer picks, and the order
+//! the nested rules emit their removals in.
+
+use super::super::grid::Grid;
+use super::super::implications::{cell_of, digit_of, is_on, state};
+use super::super::technique::{Rating, Technique};
+use super::advanced::{Advanced, hash_map_order};
+use super::propagation::{Mode, propagate};
+use super::search::{complexity, walk};
+use super::*;
+
+const DYNAMIC: Mode = Mode {
+    cell_links: true,
+    dynamic: true,
+    level: 0,
+};
+
+/// A Sudoku Exchange puzzle whose hardest step, for Sukaku Explainer as
+/// for us, is a dynamic contradiction (8.9).
+const CONTRADICTION: &str =
+    "5.4.2.8.77.......3...7.3.....8.3.9....5.9.4.....6.4...8..3.2..1.2..6..5.6...8...9";
+
+/// The position of `text` where its path first needs `technique`.
+fn grid_before(text: &str, technique: Technique) -> Grid {
+    let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
+    loop {
+        let step = super::super::ladder::simplest_step(&grid, &|| false).expect("a step");
+        if step.technique == technique {
+            return grid;
+        }
+        step.apply(&mut grid);
+    }
+}
+
+#[test]
+fn every_node_rests_on_nodes_reached_before_it_and_the_assumption_on_none() {
+    let grid = grid_before(CONTRADICTION, Technique::ContradictionForcingChain);
+    let mut contradictions = 0;
+    for cell in grid.blanks().iter() {
+        for digit in super::super::bits::digits(grid.marks(cell)) {
+            for on in [true, false] {
+                let start = state(cell, digit, on);
+                let found = propagate(&grid, start, DYNAMIC, &mut Advanced::default());
+                assert!(found.parents(0).is_empty());
+                assert_eq!(found.node(0).state, start);
+                for &id in found.ons.iter().chain(&found.offs) {
+                    let node = found.node(id);
+                    let (c, d) = (cell_of(node.state), digit_of(node.state));
+                    assert!(grid.has(c, d), "{c} {d} is a candidate");
+                    assert!(found.parents(id).iter().all(|&p| p < id));
+                    assert_eq!(found.find(node.state), Some(id));
+                    assert_eq!(id == 0, found.parents(id).is_empty());
+                }
+                if let Some((a, b)) = found.contradiction {
+                    contradictions += 1;
+                    let (a, b) = (found.node(a).state, found.node(b).state);
+                    assert_eq!((a ^ 1, is_on(a), is_on(b)), (b, true, false));
+                }
+            }
+        }
+    }
+    assert!(contradictions > 0);
+}
+
+#[test]
+fn a_contradiction_rests_on_both_its_ends_ancestors() {
+    let grid = grid_before(CONTRADICTION, Technique::ContradictionForcingChain);
+    let step = dynamic_forcing_chain(&grid, 0, &|| false).expect("a dynamic step");
+    let start = step.pattern[0];
+    let found = std::rc::Rc::new(propagate(
+        &grid,
+        state(
+            usize::from(start.cell),
+            start.digit,
+            step.placements.is_empty(),
+        ),
+        DYNAMIC,
+        &mut Advanced::default(),
+    ));
+    let (on, off) = found.contradiction.expect("the step is a contradiction");
+    let sizes = [on, off].map(|id| walk(&found, id, |_| {}));
+    let both = complexity(&[(found.clone(), on), (found, off)], &Default::default());
+    assert_eq!(both, sizes[0] + sizes[1]);
+    let rating = Rating(85 + super::super::technique::length_bonus(both as usize));
+    assert_eq!(
+        (step.technique, step.rating),
+        (Technique::ContradictionForcingChain, rating)
+    );
+}
+
+#[test]
+fn removals_come_in_the_order_a_java_hash_map_keyed_by_cell_keeps_them() {
+    let listed = [(2, 1), (17, 1), (1, 1)];
+    let cells: Vec<u8> = hash_map_order(&listed).iter().map(|&(c, _)| c).collect();
+    assert_eq!(cells, [17, 1, 2]);
+    // Thirteen entries double the capacity to 32: 1 then comes first.
+    let mut many: Vec<(u8, u16)> = (34..46).map(|c| (c, 1)).collect();
+    many.push((1, 1));
+    let cells: Vec<u8> = hash_map_order(&many).iter().map(|&(c, _)| c).collect();
+    assert_eq!(&cells[..3], [1, 34, 35]);
+}
