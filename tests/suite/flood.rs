@@ -318,3 +318,88 @@ async fn what_each_unit_costs() {
         (after - before) / 1000.0
     );
 }
+
+/// Puzzles from the top of Sukaku Explainer's scale (11.0 to 11.4, from
+/// `hardest-se40.txt`): grading each takes its nested forcing chains'
+/// whole working memory.
+const HARDEST: [&str; 4] = [
+    "98.7..6....5.6..4......3...8....67...4..9..5....2....17.........6...93.....61...2",
+    "98.76.5..7....4.9...3...7..5.......9....2..5......54.12....9.4..7.8.......6.3....",
+    "98.7.....7.6.......5....4..4..5..9......6..3......2..1.7.4..8......3..6......1..2",
+    "98.7..6..7..6..5...4.....8.3..5..9....2.3.........7..31...7..9...91....6.....51..",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_explain_calls_on_the_hardest_puzzles_stays_under_the_bound() {
+    // Two workers grade the hardest puzzles (each until the grading budget
+    // ends it), four Explain calls wait for them, the rest are shed. The
+    // other caps are small, so that the bound is mostly the Explain calls'
+    // and the workers' grading memory.
+    let flags = [
+        "--workers",
+        "2",
+        "--max-batch-calls",
+        "6",
+        "--max-grade-time",
+        "3s",
+        "--max-connections",
+        "8",
+        "--max-calls",
+        "16",
+        "--max-open-streams",
+        "4",
+        "--max-inflight-bytes",
+        "1MiB",
+        "--max-batch",
+        "64",
+    ];
+    let server = ServerProcess::start_async(&flags).await;
+    let bound = memory_bound(&server);
+    let address = format!("http://{}", server.address);
+    let channel = Channel::from_shared(address)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let calls: Vec<_> = (0..24)
+        .map(|i| {
+            let mut client = SudokuServiceClient::new(channel.clone());
+            let puzzle = HARDEST[i % HARDEST.len()].to_string();
+            tokio::spawn(async move {
+                client
+                    .explain(sudoku_grpc::pb::ExplainRequest { puzzle })
+                    .await
+            })
+        })
+        .collect();
+    // Health answers at once while every worker is busy.
+    for _ in 0..10 {
+        let started = Instant::now();
+        let health = sudoku_grpc::client::check_health(channel.clone(), "").await;
+        assert!(matches!(health, Ok(true)), "{health:?}");
+        assert!(started.elapsed() < Duration::from_secs(1));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (mut explained, mut shed) = (0, 0);
+    for call in calls {
+        match call.await.unwrap() {
+            Ok(answer) => {
+                let answer = answer.into_inner();
+                assert!(!answer.steps.is_empty(), "{answer:?}");
+                explained += 1;
+            }
+            Err(status) => {
+                assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+                shed += 1;
+            }
+        }
+    }
+    let peak = server.memory_kib("VmHWM") * 1024;
+    eprintln!(
+        "explain flood: {explained} explained, {shed} shed; peak {:.1} MiB, bound {:.1} MiB",
+        peak as f64 / f64::from(1 << 20),
+        bound as f64 / f64::from(1 << 20)
+    );
+    assert!(explained >= 6, "{explained} explained");
+    assert!(peak < bound, "peak {peak} bytes over the bound {bound}");
+}

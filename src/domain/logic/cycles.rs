@@ -175,6 +175,7 @@ struct Scratch {
     ons: VecDeque<u32>,
     offs: VecDeque<u32>,
     reached: VecDeque<u32>,
+    path: Vec<State>,
 }
 
 /// Nodes of one search, each with the index of the node that led to it.
@@ -207,16 +208,14 @@ impl Arena {
         path
     }
 
-    /// Whether `node` is `index` or one of the nodes it came from.
-    fn leads_to(&self, mut index: u32, node: State) -> bool {
+    /// The nodes from `index` back to the start, into `path`.
+    fn path_into(&self, mut index: u32, path: &mut Vec<State>) {
+        path.clear();
         while index != ROOT {
-            let (here, parent) = self.nodes[index as usize];
-            if here == node {
-                return true;
-            }
+            let (node, parent) = self.nodes[index as usize];
+            path.push(node);
             index = parent;
         }
-        false
     }
 }
 
@@ -339,7 +338,11 @@ fn cycles_from(
     scratch: &mut Scratch,
 ) -> Vec<Find> {
     let Scratch {
-        arena, ons, offs, ..
+        arena,
+        ons,
+        offs,
+        path,
+        ..
     } = scratch;
     arena.nodes.clear();
     ons.clear();
@@ -351,8 +354,9 @@ fn cycles_from(
     while !ons.is_empty() || !offs.is_empty() {
         depth += 1;
         while let Some(from) = ons.pop_front() {
+            arena.path_into(from, path);
             for &node in links.of(arena.node(from)) {
-                if !arena.leads_to(from, node) {
+                if !path.contains(&node) {
                     offs.push_back(arena.add(node, from));
                 }
             }
@@ -422,6 +426,7 @@ fn forcing_chain_from(
         ons,
         offs,
         reached,
+        ..
     } = scratch;
     arena.nodes.clear();
     ons.clear();
