@@ -25,6 +25,8 @@ echo "== HoDoKu regression library"
 "$check" reglib "$grading" | grep -v '^    0[0-9]' | grep -v 'skipped' || true
 echo "== Sukaku Explainer paths"
 "$check" se-paths "$grading" | sed -n '/^SE paths/,$p'
+echo "== The hardest sample: Sukaku Explainer's ER/EP/ED and seconds against ours (one thread)"
+"$check" hardest "$grading/hardest-se40.txt"
 echo "== Soundness: every step of every puzzle against its solution"
 "$check" soundness "$puzzles"/kaggle_like.txt "$puzzles"/top1465.txt \
   "$puzzles"/17_clue.txt ${SOUNDNESS_ALL:+"$puzzles"/hardest_1905_11plus.txt}

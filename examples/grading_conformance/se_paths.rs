@@ -4,7 +4,9 @@
 //! For each puzzle this checks (a) whether our hardest technique is the
 //! one Sukaku Explainer's rating came from, (b) whether our rating equals
 //! ER, (c) whether our first step is Sukaku Explainer's first step, and
-//! (d) whether our pearl and diamond equal its EP and ED.
+//! (d) whether our pearl and diamond equal its EP and ED; and (e) for each
+//! puzzle where ER, EP or ED differ, the first step where the paths part,
+//! following Sukaku Explainer's path and asking ours at each of its steps.
 //!
 //! The files are LGPL-2.1 fixtures of a port of Sukaku Explainer, so they
 //! are read at run time from the grading data folder (normally
@@ -59,6 +61,7 @@ pub fn run(dir: &str) {
     summarise_ratings(&rows);
     summarise_first_steps(&rows);
     summarise_pearls_and_diamonds(&rows);
+    summarise_partings(&rows);
 }
 
 /// The puzzle ids, from `ratings.tsv` (first column, after the header),
@@ -96,7 +99,7 @@ struct SePuzzle {
     ep: Rating,
     ed: Rating,
     er_technique: String,
-    first: Option<SeStep>,
+    steps: Vec<SeStep>,
 }
 
 /// Sukaku Explainer's step: its technique name, rating and effects.
@@ -118,7 +121,7 @@ fn parse_puzzle(id: &str, text: &str) -> Option<SePuzzle> {
         ep: tenths(rating.get("ep")?.as_f64()?),
         ed: tenths(rating.get("ed")?.as_f64()?),
         er_technique: rating.get("erTechnique")?.as_str()?.to_string(),
-        first: steps.and_then(|steps| steps.first()).and_then(parse_step),
+        steps: steps.into_iter().flatten().map_while(parse_step).collect(),
     })
 }
 
@@ -162,8 +165,20 @@ fn tenths(value: f64) -> Rating {
 /// rated `rating`); empty when we have none. Its hidden singles are told
 /// apart by rating: 1.0 is our full house, 1.2 in a box, 1.5 in a line.
 fn se_equivalents(name: &str, rating: Rating) -> &'static [Technique] {
-    if name.starts_with("Grouped") || name.contains("(+") {
+    if name.starts_with("Grouped") || name.contains("(+ Dynamic") {
         return &[];
+    }
+    for (suffix, technique) in [
+        (
+            "(+ Multiple Forcing Chains)",
+            &[T::NestedMultipleForcingChain],
+        ),
+        ("(+ Forcing Chains)", &[T::NestedForcingChain]),
+        ("(+)", &[T::DynamicForcingChainPlus]),
+    ] {
+        if name.ends_with(suffix) {
+            return technique;
+        }
     }
     match name {
         "Hidden Single" => {
@@ -233,6 +248,7 @@ fn equivalents_of_family(family: &str) -> &'static [Technique] {
         "Dynamic Cell Forcing Chains" => &[T::CellForcingChain],
         "Dynamic Region Forcing Chains" => &[T::UnitForcingChain],
         "Dynamic Contradiction Forcing Chains" => &[T::ContradictionForcingChain],
+        "Dynamic Double Forcing Chains" => &[T::DoubleForcingChain],
         _ => &[],
     }
 }
@@ -260,6 +276,8 @@ struct Row {
     on_our_path: bool,
     /// `None` when the first steps are the same, else why not.
     first_step_difference: Option<String>,
+    /// The first step where our path leaves Sukaku Explainer's, if it does.
+    parting: Option<String>,
     millis: f64,
 }
 
@@ -297,9 +315,10 @@ fn compare(puzzle: &SePuzzle) -> Row {
             .any(|step| equivalents.contains(&step.technique)),
         first_step_difference: first_step_difference(
             &grid,
-            puzzle.first.as_ref(),
+            puzzle.steps.first(),
             ours_first.as_ref(),
         ),
+        parting: parting(puzzle),
         millis,
     }
 }
@@ -329,6 +348,79 @@ fn first_step_difference(
             Some(format!("SE's technique has no equivalent ({names})"))
         }
         (false, false) => Some(format!("different technique ({names})")),
+    }
+}
+
+/// The first of Sukaku Explainer's steps that ours differs from, on the
+/// grid its path reached: a different technique or rating, or (past the
+/// singles, whose order may differ) a different effect. `None` when ours
+/// agrees at every step.
+fn parting(puzzle: &SePuzzle) -> Option<String> {
+    let mut grid = Grid::new(&puzzle.board);
+    for (index, theirs) in puzzle.steps.iter().enumerate() {
+        let ours = logic::simplest_step(&grid, &|| false);
+        let agrees = ours.as_ref().is_some_and(|ours| {
+            let single = theirs.technique == "Hidden Single" || theirs.technique == "Naked Single";
+            se_equivalents(&theirs.technique, theirs.rating).contains(&ours.technique)
+                && ours.rating == theirs.rating
+                && (single || Effects::of(ours).same_as(&theirs.effects, &grid))
+        });
+        if !agrees {
+            let ours = ours.map_or("no step".to_string(), |step| {
+                format!(
+                    "{} {} {}",
+                    step.rating,
+                    step.technique,
+                    written(&Effects::of(&step))
+                )
+            });
+            return Some(format!(
+                "step {} of {}: SE {} {} {}; ours {ours}",
+                index + 1,
+                puzzle.steps.len(),
+                theirs.rating,
+                theirs.technique,
+                written(&theirs.effects)
+            ));
+        }
+        for mark in &theirs.effects.eliminations {
+            grid.eliminate(usize::from(mark.cell), mark.digit);
+        }
+        for mark in &theirs.effects.placements {
+            if grid.value(usize::from(mark.cell)) == 0 {
+                grid.place(usize::from(mark.cell), mark.digit);
+            }
+        }
+    }
+    None
+}
+
+/// Effects as a player writes them: `r7c5-5` removed, `r1c3=4` placed.
+fn written(effects: &Effects) -> String {
+    let removed = effects
+        .eliminations
+        .iter()
+        .map(|m| format!("{}-{}", m.cell(), m.digit));
+    let placed = effects
+        .placements
+        .iter()
+        .map(|m| format!("{}={}", m.cell(), m.digit));
+    removed.chain(placed).collect::<Vec<_>>().join(" ")
+}
+
+/// (e): where the paths part, for the puzzles whose ratings differ.
+fn summarise_partings(rows: &[Row]) {
+    let differing: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.er != r.ours || r.pearls.0 != r.pearls.1 || r.diamonds.0 != r.diamonds.1)
+        .collect();
+    println!(
+        "(e) ER, EP or ED differ on {} puzzles; where the paths part:",
+        differing.len()
+    );
+    for row in differing {
+        let parting = row.parting.as_deref().unwrap_or("nowhere: the paths agree");
+        println!("      {}: {parting}", row.id);
     }
 }
 
