@@ -6,7 +6,7 @@
 //! X-Wing). Chains and forcing chains search exhaustively and keep their
 //! lowest-rated find.
 
-use super::aligned::aligned_pair_exclusion;
+use super::aligned::{aligned_pair_exclusion, aligned_triple_exclusion};
 use super::als_wings::als_wing;
 use super::bug::bug;
 use super::chains;
@@ -44,7 +44,7 @@ type Finder<'a> = dyn Fn(&Grid) -> Option<Step> + 'a;
 /// `should_stop` is polled between techniques and inside the chain
 /// searches; once it says stop, the answer is `None`.
 pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    let ladder: [&Finder; 34] = [
+    let ladder: [&Finder; 35] = [
         &|g| pointing(g, true),
         &|g| claiming(g, true),
         &|g| hidden_subset(g, 2, true),
@@ -73,6 +73,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| als_wing(g, 5),
         &|g| cycle_or_forcing_chain(g, should_stop),
         &|g| als_wing(g, 6),
+        &aligned_triple_exclusion,
         &|g| nishio(g, should_stop),
         &|g| static_forcing_chain(g, should_stop),
         &|g| dynamic_forcing_chain(g, 0, should_stop),
@@ -188,6 +189,7 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         UniqueLoop1 | UniqueLoop2 | UniqueLoop4 => unique_loop(grid),
         Bug1 | Bug2 | Bug3 | Bug4 => bug(grid),
         AlignedPairExclusion => aligned_pair_exclusion(grid),
+        AlignedTripleExclusion => aligned_triple_exclusion(grid),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
         XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
             cycle_or_forcing_chain(grid, never)

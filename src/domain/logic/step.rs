@@ -196,6 +196,13 @@ impl Step {
                 cell_list(&self.pattern[..2]),
                 cell_list(&self.pattern[2..])
             ),
+            Technique::AlignedTripleExclusion => write!(
+                text,
+                "{} cannot take three digits that would leave one of the cells {} they all \
+                 see with nothing, nor one digit twice in cells that see each other",
+                cell_list(&self.pattern[..3]),
+                cell_list(&self.pattern[3..])
+            ),
             Technique::XCycle | Technique::YCycle | Technique::XYCycle => write!(
                 text,
                 "the candidates {cells} form a loop of alternating links that holds one way \

@@ -168,6 +168,7 @@ techniques! {
     XYCycle => "XY-Cycle", 70;
     ForcingChain => "Forcing Chain", 70;
     TuvwxyzWing => "TUVWXYZ-Wing", 75;
+    AlignedTripleExclusion => "Aligned Triple Exclusion", 75;
     NishioForcingChain => "Nishio Forcing Chain", 75;
     StaticCellForcingChain => "Static Cell Forcing Chain", 80;
     StaticUnitForcingChain => "Static Unit Forcing Chain", 80;

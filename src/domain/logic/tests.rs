@@ -1385,3 +1385,24 @@ fn a_puzzle_from_the_top_of_the_scale_rates_as_sukaku_explainer_rates_it() {
         Technique::NestedMultipleForcingChain,
     )]);
 }
+
+/// Sudoku Exchange puzzles whose hardest step is an aligned triple
+/// exclusion, with Sukaku Explainer's ER/EP/ED ("Aligned Triplet
+/// Exclusion" for it).
+const ALIGNED_TRIPLES: [(&str, [u16; 3], Technique); 2] = [
+    (
+        "...5...4.126....5...8..731...19.6..7....4....4..7.31...743..5...1....836.6...5...",
+        [75, 12, 12],
+        Technique::AlignedTripleExclusion,
+    ),
+    (
+        "..5.1.7.....8.9..332......4..4..1...6...3...5...7..4..4......989..2.8.....8.6.5..",
+        [75, 12, 12],
+        Technique::AlignedTripleExclusion,
+    ),
+];
+
+#[test]
+fn aligned_triple_exclusion_rates_as_sukaku_explainer_rates_it() {
+    assert_rated_as_sukaku_explainer_rates(&ALIGNED_TRIPLES);
+}
