@@ -243,13 +243,16 @@ fn cell_at(unit: usize, index: usize) -> usize {
     UNITS[unit].iter().nth(index).expect("nine cells a unit")
 }
 
-/// The positions (0..9) within `unit` of `cells`.
+/// The positions (0..9) within line `unit` (a row or column) of `cells`.
 fn positions(unit: usize, cells: Cells) -> u16 {
-    UNITS[unit]
-        .iter()
-        .enumerate()
-        .filter(|&(_, c)| cells.has(c))
-        .fold(0, |mask, (i, _)| mask | 1 << i)
+    if unit < COLUMN {
+        let row = unit - ROW;
+        return ((cells.0 >> (row * 9)) & 0x1ff) as u16;
+    }
+    let column = unit - COLUMN;
+    (0..9).fold(0, |mask, row| {
+        mask | u16::from(cells.has(row * 9 + column)) << row
+    })
 }
 
 const BOX: usize = 0;
@@ -265,30 +268,34 @@ fn locking(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
             for i in 0..9 {
                 let base = first + i;
                 let places = UNITS[base].and(work.cells_with(digit));
-                if places.len() < 2 {
+                let Some(cell) = places.first() else {
+                    continue;
+                };
+                // Only the unit of the second kind through the first place
+                // can hold them all.
+                let cover = super::super::bits::units_of(cell)[match second {
+                    BOX => 0,
+                    ROW => 1,
+                    _ => 2,
+                }];
+                if places.len() < 2 || !places.minus(UNITS[cover]).is_empty() {
                     continue;
                 }
-                for j in 0..9 {
-                    let cover = second + j;
-                    if places.minus(UNITS[cover]) != Cells::EMPTY {
-                        continue;
-                    }
-                    let removed = UNITS[cover].and(work.cells_with(digit)).minus(UNITS[base]);
-                    if removed.is_empty() {
-                        continue;
-                    }
-                    let lost = UNITS[base]
-                        .and(source.cells_with(digit))
-                        .minus(work.cells_with(digit))
-                        .minus(UNITS[cover]);
-                    let parents: Vec<State> = lost.iter().map(|c| state(c, digit, false)).collect();
-                    if parents.is_empty() {
-                        continue;
-                    }
-                    let removals: Vec<(u8, u16)> =
-                        removed.iter().map(|c| (c as u8, bit(digit))).collect();
-                    emit(&removals, &parents, super::propagation::NO_NESTED, out);
+                let removed = UNITS[cover].and(work.cells_with(digit)).minus(UNITS[base]);
+                if removed.is_empty() {
+                    continue;
                 }
+                let lost = UNITS[base]
+                    .and(source.cells_with(digit))
+                    .minus(work.cells_with(digit))
+                    .minus(UNITS[cover]);
+                let parents: Vec<State> = lost.iter().map(|c| state(c, digit, false)).collect();
+                if parents.is_empty() {
+                    continue;
+                }
+                let removals: Vec<(u8, u16)> =
+                    removed.iter().map(|c| (c as u8, bit(digit))).collect();
+                emit(&removals, &parents, super::propagation::NO_NESTED, out);
             }
         }
     }
