@@ -47,12 +47,10 @@ pub fn aligned_pair_exclusion(grid: &Grid) -> Option<Step> {
 pub fn aligned_triple_exclusion(grid: &Grid) -> Option<Step> {
     let bases = base_cells(grid, 3);
     let base_set: Cells = bases.iter().map(|&(cell, _)| cell).collect();
-    let excluders_of = |cell: usize| {
-        bases
-            .iter()
-            .find(|&&(base, _)| base == cell)
-            .map_or(Cells::EMPTY, |&(_, excluders)| excluders)
-    };
+    let mut excluders_of = [Cells::EMPTY; 81];
+    for &(cell, excluders) in &bases {
+        excluders_of[cell] = excluders;
+    }
     for second in 1..bases.len() {
         for first in 0..second {
             let (a, a_excluders) = bases[first];
@@ -61,7 +59,7 @@ pub fn aligned_triple_exclusion(grid: &Grid) -> Option<Step> {
             let firsts = a_excluders.and(base_set).minus(pair);
             let seconds = b_excluders.minus(a_excluders).and(base_set).minus(pair);
             for c in firsts.iter().chain(seconds.iter()) {
-                let shared = a_excluders.and(b_excluders).and(excluders_of(c));
+                let shared = a_excluders.and(b_excluders).and(excluders_of[c]);
                 if shared.len() < 2 {
                     continue;
                 }
@@ -104,10 +102,29 @@ fn excluders(grid: &Grid, cell: usize, widest: u32) -> Option<Cells> {
 /// combination, if there are any. A combination (a digit for each base
 /// cell) is impossible when two base cells that see each other take the
 /// same digit, or when it leaves a shared excluder no candidate.
-fn exclusion(grid: &Grid, base: &[usize], shared: Cells, technique: Technique) -> Option<Step> {
-    let mut allowed = vec![0u16; base.len()];
-    let mut chosen = Vec::with_capacity(base.len());
-    combine(grid, base, shared, &mut chosen, &mut allowed);
+fn exclusion<const N: usize>(
+    grid: &Grid,
+    base: &[usize; N],
+    shared: Cells,
+    technique: Technique,
+) -> Option<Step> {
+    let mut excluders = [0u16; 20];
+    for (slot, cell) in excluders.iter_mut().zip(shared.iter()) {
+        *slot = grid.marks(cell);
+    }
+    let excluders = &excluders[..shared.len().min(20) as usize];
+    let search = Combinations {
+        marks: base.map(|cell| grid.marks(cell)),
+        sees: std::array::from_fn(|i| {
+            std::array::from_fn(|j| i != j && PEERS[base[i]].has(base[j]))
+        }),
+        excluders,
+    };
+    let mut allowed = [0u16; N];
+    search.combine(&mut [0; N], 0, &mut allowed);
+    if (0..N).all(|i| search.marks[i] & !allowed[i] == 0) {
+        return None;
+    }
     let mut step = Step::new(technique);
     for (index, &cell) in base.iter().enumerate() {
         step.pattern.push(Mark::new(cell, 0));
@@ -116,28 +133,54 @@ fn exclusion(grid: &Grid, base: &[usize], shared: Cells, technique: Technique) -
     }
     step.pattern
         .extend(shared.iter().map(|cell| Mark::new(cell, 0)));
-    (!step.eliminations.is_empty()).then_some(step)
+    Some(step)
 }
 
-/// Tries every digit for the next base cell after `chosen`, and marks the
-/// digits of each possible whole combination `allowed`.
-fn combine(grid: &Grid, base: &[usize], shared: Cells, chosen: &mut Vec<u8>, allowed: &mut [u16]) {
-    let next = chosen.len();
-    if next == base.len() {
-        let taken = chosen.iter().fold(0, |mask, &digit| mask | bit(digit));
-        if shared.iter().all(|cell| grid.marks(cell) & !taken != 0) {
-            for (index, &digit) in chosen.iter().enumerate() {
-                allowed[index] |= bit(digit);
+/// The combinations of digits of `N` base cells, and what rules them out.
+struct Combinations<'a, const N: usize> {
+    marks: [u16; N],
+    /// Which base cells see which.
+    sees: [[bool; N]; N],
+    /// The shared excluders' candidates.
+    excluders: &'a [u16],
+}
+
+impl<const N: usize> Combinations<'_, N> {
+    /// Tries every digit for base cell `next` after those `chosen` (none
+    /// a base cell it sees took), and marks the digits of each possible
+    /// whole combination `allowed`.
+    fn combine(&self, chosen: &mut [u8; N], next: usize, allowed: &mut [u16; N]) {
+        let repeated = (0..next)
+            .filter(|&i| self.sees[i][next])
+            .fold(0, |mask, i| mask | bit(chosen[i]));
+        let free = self.marks[next] & !repeated;
+        if next == N - 1 {
+            // The last cell's digits at once: an excluder that the others
+            // leave one digit rules that digit out, one they leave none
+            // rules out every digit.
+            let taken = chosen[..next].iter().fold(0, |mask, &d| mask | bit(d));
+            let mut ruled_out = 0;
+            for &marks in self.excluders {
+                let rest = marks & !taken;
+                if rest == 0 {
+                    return;
+                }
+                if rest.count_ones() == 1 {
+                    ruled_out |= rest;
+                }
             }
+            let last = free & !ruled_out;
+            if last != 0 {
+                allowed[next] |= last;
+                for (slot, &digit) in allowed.iter_mut().zip(&chosen[..next]) {
+                    *slot |= bit(digit);
+                }
+            }
+            return;
         }
-        return;
-    }
-    for digit in digits(grid.marks(base[next])) {
-        let repeats = (0..next).any(|i| chosen[i] == digit && PEERS[base[i]].has(base[next]));
-        if !repeats {
-            chosen.push(digit);
-            combine(grid, base, shared, chosen, allowed);
-            chosen.pop();
+        for digit in digits(free) {
+            chosen[next] = digit;
+            self.combine(chosen, next + 1, allowed);
         }
     }
 }
