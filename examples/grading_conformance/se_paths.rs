@@ -359,11 +359,17 @@ fn parting(puzzle: &SePuzzle) -> Option<String> {
     let mut grid = Grid::new(&puzzle.board);
     for (index, theirs) in puzzle.steps.iter().enumerate() {
         let ours = logic::simplest_step(&grid, &|| false);
+        // Singles may come in another order; other steps must have the
+        // same effect (whatever each program calls the pattern).
         let agrees = ours.as_ref().is_some_and(|ours| {
             let single = theirs.technique == "Hidden Single" || theirs.technique == "Naked Single";
-            se_equivalents(&theirs.technique, theirs.rating).contains(&ours.technique)
-                && ours.rating == theirs.rating
-                && (single || Effects::of(ours).same_as(&theirs.effects, &grid))
+            ours.rating == theirs.rating
+                && match single {
+                    true => {
+                        se_equivalents(&theirs.technique, theirs.rating).contains(&ours.technique)
+                    }
+                    false => Effects::of(ours).same_as(&theirs.effects, &grid),
+                }
         });
         if !agrees {
             let ours = ours.map_or("no step".to_string(), |step| {
@@ -414,13 +420,25 @@ fn summarise_partings(rows: &[Row]) {
         .iter()
         .filter(|r| r.er != r.ours || r.pearls.0 != r.pearls.1 || r.diamonds.0 != r.diamonds.1)
         .collect();
+    let agreeing = rows.iter().filter(|r| r.parting.is_none()).count();
     println!(
-        "(e) ER, EP or ED differ on {} puzzles; where the paths part:",
+        "(e) our path follows SE's at every step on {agreeing}/{} puzzles; ER, EP or ED \
+         differ on {}; where the paths part:",
+        rows.len(),
         differing.len()
     );
-    for row in differing {
+    for row in &differing {
         let parting = row.parting.as_deref().unwrap_or("nowhere: the paths agree");
         println!("      {}: {parting}", row.id);
+    }
+    println!("    and where the paths part on the others, whose ratings agree:");
+    for row in rows
+        .iter()
+        .filter(|r| !differing.iter().any(|d| d.id == r.id))
+    {
+        if let Some(parting) = &row.parting {
+            println!("      {}: {parting}", row.id);
+        }
     }
 }
 

@@ -28,8 +28,10 @@ pub fn pointing(grid: &Grid, direct: bool) -> Option<Step> {
     } else {
         Technique::Pointing
     };
-    let pairs = BOXES.flat_map(|b| COLUMNS.chain(ROWS).map(move |line| (b, line)));
-    first_locked(grid, pairs, technique, direct)
+    let columns = BOXES.flat_map(|b| COLUMNS.map(move |line| (b, line)));
+    let rows = BOXES.flat_map(|b| ROWS.map(move |line| (b, line)));
+    first_locked(grid, columns, technique, direct)
+        .or_else(|| first_locked(grid, rows, technique, direct))
 }
 
 /// The first claiming pattern (a line's digit confined to one box) that
@@ -41,23 +43,26 @@ pub fn claiming(grid: &Grid, direct: bool) -> Option<Step> {
     } else {
         Technique::Claiming
     };
-    let pairs = COLUMNS
-        .chain(ROWS)
-        .flat_map(|line| BOXES.map(move |b| (line, b)));
-    first_locked(grid, pairs, technique, direct)
+    let columns = COLUMNS.flat_map(|line| BOXES.map(move |b| (line, b)));
+    let rows = ROWS.flat_map(|line| BOXES.map(move |b| (line, b)));
+    first_locked(grid, columns, technique, direct)
+        .or_else(|| first_locked(grid, rows, technique, direct))
 }
 
-/// The first of the `(base, cover)` unit pairs, in order, whose crossing
-/// locks a digit.
+/// The first digit, then the first of the `(base, cover)` unit pairs in
+/// order, whose crossing locks the digit: Sukaku Explainer's order, box
+/// and column pairs before box and row pairs, each digit by digit.
 fn first_locked(
     grid: &Grid,
-    mut pairs: impl Iterator<Item = (usize, usize)>,
+    pairs: impl Iterator<Item = (usize, usize)> + Clone,
     technique: Technique,
     direct: bool,
 ) -> Option<Step> {
-    pairs.find_map(|(base, cover)| {
-        let crosses = !UNITS[base].and(UNITS[cover]).is_empty();
-        crosses.then(|| locked(grid, base, cover, technique, direct))?
+    (1..=9).find_map(|digit| {
+        pairs.clone().find_map(|(base, cover)| {
+            let crosses = !UNITS[base].and(UNITS[cover]).is_empty();
+            crosses.then(|| locked(grid, base, cover, digit, technique, direct))?
+        })
     })
 }
 
@@ -67,35 +72,31 @@ fn locked(
     grid: &Grid,
     base: usize,
     cover: usize,
+    digit: u8,
     technique: Technique,
     direct: bool,
 ) -> Option<Step> {
     let crossing = UNITS[base].and(UNITS[cover]);
-    for digit in 1..=9 {
-        let places = grid.cells_with(digit);
-        let in_base = places.and(UNITS[base]);
-        if in_base.len() < 2 || !in_base.minus(crossing).is_empty() {
-            continue;
-        }
-        let removed = places.and(UNITS[cover]).minus(crossing);
-        if removed.is_empty() {
-            continue;
-        }
-        let mut step = Step::new(technique);
-        step.pattern = marks(in_base, digit);
-        step.units = vec![base, cover];
-        step.digits = bit(digit);
-        if direct {
-            let Some(cell) = single_left_by(grid, digit, removed, unit_kind(base)) else {
-                continue;
-            };
-            step.placements.push(Mark::new(cell, digit));
-        } else {
-            step.eliminations = marks(removed, digit);
-        }
-        return Some(step);
+    let places = grid.cells_with(digit);
+    let in_base = places.and(UNITS[base]);
+    if in_base.len() < 2 || !in_base.minus(crossing).is_empty() {
+        return None;
     }
-    None
+    let removed = places.and(UNITS[cover]).minus(crossing);
+    if removed.is_empty() {
+        return None;
+    }
+    let mut step = Step::new(technique);
+    step.pattern = marks(in_base, digit);
+    step.units = vec![base, cover];
+    step.digits = bit(digit);
+    if direct {
+        let cell = single_left_by(grid, digit, removed, unit_kind(base))?;
+        step.placements.push(Mark::new(cell, digit));
+    } else {
+        step.eliminations = marks(removed, digit);
+    }
+    Some(step)
 }
 
 /// The candidate `digit` in each of `cells`.

@@ -3,10 +3,11 @@
 //!
 //! Subsets are enumerated as 9-bit masks over a unit's cells (or digits),
 //! which for n ≤ 4 is at most 126 masks a unit: cheaper than any clever
-//! pruning at this size. Units are searched boxes first, then rows, then
-//! columns, as Sudoku Explainer does.
+//! pruning at this size. Units are searched boxes first, then columns,
+//! then rows, as Sukaku Explainer does: which subset comes first decides
+//! the grid every later step sees.
 
-use super::bits::{Cells, UNITS, bit, digits};
+use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
 use super::step::{Mark, Step};
 use super::technique::Technique;
@@ -29,7 +30,8 @@ pub fn naked_subsets(grid: &Grid, size: u32, visit: &mut dyn FnMut(Step) -> bool
         3 => Technique::NakedTriple,
         _ => Technique::NakedQuad,
     };
-    for (unit, cells) in UNITS.iter().enumerate() {
+    for unit in explainer_order() {
+        let cells = &UNITS[unit];
         let open: Vec<usize> = grid.blanks().and(*cells).iter().collect();
         if open.len() <= size as usize {
             continue;
@@ -85,7 +87,8 @@ pub fn hidden_subsets(grid: &Grid, size: u32, direct: bool, visit: &mut dyn FnMu
         (3, false) => Technique::HiddenTriple,
         _ => Technique::HiddenQuad,
     };
-    for (unit, cells) in UNITS.iter().enumerate() {
+    for unit in explainer_order() {
+        let cells = &UNITS[unit];
         let open_digits: Vec<u8> = (1..=9)
             .filter(|&d| !grid.cells_with(d).and(*cells).is_empty())
             .collect();
@@ -143,6 +146,12 @@ fn hidden_step(
         step.placements.push(placement);
     }
     Some(step)
+}
+
+/// The units in the order Sukaku Explainer searches them for subsets:
+/// boxes, columns, rows.
+fn explainer_order() -> impl Iterator<Item = usize> {
+    BOXES.chain(COLUMNS).chain(ROWS)
 }
 
 /// Every `size`-element subset of `0..len`, as bit masks, in increasing
