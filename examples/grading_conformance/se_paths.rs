@@ -165,7 +165,13 @@ fn tenths(value: f64) -> Rating {
 /// rated `rating`); empty when we have none. Its hidden singles are told
 /// apart by rating: 1.0 is our full house, 1.2 in a box, 1.5 in a line.
 fn se_equivalents(name: &str, rating: Rating) -> &'static [Technique] {
-    if name.starts_with("Grouped") || name.contains("(+ Dynamic") {
+    let grouped_two = [
+        "Grouped Skyscraper",
+        "Grouped 2-String Kite",
+        "Grouped 2 Strong links",
+    ];
+    let is_grouped_two = grouped_two.iter().any(|prefix| name.starts_with(prefix));
+    if (name.starts_with("Grouped") && !is_grouped_two) || name.contains("(+ Dynamic") {
         return &[];
     }
     for (suffix, technique) in [
@@ -221,6 +227,9 @@ fn equivalents_of_family(family: &str) -> &'static [Technique] {
         "Skyscraper" => &[T::Skyscraper],
         "2-String Kite" => &[T::TwoStringKite],
         "2 Strong links" => &[T::TurbotFish],
+        "Grouped Skyscraper" => &[T::GroupedSkyscraper],
+        "Grouped 2-String Kite" => &[T::GroupedTwoStringKite],
+        "Grouped 2 Strong links" => &[T::GroupedTurbotFish],
         "XY-Wing" => &[T::XYWing],
         "XYZ-Wing" => &[T::XYZWing],
         // Sukaku Explainer's one-digit patterns of three and four strong
@@ -372,6 +381,9 @@ fn parting(puzzle: &SePuzzle) -> Option<String> {
                 }
         });
         if !agrees {
+            if std::env::var("PARTING_MARKS").is_ok_and(|id| id == puzzle.id) {
+                eprintln!("{}", grid.marks_text());
+            }
             let ours = ours.map_or("no step".to_string(), |step| {
                 format!(
                     "{} {} {}",

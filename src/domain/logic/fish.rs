@@ -10,69 +10,70 @@ use super::grid::Grid;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
-/// The first fish of `size` lines (2, 3 or 4) that eliminates something:
-/// rows as the base first, then columns.
+/// The first fish of `size` lines (2, 3 or 4) that eliminates something,
+/// in Sukaku Explainer's order: columns as the base first, then rows;
+/// sets of base lines in order, and for each the digits in order, those
+/// placed too often to leave room skipped.
 pub fn fish(grid: &Grid, size: u32) -> Option<Step> {
     let technique = match size {
         2 => Technique::XWing,
         3 => Technique::Swordfish,
         _ => Technique::Jellyfish,
     };
-    for digit in 1..=9 {
-        for (base, cover) in [(ROWS, COLUMNS), (COLUMNS, ROWS)] {
-            if let Some(step) = fish_on(grid, digit, size, base, cover, technique) {
-                return Some(step);
+    for (base, cover) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
+        for choice in (0u16..1 << 9).filter(|c| c.count_ones() == size) {
+            let chosen: Vec<usize> = (0..9)
+                .filter(|i| choice >> i & 1 != 0)
+                .map(|i| base.start + i)
+                .collect();
+            for digit in 1..=9 {
+                if grid.placed(digit).len() + 2 * size > 9 {
+                    continue;
+                }
+                let step = fish_on(grid, digit, &chosen, cover.clone(), technique);
+                if step.is_some() {
+                    return step;
+                }
             }
         }
     }
     None
 }
 
+/// The fish of `digit` on the base lines `chosen`, if each holds it in two
+/// places or more, all within `chosen.len()` cover lines, and it removes
+/// something.
 fn fish_on(
     grid: &Grid,
     digit: u8,
-    size: u32,
-    base: std::ops::Range<usize>,
+    chosen: &[usize],
     cover: std::ops::Range<usize>,
     technique: Technique,
 ) -> Option<Step> {
     let places = grid.cells_with(digit);
-    let lines: Vec<usize> = base
-        .filter(|&line| (2..=size).contains(&places.and(UNITS[line]).len()))
-        .collect();
-    let cover_lines: Vec<usize> = cover.collect();
-    for choice in 0u16..1 << lines.len() {
-        if choice.count_ones() != size {
-            continue;
-        }
-        let chosen: Vec<usize> = (0..lines.len())
-            .filter(|i| choice >> i & 1 != 0)
-            .map(|i| lines[i])
-            .collect();
-        let body = chosen
-            .iter()
-            .fold(Cells::EMPTY, |set, &line| set.or(places.and(UNITS[line])));
-        let covers: Vec<usize> = cover_lines
-            .iter()
-            .copied()
-            .filter(|&line| !body.and(UNITS[line]).is_empty())
-            .collect();
-        if covers.len() != size as usize {
-            continue;
-        }
-        let covered = covers
-            .iter()
-            .fold(Cells::EMPTY, |set, &line| set.or(UNITS[line]));
-        let removed = places.and(covered).minus(body);
-        if removed.is_empty() {
-            continue;
-        }
-        let mut step = Step::new(technique);
-        step.pattern = body.iter().map(|cell| Mark::new(cell, digit)).collect();
-        step.eliminations = removed.iter().map(|cell| Mark::new(cell, digit)).collect();
-        step.units = chosen.into_iter().chain(covers).collect();
-        step.digits = bit(digit);
-        return Some(step);
+    if chosen.iter().any(|&line| places.and(UNITS[line]).len() < 2) {
+        return None;
     }
-    None
+    let body = chosen
+        .iter()
+        .fold(Cells::EMPTY, |set, &line| set.or(places.and(UNITS[line])));
+    let covers: Vec<usize> = cover
+        .filter(|&line| !body.and(UNITS[line]).is_empty())
+        .collect();
+    if covers.len() != chosen.len() {
+        return None;
+    }
+    let covered = covers
+        .iter()
+        .fold(Cells::EMPTY, |set, &line| set.or(UNITS[line]));
+    let removed = places.and(covered).minus(body);
+    if removed.is_empty() {
+        return None;
+    }
+    let mut step = Step::new(technique);
+    step.pattern = body.iter().map(|cell| Mark::new(cell, digit)).collect();
+    step.eliminations = removed.iter().map(|cell| Mark::new(cell, digit)).collect();
+    step.units = chosen.iter().copied().chain(covers).collect();
+    step.digits = bit(digit);
+    Some(step)
 }

@@ -16,9 +16,9 @@ use super::forcing::{dynamic_forcing_chain, nishio, static_forcing_chain};
 use super::grid::Grid;
 use super::intersections::{claiming, locked_candidates, pointing};
 use super::loops::{rectangle_or_loop, unique_loop};
-use super::single_digit::two_strong_links;
 use super::singles::{self, Single};
 use super::step::Step;
+use super::strong_links::two_strong_links;
 use super::subsets::{hidden_subset, naked_subset};
 use super::technique::Technique;
 use super::wings::{xy_wing, xyz_wing};
@@ -176,7 +176,8 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         XWing => fish(grid, 2),
         Swordfish => fish(grid, 3),
         Jellyfish => fish(grid, 4),
-        Skyscraper | TwoStringKite | TurbotFish => super::single_digit::of_kind(grid, technique),
+        Skyscraper | TwoStringKite | TurbotFish | GroupedSkyscraper | GroupedTwoStringKite
+        | GroupedTurbotFish => super::strong_links::of_kind(grid, technique),
         XYWing => xy_wing(grid),
         WxyzWing => als_wing(grid, 3),
         VwxyzWing => als_wing(grid, 4),

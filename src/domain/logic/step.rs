@@ -133,6 +133,14 @@ impl Step {
                 text,
                 "{digits} is in one end or the other of the strong links {cells}, so no cell seeing both ends holds it"
             ),
+            Technique::GroupedSkyscraper
+            | Technique::GroupedTwoStringKite
+            | Technique::GroupedTurbotFish => write!(
+                text,
+                "{digits} is in one end or the other of each strong link across {units}, some \
+                 ends being groups of cells ({cells}), so no cell seeing every cell of both far \
+                 ends holds it"
+            ),
             Technique::XYWing | Technique::XYZWing => write!(
                 text,
                 "whichever digit the pivot {} takes, one of the wings {} holds {digits}",

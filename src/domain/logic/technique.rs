@@ -139,6 +139,9 @@ techniques! {
     Skyscraper => "Skyscraper", 40;
     TwoStringKite => "Two-String Kite", 41;
     TurbotFish => "Turbot Fish", 41;
+    GroupedSkyscraper => "Grouped Skyscraper", 43;
+    GroupedTwoStringKite => "Grouped Two-String Kite", 43;
+    GroupedTurbotFish => "Grouped Turbot Fish", 43;
     XYWing => "XY-Wing", 42;
     XYZWing => "XYZ-Wing", 44;
     UniqueRectangle1 => "Unique Rectangle Type 1", 45;

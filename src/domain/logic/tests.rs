@@ -1406,3 +1406,45 @@ const ALIGNED_TRIPLES: [(&str, [u16; 3], Technique); 2] = [
 fn aligned_triple_exclusion_rates_as_sukaku_explainer_rates_it() {
     assert_rated_as_sukaku_explainer_rates(&ALIGNED_TRIPLES);
 }
+
+/// Sudoku Exchange puzzles whose hardest step is a grouped two-strong-link
+/// pattern, with Sukaku Explainer's ER/EP/ED and its names for them:
+/// "Grouped 2 Strong links 101" (a box and a line), "Grouped 2-String
+/// Kite 112", "Grouped Skyscraper 111".
+const GROUPED_STRONG_LINKS: [(&str, [u16; 3], Technique); 6] = [
+    (
+        ".9......6..689....2.37.6.9.1...2.....549.832.....7...4.2.6.78.9....356..3......5.",
+        [43, 12, 12],
+        Technique::GroupedTurbotFish,
+    ),
+    (
+        ".........3.59.46.1.4..1..3.2.......7..71634.....2.7....2.8.1.7.8.6...3.2..9...1..",
+        [43, 12, 12],
+        Technique::GroupedTwoStringKite,
+    ),
+    (
+        ".31.2.96.....6....6..3.1..496.....83............953...4.5...6.9.8.2.4.3..2.5.6.4.",
+        [43, 12, 12],
+        Technique::GroupedSkyscraper,
+    ),
+    (
+        ".8.926..45.9..8...........3..6.1.....7.4.9.8.....8.1..6...........2..6.19..361.7.",
+        [43, 12, 12],
+        Technique::GroupedTwoStringKite,
+    ),
+    (
+        "7.9.2.....3.9.6...2...4...317....5...9.7.5.8...6....249...7...2...2.1.9.....5.4.6",
+        [43, 12, 12],
+        Technique::GroupedSkyscraper,
+    ),
+    (
+        "..1573.9.9..8.........91..76.4....737.8...5.139....6.24..36.........2..4.3.1497..",
+        [43, 12, 12],
+        Technique::GroupedTurbotFish,
+    ),
+];
+
+#[test]
+fn grouped_strong_links_rate_as_sukaku_explainer_rates_them() {
+    assert_rated_as_sukaku_explainer_rates(&GROUPED_STRONG_LINKS);
+}
