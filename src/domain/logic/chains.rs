@@ -58,18 +58,6 @@ enum Strong {
     Unit(usize),
 }
 
-/// The lowest-rated one-digit chain with exactly `links` strong links
-/// that eliminates something (Sukaku Explainer's "3 strong links" and
-/// "4 strong links").
-pub fn strong_link_chain(
-    grid: &Grid,
-    links: usize,
-    should_stop: &dyn Fn() -> bool,
-) -> Option<Step> {
-    let accept = |step: &Step| step.pattern.len() == 2 * links;
-    best_chain(grid, Links::OneDigit, 2 * links, &accept, should_stop)
-}
-
 /// The lowest-rated chain of one kind (X-Chain, XY-Chain or AIC).
 pub fn chain_of(grid: &Grid, technique: Technique) -> Option<Step> {
     let links = match technique {

@@ -18,7 +18,7 @@ use super::intersections::{claiming, locked_candidates, pointing};
 use super::loops::{rectangle_or_loop, unique_loop};
 use super::singles::{self, Single};
 use super::step::Step;
-use super::strong_links::two_strong_links;
+use super::strong_links::{strong_links, two_strong_links};
 use super::subsets::{hidden_subset, naked_subset};
 use super::technique::Technique;
 use super::wings::{xy_wing, xyz_wing};
@@ -64,10 +64,10 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
         &|g| naked_subset(g, 4),
         &|g| fish(g, 4),
         &|g| hidden_subset(g, 4, false),
-        &|g| chains::strong_link_chain(g, 3, should_stop),
+        &|g| strong_links(g, 3),
         &|g| als_wing(g, 3),
         &bug,
-        &|g| chains::strong_link_chain(g, 4, should_stop),
+        &|g| strong_links(g, 4),
         &|g| als_wing(g, 4),
         &aligned_pair_exclusion,
         &|g| als_wing(g, 5),

@@ -1,6 +1,7 @@
-//! Two strong links on one digit, plain and grouped, as Sukaku Explainer
-//! finds and sorts them (Skyscraper 4.0, Two-String Kite and Turbot Fish
-//! 4.1, any of them grouped 4.3).
+//! Strong links on one digit, plain and grouped, chained or in a loop, as
+//! Sukaku Explainer finds and sorts them: two links (Skyscraper 4.0,
+//! Two-String Kite and Turbot Fish 4.1, any of them grouped 4.3), three
+//! (5.4 to 5.7) and four (5.8 to 6.1).
 //!
 //! A strong link is a unit where the digit lies in one of two *ends*: two
 //! cells (a unit with two places), or, grouped, two groups of cells. A row
@@ -8,9 +9,12 @@
 //! segments; a box whose places lie in one row and one column of it (a
 //! cross) links the row's part and the column's part, and one whose places
 //! lie in two of its rows (or columns) links those. When an end of one
-//! link and an end of another lie in one column, row or box, at most one
-//! of them holds the digit, so one of the two far ends does, and a cell
-//! that sees every cell of both far ends cannot hold it.
+//! link and an end of the next lie in one column, row or box, at most one
+//! of them holds the digit; along a chain of links so joined, one of the
+//! two far ends holds it, and a cell that sees every cell of both far ends
+//! cannot. When the far ends also share a unit, the chain closes into a
+//! loop (an X-Loop), and every joint of it removes the digit from the
+//! cells that see both its sides.
 //!
 //! Sukaku Explainer collects every such pattern and sorts them: by rating,
 //! then by how many candidates they remove (most first), then by a suffix
@@ -42,17 +46,24 @@ struct Link {
     /// A cell that may hold the digit besides the ends: it goes with
     /// whichever end is the far one.
     extra: Cells,
+    /// Its number among the digit's links, for the search's bit sets.
+    id: usize,
 }
-
-/// The kinds of the two units, in the order Sukaku Explainer tries them.
-const KIND_PAIRS: [(Kind, Kind); 6] = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)];
 
 /// The two-strong-link pattern Sukaku Explainer would pick, if any.
 pub fn two_strong_links(grid: &Grid) -> Option<Step> {
+    strong_links(grid, 2)
+}
+
+/// The pattern of `count` strong links (2, 3 or 4) on one digit that
+/// Sukaku Explainer would pick, if any: plain or grouped, a chain or a
+/// loop.
+pub fn strong_links(grid: &Grid, count: usize) -> Option<Step> {
     let mut best: Option<(Key, Step)> = None;
-    for (first, second) in KIND_PAIRS {
-        for digit in 1..=9 {
-            each_pattern(grid, digit, first, second, &mut |key, step| {
+    let digits: Vec<DigitLinks> = (1..=9).map(|digit| DigitLinks::new(grid, digit)).collect();
+    for kinds in kind_tuples(count) {
+        for links in &digits {
+            each_pattern(grid, links, &kinds, &mut |key, step| {
                 if best.as_ref().is_none_or(|(b, _)| key.before(b)) {
                     best = Some((key, step));
                 }
@@ -66,9 +77,10 @@ pub fn two_strong_links(grid: &Grid) -> Option<Step> {
 /// Fish, or a grouped one), for checking a technique alone.
 pub fn of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
     let mut found = None;
-    for (first, second) in KIND_PAIRS {
-        for digit in 1..=9 {
-            each_pattern(grid, digit, first, second, &mut |_, step| {
+    let digits: Vec<DigitLinks> = (1..=9).map(|digit| DigitLinks::new(grid, digit)).collect();
+    for kinds in kind_tuples(2) {
+        for links in &digits {
+            each_pattern(grid, links, &kinds, &mut |_, step| {
                 if found.is_none() && step.technique == technique {
                     found = Some(step);
                 }
@@ -98,6 +110,32 @@ impl Key {
     }
 }
 
+/// The kinds of `count` units, never decreasing, in the order Sukaku
+/// Explainer tries them (by the highest position of its bit mask, where
+/// kind `k` of link `i` is bit `k * count + i`).
+fn kind_tuples(count: usize) -> Vec<Vec<Kind>> {
+    let mut tuples: Vec<Vec<Kind>> = Vec::new();
+    let mut tuple = vec![0; count];
+    loop {
+        if tuple.windows(2).all(|w| w[0] <= w[1]) {
+            tuples.push(tuple.clone());
+        }
+        let Some(i) = (0..count).rev().find(|&i| tuple[i] < 2) else {
+            break;
+        };
+        tuple[i] += 1;
+        tuple[i + 1..].iter_mut().for_each(|k| *k = 0);
+    }
+    let mask = |t: &Vec<Kind>| -> u32 {
+        t.iter()
+            .enumerate()
+            .map(|(i, &k)| 1u32 << (usize::from(k) * count + i))
+            .sum()
+    };
+    tuples.sort_by_key(mask);
+    tuples
+}
+
 fn units_of_kind(kind: Kind) -> std::ops::Range<usize> {
     match kind {
         0 => BOXES,
@@ -106,78 +144,274 @@ fn units_of_kind(kind: Kind) -> std::ops::Range<usize> {
     }
 }
 
-/// Every pattern of `digit` with a link of kind `first` and one of kind
-/// `second`, in Sukaku Explainer's order, each with its sort key.
-fn each_pattern(
-    grid: &Grid,
-    digit: u8,
-    first: Kind,
-    second: Kind,
-    found: &mut dyn FnMut(Key, Step),
-) {
-    let links_of = |kind: Kind| -> Vec<Vec<Link>> {
-        units_of_kind(kind)
-            .map(|unit| links(grid, digit, unit, kind))
-            .collect()
+/// Every pattern of `digit` with links of `kinds`, in Sukaku Explainer's
+/// order, each with its sort key: units chosen link by link (a link of
+/// the same kind as the one before in a later unit), then the orders of
+/// the links, then their orientations.
+fn each_pattern(grid: &Grid, links: &DigitLinks, kinds: &[Kind], found: &mut dyn FnMut(Key, Step)) {
+    let orders = link_orders(kinds.len());
+    let search = Search {
+        grid,
+        digit: links.digit,
+        kinds,
+        per_kind: &links.per_kind,
+        joins: &links.joins,
+        orders: &orders,
+        component_sizes: &links.component_sizes,
     };
-    let (firsts, seconds) = (links_of(first), links_of(second));
-    for (i, variants) in firsts.iter().enumerate() {
-        for a in variants {
-            let start = if first == second { i + 1 } else { 0 };
-            for b in seconds[start..].iter().flatten() {
-                if !a.places.and(b.places).is_empty() {
-                    continue;
-                }
-                for (near_a, near_b) in [(1, 0), (1, 1), (0, 0), (0, 1)] {
-                    if let Some(pattern) = pattern(grid, digit, a, b, near_a, near_b) {
-                        found(pattern.0, pattern.1);
-                    }
+    let mut chosen = Vec::with_capacity(kinds.len());
+    search.choose(0, &mut chosen, found);
+}
+
+/// A digit's links, by kind and unit, and which of them join.
+struct DigitLinks {
+    digit: u8,
+    per_kind: Vec<Vec<Vec<Link>>>,
+    /// For each link, the links one of whose ends shares a unit with one
+    /// of its ends (bit `id`).
+    joins: Vec<u64>,
+    /// For each link, how many links its joins reach, itself included.
+    component_sizes: Vec<usize>,
+}
+
+impl DigitLinks {
+    fn new(grid: &Grid, digit: u8) -> DigitLinks {
+        let mut next_id = 0;
+        let per_kind: Vec<Vec<Vec<Link>>> = (0..3)
+            .map(|kind| {
+                units_of_kind(kind)
+                    .map(|unit| {
+                        let mut variants = links(grid, digit, unit, kind);
+                        for link in &mut variants {
+                            link.id = next_id;
+                            next_id += 1;
+                        }
+                        variants
+                    })
+                    .collect()
+            })
+            .collect();
+        let all: Vec<Link> = per_kind.iter().flatten().flatten().copied().collect();
+        let mut joins = vec![0u64; all.len()];
+        for a in &all {
+            for b in &all {
+                let joined = a.id != b.id
+                    && a.ends
+                        .iter()
+                        .any(|&x| b.ends.iter().any(|&y| shared_unit(x.or(y)).is_some()));
+                if joined {
+                    joins[a.id] |= 1 << b.id;
                 }
             }
+        }
+        let component_sizes = (0..joins.len())
+            .map(|id| {
+                let mut reached = 1u64 << id;
+                loop {
+                    let next = (0..joins.len())
+                        .filter(|&i| reached >> i & 1 != 0)
+                        .fold(reached, |all, i| all | joins[i]);
+                    if next == reached {
+                        return reached.count_ones() as usize;
+                    }
+                    reached = next;
+                }
+            })
+            .collect();
+        DigitLinks {
+            digit,
+            per_kind,
+            joins,
+            component_sizes,
         }
     }
 }
 
-/// The pattern joining end `near_a` of `a` to end `near_b` of `b`, if
-/// they share a unit and it removes something.
+/// The links of one digit and what a search for patterns needs of them.
+struct Search<'a> {
+    grid: &'a Grid,
+    digit: u8,
+    kinds: &'a [Kind],
+    per_kind: &'a [Vec<Vec<Link>>],
+    /// For each link, the links one of whose ends shares a unit with one
+    /// of its ends (bit `id`).
+    joins: &'a [u64],
+    /// The orders to chain a full set of links in.
+    orders: &'a [Vec<usize>],
+    /// For each link, how many links its joins reach, itself included: a
+    /// chain of `n` links needs `n`.
+    component_sizes: &'a [usize],
+}
+
+impl Search<'_> {
+    /// Chooses the link at the next depth (and those after it), then
+    /// tries the orders and orientations of a full set whose links can
+    /// form a chain.
+    fn choose(&self, first_unit: usize, chosen: &mut Vec<Link>, found: &mut dyn FnMut(Key, Step)) {
+        let depth = chosen.len();
+        if depth == self.kinds.len() {
+            if self.can_chain(chosen) {
+                for order in self.orders {
+                    let joined = order
+                        .windows(2)
+                        .all(|w| self.joins[chosen[w[0]].id] >> chosen[w[1]].id & 1 != 0);
+                    if !joined {
+                        continue;
+                    }
+                    for turns in 0..1u32 << chosen.len() {
+                        if let Some((key, step)) =
+                            pattern(self.grid, self.digit, chosen, order, turns)
+                        {
+                            found(key, step);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        let kind = self.kinds[depth];
+        let units = &self.per_kind[usize::from(kind)];
+        let taken = chosen.iter().fold(Cells::EMPTY, |all, l| all.or(l.places));
+        for (index, variants) in units.iter().enumerate().skip(first_unit) {
+            for &link in variants {
+                let too_small = self.component_sizes[link.id] < self.kinds.len();
+                if too_small || !taken.and(link.places).is_empty() {
+                    continue;
+                }
+                chosen.push(link);
+                let next_first = match self.kinds.get(depth + 1) {
+                    Some(&next) if next == kind => index + 1,
+                    _ => 0,
+                };
+                self.choose(next_first, chosen, found);
+                chosen.pop();
+            }
+        }
+    }
+
+    /// Whether the links' joins connect them all: a chain through all of
+    /// them needs that.
+    fn can_chain(&self, links: &[Link]) -> bool {
+        let set: u64 = links.iter().map(|l| 1u64 << l.id).sum();
+        let mut reached = 1u64 << links[0].id;
+        loop {
+            let next = links
+                .iter()
+                .filter(|l| reached >> l.id & 1 != 0)
+                .fold(reached, |all, l| all | (self.joins[l.id] & set));
+            if next == reached {
+                return reached == set;
+            }
+            reached = next;
+        }
+    }
+}
+
+/// The orders in which a pattern's links are chained, in Sukaku
+/// Explainer's order (a countdown permutation), each kept only when it
+/// reads no later than its reverse.
+fn link_orders(count: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..count).collect();
+    let mut weights: Vec<usize> = (0..=count).collect();
+    let mut orders = vec![order.clone()];
+    let mut s = 1;
+    while s < count {
+        weights[s] -= 1;
+        let t = s % 2 * weights[s];
+        order.swap(t, s);
+        orders.push(order.clone());
+        s = 1;
+        while s < count && weights[s] == 0 {
+            weights[s] = s;
+            s += 1;
+        }
+    }
+    orders.retain(|o| o.iter().le(o.iter().rev()));
+    orders
+}
+
+/// The pattern that chains `links` in `order`, each turned by its bit of
+/// `turns` (the first link's bit the highest), if consecutive ends share
+/// a unit and it removes something.
 fn pattern(
     grid: &Grid,
     digit: u8,
-    a: &Link,
-    b: &Link,
-    near_a: usize,
-    near_b: usize,
+    links: &[Link],
+    order: &[usize],
+    turns: u32,
 ) -> Option<(Key, Step)> {
-    let bridge = a.ends[near_a].or(b.ends[near_b]);
-    let shared = shared_unit(bridge)?;
-    let (start, end) = (a.ends[1 - near_a], b.ends[1 - near_b]);
-    if shared_unit(start.or(end)).is_some() {
-        // A loop: Sukaku Explainer's X-Loop, not searched here.
+    let count = links.len();
+    let turned = |i: usize| (turns >> (count - 1 - i) & 1) as usize;
+    let link = |i: usize| &links[order[i]];
+    let mut bridges = Vec::with_capacity(count - 1);
+    for w in 0..count - 1 {
+        let near = link(w).ends[1 - turned(w)].or(link(w + 1).ends[turned(w + 1)]);
+        bridges.push((near, shared_unit(near)?));
+    }
+    let start = link(0).ends[turned(0)];
+    let end = link(count - 1).ends[1 - turned(count - 1)];
+    let middle_extra = (1..count - 1).any(|i| !link(i).extra.is_empty());
+    if middle_extra {
+        // A middle link that leaves out a cell is no strong link.
         return None;
     }
-    let seen = start.or(end).or(a.extra).or(b.extra).common_peers();
-    let removed = seen
-        .and(grid.cells_with(digit))
-        .minus(UNITS[a.unit])
-        .minus(UNITS[b.unit])
-        .minus(UNITS[shared]);
+    let link_cells = links
+        .iter()
+        .fold(Cells::EMPTY, |all, l| all.or(UNITS[l.unit]));
+    let places = grid.cells_with(digit);
+    let ring = shared_unit(start.or(end));
+    let removed = match ring {
+        Some(_) => {
+            let lowest = order
+                .iter()
+                .all(|&i| links[order[0]].unit_number() <= links[i].unit_number());
+            let with_extra = links.iter().any(|l| !l.extra.is_empty());
+            if !lowest || turned(0) != 0 || with_extra {
+                return None;
+            }
+            bridges
+                .iter()
+                .map(|&(near, _)| near)
+                .chain([start.or(end)])
+                .fold(Cells::EMPTY, |all, pair| all.or(pair.common_peers()))
+                .and(places)
+                .minus(link_cells)
+        }
+        None => {
+            let far = start.or(end).or(link(0).extra).or(link(count - 1).extra);
+            let shared = bridges
+                .iter()
+                .fold(Cells::EMPTY, |all, &(_, u)| all.or(UNITS[u]));
+            far.common_peers()
+                .and(places)
+                .minus(link_cells)
+                .minus(shared)
+        }
+    };
     if removed.is_empty() {
         return None;
     }
-    let grouped = u8::from(a.grouped) + u8::from(b.grouped);
-    let suffix = format!("{grouped}{}", line_names(&[a.kind, b.kind]));
-    let technique = technique_of(grouped > 0, &suffix);
-    let rating = rating_of(grouped > 0, &suffix);
-    let mut step = Step::new(technique);
+    let grouped = links.iter().filter(|l| l.grouped).count();
+    let kinds: Vec<Kind> = order.iter().map(|&i| links[i].kind).collect();
+    let oriented = match kinds.iter().le(kinds.iter().rev()) {
+        true => kinds,
+        false => kinds.into_iter().rev().collect(),
+    };
+    let suffix = format!("{grouped}{}", line_names(&oriented));
+    let rating = rating_of(count, grouped > 0, &suffix);
+    let mut step = Step::new(technique_of(count, grouped > 0, &suffix));
     step.rating = rating;
-    step.pattern = [start, a.ends[near_a], b.ends[near_b], end]
-        .iter()
+    step.pattern = (0..count)
+        .flat_map(|i| {
+            let l = link(i);
+            [l.ends[turned(i)], l.ends[1 - turned(i)]]
+        })
         .flat_map(|cells| cells.iter())
         .filter(|&c| grid.has(c, digit))
         .map(|c| Mark::new(c, digit))
         .collect();
     step.eliminations = removed.iter().map(|c| Mark::new(c, digit)).collect();
-    step.units = vec![a.unit, b.unit];
+    step.units = order.iter().map(|&i| links[i].unit).collect();
     step.digits = bit(digit);
     let key = Key {
         rating,
@@ -218,10 +452,13 @@ fn line_names(kinds: &[Kind]) -> String {
     original.min(swap)
 }
 
-fn technique_of(grouped: bool, suffix: &str) -> Technique {
+fn technique_of(count: usize, grouped: bool, suffix: &str) -> Technique {
     let rest = &suffix[1..];
     let skyscraper = !rest.contains('0') && !rest.contains('2');
     let kite = !rest.contains('0');
+    if count > 2 {
+        return Technique::XChain;
+    }
     match (grouped, skyscraper, kite) {
         (false, true, _) => Technique::Skyscraper,
         (false, false, true) => Technique::TwoStringKite,
@@ -232,15 +469,31 @@ fn technique_of(grouped: bool, suffix: &str) -> Technique {
     }
 }
 
-/// 4.0, plus 0.3 with a grouped link, else 0.1 when the links are not
-/// two parallel lines.
-fn rating_of(grouped: bool, suffix: &str) -> Rating {
+/// 4.0 for two links, 5.4 for three, 5.8 for four; plus 0.3 with a
+/// grouped link, else 0.2 with box links and both kinds of line, else 0.1
+/// unless every link is a line of one kind.
+fn rating_of(count: usize, grouped: bool, suffix: &str) -> Rating {
+    let base = match count {
+        2 => 40,
+        3 => 54,
+        _ => 58,
+    };
     let rest = &suffix[1..];
-    match (grouped, rest.contains('0'), rest.contains('2')) {
-        (true, ..) => Rating(43),
-        (false, false, false) => Rating(40),
-        (false, true, true) => Rating(42),
-        _ => Rating(41),
+    Rating(
+        base + match (grouped, rest.contains('0'), rest.contains('2')) {
+            (true, ..) => 3,
+            (false, false, false) => 0,
+            (false, true, true) => 2,
+            _ => 1,
+        },
+    )
+}
+
+impl Link {
+    /// Sukaku Explainer's number of the unit: boxes 1-9, rows 11-19,
+    /// columns 21-29.
+    fn unit_number(&self) -> usize {
+        usize::from(self.kind) * 10 + self.unit % 9 + 1
     }
 }
 
@@ -255,6 +508,7 @@ fn links(grid: &Grid, digit: u8, unit: usize, kind: Kind) -> Vec<Link> {
         places,
         ends,
         extra: places.minus(ends[0]).minus(ends[1]),
+        id: 0,
     };
     match places.len() {
         2 => {
@@ -276,7 +530,10 @@ fn links(grid: &Grid, digit: u8, unit: usize, kind: Kind) -> Vec<Link> {
 
 /// The cells of a unit at positions (0..9, in the unit's order).
 fn at(unit: usize, positions: &[usize]) -> Cells {
-    let cells: Vec<usize> = UNITS[unit].iter().collect();
+    let mut cells = [0; 9];
+    for (slot, cell) in cells.iter_mut().zip(UNITS[unit].iter()) {
+        *slot = cell;
+    }
     positions.iter().map(|&p| cells[p]).collect()
 }
 

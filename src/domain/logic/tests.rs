@@ -1448,3 +1448,30 @@ const GROUPED_STRONG_LINKS: [(&str, [u16; 3], Technique); 6] = [
 fn grouped_strong_links_rate_as_sukaku_explainer_rates_them() {
     assert_rated_as_sukaku_explainer_rates(&GROUPED_STRONG_LINKS);
 }
+
+/// Sudoku Exchange puzzles whose hardest step is a grouped pattern of
+/// three strong links, with Sukaku Explainer's ER/EP/ED and its names:
+/// "Grouped 3-String Kite 1112", "Grouped 3 Strong links 1001" and
+/// "Grouped 3 Strong links 2011" (two grouped links).
+const GROUPED_THREE_LINKS: [(&str, [u16; 3], Technique); 3] = [
+    (
+        ".9.8..6....7.4...54...63.7...8.....9.59...34.7.....8...7.15...39...7.2....5..6.9.",
+        [57, 12, 12],
+        Technique::XChain,
+    ),
+    (
+        "5.2...8.7.9..7..1....812......943....39...72..8.....4...84291...........97.....54",
+        [57, 12, 12],
+        Technique::XChain,
+    ),
+    (
+        "3...5.2.629.3.......6.4.......29..67..2.3.1..48..17.......2.6.......5.749.8.7...3",
+        [57, 12, 12],
+        Technique::XChain,
+    ),
+];
+
+#[test]
+fn grouped_three_strong_links_rate_as_sukaku_explainer_rates_them() {
+    assert_rated_as_sukaku_explainer_rates(&GROUPED_THREE_LINKS);
+}
