@@ -59,10 +59,24 @@ pub fn two_strong_links(grid: &Grid) -> Option<Step> {
 /// Sukaku Explainer would pick, if any: plain or grouped, a chain or a
 /// loop.
 pub fn strong_links(grid: &Grid, count: usize) -> Option<Step> {
+    thread_local! {
+        /// The last grid's links: the searches of 2, 3 and 4 links run
+        /// on the same grid when the shorter find nothing.
+        static LAST: std::cell::RefCell<Option<(Grid, std::rc::Rc<[DigitLinks]>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let digits = LAST.with_borrow_mut(|last| match last {
+        Some((seen, links)) if seen == grid => links.clone(),
+        _ => {
+            let links: std::rc::Rc<[DigitLinks]> =
+                (1..=9).map(|digit| DigitLinks::new(grid, digit)).collect();
+            *last = Some((grid.clone(), links.clone()));
+            links
+        }
+    });
     let mut best: Option<(Key, Step)> = None;
-    let digits: Vec<DigitLinks> = (1..=9).map(|digit| DigitLinks::new(grid, digit)).collect();
     for kinds in kind_tuples(count) {
-        for links in &digits {
+        for links in digits.iter() {
             each_pattern(grid, links, &kinds, &mut |key, step| {
                 if best.as_ref().is_none_or(|(b, _)| key.before(b)) {
                     best = Some((key, step));
@@ -272,10 +286,20 @@ impl Search<'_> {
         let kind = self.kinds[depth];
         let units = &self.per_kind[usize::from(kind)];
         let taken = chosen.iter().fold(Cells::EMPTY, |all, l| all.or(l.places));
+        // The last link must join every piece the others form, and a
+        // chain less one link is in two pieces at most.
+        let pieces = match depth + 1 == self.kinds.len() && depth > 0 {
+            true => self.pieces(chosen),
+            false => Vec::new(),
+        };
+        if pieces.len() > 2 {
+            return;
+        }
         for (index, variants) in units.iter().enumerate().skip(first_unit) {
             for &link in variants {
                 let too_small = self.component_sizes[link.id] < self.kinds.len();
-                if too_small || !taken.and(link.places).is_empty() {
+                let joins_all = pieces.iter().all(|&piece| self.joins[link.id] & piece != 0);
+                if too_small || !joins_all || !taken.and(link.places).is_empty() {
                     continue;
                 }
                 chosen.push(link);
@@ -287,6 +311,30 @@ impl Search<'_> {
                 chosen.pop();
             }
         }
+    }
+
+    /// The links' pieces: the sets (bit `id`) their joins connect.
+    fn pieces(&self, links: &[Link]) -> Vec<u64> {
+        let set: u64 = links.iter().map(|l| 1u64 << l.id).sum();
+        let mut pieces: Vec<u64> = Vec::new();
+        for link in links {
+            if pieces.iter().any(|&p| p >> link.id & 1 != 0) {
+                continue;
+            }
+            let mut reached = 1u64 << link.id;
+            loop {
+                let next = links
+                    .iter()
+                    .filter(|l| reached >> l.id & 1 != 0)
+                    .fold(reached, |all, l| all | (self.joins[l.id] & set));
+                if next == reached {
+                    break;
+                }
+                reached = next;
+            }
+            pieces.push(reached);
+        }
+        pieces
     }
 
     /// Whether the links' joins connect them all: a chain through all of
