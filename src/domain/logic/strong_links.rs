@@ -340,18 +340,7 @@ impl Search<'_> {
     /// Whether the links' joins connect them all: a chain through all of
     /// them needs that.
     fn can_chain(&self, links: &[Link]) -> bool {
-        let set: u64 = links.iter().map(|l| 1u64 << l.id).sum();
-        let mut reached = 1u64 << links[0].id;
-        loop {
-            let next = links
-                .iter()
-                .filter(|l| reached >> l.id & 1 != 0)
-                .fold(reached, |all, l| all | (self.joins[l.id] & set));
-            if next == reached {
-                return reached == set;
-            }
-            reached = next;
-        }
+        self.pieces(links).len() == 1
     }
 }
 
