@@ -396,7 +396,8 @@ export const SolveStatsSchema: GenMessage<SolveStats> = /*@__PURE__*/
 export type Grade = Message<"sudoku.v1.Grade"> & {
   /**
    * On Sudoku Explainer's scale: the hardest step of the simplest logical
-   * path (1.0 to about 12), SE's ER. A stalled grade is rated at least 10.0.
+   * path (1.0 to about 12), SE's ER. A stalled grade carries the rating
+   * reached so far: a lower bound.
    *
    * @generated from field: double rating = 1;
    */
@@ -425,9 +426,9 @@ export type Grade = Message<"sudoku.v1.Grade"> & {
   techniques: TechniqueCount[];
 
   /**
-   * The logical techniques ran out (or the time budget did) before the
-   * end; the rating then comes from the documented fallback (at least
-   * 10.0), and `stalled_reason` says why.
+   * The grading budget (or, on no puzzle known, the techniques) ran out
+   * before the end; the rating is then the hardest step so far, and
+   * `stalled_reason` says why.
    *
    * @generated from field: bool stalled = 5;
    */
