@@ -140,6 +140,16 @@ pub const fn units_of(index: usize) -> [usize; 3] {
     [row / 3 * 3 + column / 3, 9 + row, 18 + column]
 }
 
+/// The cell at `position` (0..9) of `unit`, in the unit's order: left to
+/// right, top to bottom (row-major in a box).
+pub const fn cell_at(unit: usize, position: usize) -> usize {
+    match unit {
+        0..9 => (unit / 3 * 3 + position / 3) * 9 + unit % 3 * 3 + position % 3,
+        9..18 => (unit - 9) * 9 + position,
+        _ => position * 9 + (unit - 18),
+    }
+}
+
 /// The cells of each unit, indexed as in [`BOXES`].
 pub const UNITS: [Cells; 27] = {
     let mut units = [Cells::EMPTY; 27];
@@ -179,6 +189,14 @@ pub const fn bit(digit: u8) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_s_cells_by_position_are_its_cells_in_order() {
+        for (unit, cells) in UNITS.iter().enumerate() {
+            let listed: Vec<usize> = (0..9).map(|p| cell_at(unit, p)).collect();
+            assert_eq!(listed, cells.iter().collect::<Vec<_>>(), "unit {unit}");
+        }
+    }
 
     #[test]
     fn every_unit_has_nine_cells_and_every_cell_twenty_peers() {

@@ -140,20 +140,27 @@ pub(super) struct Find {
 pub(super) fn all_cycles_and_chains(grid: &Grid) -> Vec<Find> {
     let mut all = Vec::new();
     each_find(grid, &|| false, &mut |find| all.push(find));
-    let key = |f: &Find| (f.rating, f.complexity, f.order);
-    all.sort_by(|a, b| key(a).partial_cmp(&key(b)).expect("ratings are numbers"));
+    all.sort_by(|a, b| {
+        let order = a.order_key().partial_cmp(&b.order_key());
+        order.expect("ratings are numbers")
+    });
     all
+}
+
+impl Find {
+    /// What Sukaku Explainer sorts finds by: rating, nodes, then kind.
+    fn order_key(&self) -> (f64, usize, u8) {
+        (self.rating, self.complexity, self.order)
+    }
 }
 
 /// Keeps `find` if it comes before `best`: a strictly lower rating, or
 /// the same with fewer nodes, or the same again of an earlier kind. Among
 /// equals the earlier find stays, as a stable sort keeps it.
 fn keep_easiest(best: &mut Option<Find>, find: Find) {
-    let key = |f: &Find| (f.rating, f.complexity, f.order);
-    if best
-        .as_ref()
-        .is_none_or(|b| key(&find).partial_cmp(&key(b)) == Some(std::cmp::Ordering::Less))
-    {
+    if best.as_ref().is_none_or(|b| {
+        find.order_key().partial_cmp(&b.order_key()) == Some(std::cmp::Ordering::Less)
+    }) {
         *best = Some(find);
     }
 }
@@ -198,13 +205,9 @@ impl Arena {
     }
 
     /// The nodes from `index` back to the start, through first parents.
-    fn path(&self, mut index: u32) -> Vec<State> {
+    fn path(&self, index: u32) -> Vec<State> {
         let mut path = Vec::new();
-        while index != ROOT {
-            let (node, parent) = self.nodes[index as usize];
-            path.push(node);
-            index = parent;
-        }
+        self.path_into(index, &mut path);
         path
     }
 

@@ -27,7 +27,7 @@
 //! here the centre joins whichever arm cell is the far end, so a cell must
 //! see it too to lose the digit.
 
-use super::bits::{BOXES, Cells, UNITS, bit, units_of};
+use super::bits::{BOXES, Cells, UNITS, bit, cell_at, units_of};
 use super::grid::Grid;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
@@ -59,6 +59,30 @@ pub fn two_strong_links(grid: &Grid) -> Option<Step> {
 /// Sukaku Explainer would pick, if any: plain or grouped, a chain or a
 /// loop.
 pub fn strong_links(grid: &Grid, count: usize) -> Option<Step> {
+    let mut best: Option<(Key, Step)> = None;
+    each_of(grid, count, &mut |key, step| {
+        if best.as_ref().is_none_or(|(b, _)| key.before(b)) {
+            best = Some((key, step));
+        }
+    });
+    best.map(|(_, step)| step)
+}
+
+/// The first pattern of one kind (Skyscraper, Two-String Kite, Turbot
+/// Fish, or a grouped one), for checking a technique alone.
+pub fn of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
+    let mut found = None;
+    each_of(grid, 2, &mut |_, step| {
+        if found.is_none() && step.technique == technique {
+            found = Some(step);
+        }
+    });
+    found
+}
+
+/// Every pattern of `count` links on the grid, in Sukaku Explainer's
+/// order (kinds of units, then digits), each with its sort key.
+fn each_of(grid: &Grid, count: usize, found: &mut dyn FnMut(Key, Step)) {
     thread_local! {
         /// The last grid's links: the searches of 2, 3 and 4 links run
         /// on the same grid when the shorter find nothing.
@@ -74,34 +98,11 @@ pub fn strong_links(grid: &Grid, count: usize) -> Option<Step> {
             links
         }
     });
-    let mut best: Option<(Key, Step)> = None;
     for kinds in kind_tuples(count) {
         for links in digits.iter() {
-            each_pattern(grid, links, &kinds, &mut |key, step| {
-                if best.as_ref().is_none_or(|(b, _)| key.before(b)) {
-                    best = Some((key, step));
-                }
-            });
+            each_pattern(grid, links, &kinds, found);
         }
     }
-    best.map(|(_, step)| step)
-}
-
-/// The first pattern of one kind (Skyscraper, Two-String Kite, Turbot
-/// Fish, or a grouped one), for checking a technique alone.
-pub fn of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
-    let mut found = None;
-    let digits: Vec<DigitLinks> = (1..=9).map(|digit| DigitLinks::new(grid, digit)).collect();
-    for kinds in kind_tuples(2) {
-        for links in &digits {
-            each_pattern(grid, links, &kinds, &mut |_, step| {
-                if found.is_none() && step.technique == technique {
-                    found = Some(step);
-                }
-            });
-        }
-    }
-    found
 }
 
 /// What orders the patterns: rating, removals (more first), suffix.
@@ -567,11 +568,7 @@ fn links(grid: &Grid, digit: u8, unit: usize, kind: Kind) -> Vec<Link> {
 
 /// The cells of a unit at positions (0..9, in the unit's order).
 fn at(unit: usize, positions: &[usize]) -> Cells {
-    let mut cells = [0; 9];
-    for (slot, cell) in cells.iter_mut().zip(UNITS[unit].iter()) {
-        *slot = cell;
-    }
-    positions.iter().map(|&p| cells[p]).collect()
+    positions.iter().map(|&p| cell_at(unit, p)).collect()
 }
 
 /// A grouped link's ends: the first box shape (or line segment) that the
@@ -618,11 +615,9 @@ fn grouped_ends(unit: usize, kind: Kind, places: Cells) -> Vec<[Cells; 2]> {
 
 /// A grouped line's ends: with a single-cell segment, that cell first.
 fn line_variants(first: Cells, second: Cells) -> Vec<[Cells; 2]> {
-    match (first.len(), second.len()) {
-        (1, 1) => vec![[first, second]],
-        (1, _) => vec![[first, second]],
-        (_, 1) => vec![[second, first]],
-        _ => vec![[first, second]],
+    match first.len() != 1 && second.len() == 1 {
+        true => vec![[second, first]],
+        false => vec![[first, second]],
     }
 }
 
@@ -637,7 +632,6 @@ fn box_variants(blades: [Cells; 2], centre: Option<Cells>, places: Cells) -> Vec
     if single[0] && single[1] {
         // Sukaku Explainer links the two arm cells, whatever the centre
         // holds; a centre holding the digit becomes the link's extra.
-        let _ = places;
         return vec![blades];
     }
     if single[0] || single[1] {

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::super::bits::{Cells, UNITS, bit, digits};
+use super::super::bits::{Cells, UNITS, bit, cell_at, digits};
 use super::super::grid::Grid;
 use super::super::implications::{State, state};
 use super::inner::{self, InnerHint, RuleCause};
@@ -235,12 +235,6 @@ pub(super) fn hash_map_order(removals: &[(u8, u16)]) -> Vec<(u8, u16)> {
     let mut ordered = removals.to_vec();
     ordered.sort_by_key(|&(cell, _)| usize::from(cell) % capacity);
     ordered
-}
-
-/// The cell at position `index` of unit `unit`, in Sukaku Explainer's
-/// order (row-major in a box).
-fn cell_at(unit: usize, index: usize) -> usize {
-    UNITS[unit].iter().nth(index).expect("nine cells a unit")
 }
 
 /// The positions (0..9) within line `unit` (a row or column) of `cells`.

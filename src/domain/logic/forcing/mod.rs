@@ -137,7 +137,7 @@ fn step(producer: Producer, complexity: u32, kind: Kind, conclusion: &Conclusion
         (Kind::Region, Some(unit)) => {
             step.units.push(unit);
             step.digits = bit(conclusion.digit);
-            let places = super::bits::UNITS[unit].and(grid_places(conclusion));
+            let places = grid_places(conclusion);
             step.pattern
                 .extend(places.iter().map(|c| Mark::new(c, conclusion.digit)));
         }

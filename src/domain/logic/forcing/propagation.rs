@@ -162,7 +162,7 @@ pub(super) fn propagate(
     found.list(root);
     let mut work = grid.clone();
     let (mut next_on, mut next_off) = (0, 0);
-    let mut successors = Vec::new();
+    let (mut successors, mut parents) = (Vec::new(), Vec::new());
     loop {
         if next_on < found.ons.len() {
             let from = found.ons[next_on];
@@ -190,7 +190,8 @@ pub(super) fn propagate(
                 work.eliminate(cell_of(off), digit_of(off));
             }
             for successor in successors.drain(..) {
-                let mut parents = vec![from];
+                parents.clear();
+                parents.push(from);
                 parents.extend(successor.hidden.iter().filter_map(|&s| found.find(s)));
                 if let Some(off) = found.find(opposite(successor.state)) {
                     let on = found.add(successor.state, successor.cause, &parents, NO_NESTED);

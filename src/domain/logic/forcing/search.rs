@@ -165,21 +165,8 @@ pub(super) fn conclusions(
             per_digit.push(on);
         }
         if producer.multiple {
-            let targets = common(&per_digit);
-            for node in targets {
-                if worth(grid, node) {
-                    let targets = per_digit.iter().map(|p| (p.clone(), id(p, node))).collect();
-                    let conclusion = Conclusion {
-                        node,
-                        kind: Kind::Cell,
-                        targets,
-                        cell,
-                        digit: 0,
-                        unit: None,
-                    };
-                    sink(conclusion, advanced);
-                }
-            }
+            let source = (Kind::Cell, cell, 0, None);
+            agreements(grid, &per_digit, source, advanced, sink);
         }
     }
     true
@@ -257,19 +244,33 @@ fn regions(
                 false => branches.on(place, digit, advanced),
             })
             .collect();
-        for node in common(&per_place) {
-            if worth(grid, node) {
-                let targets = per_place.iter().map(|p| (p.clone(), id(p, node))).collect();
-                let conclusion = Conclusion {
-                    node,
-                    kind: Kind::Region,
-                    targets,
-                    cell,
-                    digit,
-                    unit: Some(unit),
-                };
-                sink(conclusion, advanced);
-            }
+        let source = (Kind::Region, cell, digit, Some(unit));
+        agreements(grid, &per_place, source, advanced, sink);
+    }
+}
+
+/// The conclusions every branch agrees on (one branch per candidate of a
+/// cell, or per place of a digit in a unit), for `source`: their kind,
+/// and the cell, digit and unit assumed.
+fn agreements(
+    grid: &Grid,
+    branches: &[Rc<Propagation>],
+    (kind, cell, digit, unit): (Kind, usize, u8, Option<usize>),
+    advanced: &Advanced,
+    sink: &mut dyn FnMut(Conclusion, &Advanced),
+) {
+    for node in common(branches) {
+        if worth(grid, node) {
+            let targets = branches.iter().map(|b| (b.clone(), id(b, node))).collect();
+            let conclusion = Conclusion {
+                node,
+                kind,
+                targets,
+                cell,
+                digit,
+                unit,
+            };
+            sink(conclusion, advanced);
         }
     }
 }
