@@ -82,6 +82,11 @@ pub fn of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
 
 /// Every pattern of `count` links on the grid, in Sukaku Explainer's
 /// order (kinds of units, then digits), each with its sort key.
+///
+/// Sukaku Explainer tries every set of links, every order of a set and
+/// every orientation; nearly all fail to chain. Here the chains are walked
+/// instead, from link to joined link, and each is given the place Sukaku
+/// Explainer's enumeration would find it in ([`Discovery`]).
 fn each_of(grid: &Grid, count: usize, found: &mut dyn FnMut(Key, Step)) {
     thread_local! {
         /// The last grid's links: the searches of 2, 3 and 4 links run
@@ -98,10 +103,14 @@ fn each_of(grid: &Grid, count: usize, found: &mut dyn FnMut(Key, Step)) {
             links
         }
     });
-    for kinds in kind_tuples(count) {
-        for links in digits.iter() {
-            each_pattern(grid, links, &kinds, found);
-        }
+    let walk = Walk::new(grid, count);
+    let mut finds = Vec::new();
+    for links in digits.iter() {
+        walk.chains(links, &mut finds);
+    }
+    finds.sort_by_key(|find| find.0);
+    for (_, key, step) in finds {
+        found(key, step);
     }
 }
 
@@ -124,6 +133,12 @@ impl Key {
             )
     }
 }
+
+/// Where Sukaku Explainer's enumeration meets a pattern: the kinds of its
+/// links (by [`kind_tuples`]), the digit, each link's unit and variant in
+/// the order the links are chosen (by kind, then unit), the order they
+/// are chained in (by [`link_orders`]), then their orientations.
+type Discovery = (usize, u8, [(usize, usize); 4], usize, u32);
 
 /// The kinds of `count` units, never decreasing, in the order Sukaku
 /// Explainer tries them (by the highest position of its bit mask, where
@@ -159,189 +174,155 @@ fn units_of_kind(kind: Kind) -> std::ops::Range<usize> {
     }
 }
 
-/// Every pattern of `digit` with links of `kinds`, in Sukaku Explainer's
-/// order, each with its sort key: units chosen link by link (a link of
-/// the same kind as the one before in a later unit), then the orders of
-/// the links, then their orientations.
-fn each_pattern(grid: &Grid, links: &DigitLinks, kinds: &[Kind], found: &mut dyn FnMut(Key, Step)) {
-    let orders = link_orders(kinds.len());
-    let search = Search {
-        grid,
-        digit: links.digit,
-        kinds,
-        per_kind: &links.per_kind,
-        joins: &links.joins,
-        orders: &orders,
-        component_sizes: &links.component_sizes,
-    };
-    let mut chosen = Vec::with_capacity(kinds.len());
-    search.choose(0, &mut chosen, found);
-}
-
-/// A digit's links, by kind and unit, and which of them join.
+/// A digit's links, in Sukaku Explainer's order: by kind, then unit, then
+/// variant.
 struct DigitLinks {
     digit: u8,
-    per_kind: Vec<Vec<Vec<Link>>>,
-    /// For each link, the links one of whose ends shares a unit with one
-    /// of its ends (bit `id`).
-    joins: Vec<u64>,
-    /// For each link, how many links its joins reach, itself included.
-    component_sizes: Vec<usize>,
+    all: Vec<Link>,
+    /// Each link's unit and variant numbers, within its kind.
+    positions: Vec<(usize, usize)>,
+    /// For each link entered at each end (index `2 * id + turn`), the
+    /// links and ends that share a unit with its far end.
+    next: Vec<Vec<(usize, usize)>>,
 }
 
 impl DigitLinks {
     fn new(grid: &Grid, digit: u8) -> DigitLinks {
-        let mut next_id = 0;
-        let per_kind: Vec<Vec<Vec<Link>>> = (0..3)
-            .map(|kind| {
-                units_of_kind(kind)
-                    .map(|unit| {
-                        let mut variants = links(grid, digit, unit, kind);
-                        for link in &mut variants {
-                            link.id = next_id;
-                            next_id += 1;
-                        }
-                        variants
-                    })
-                    .collect()
-            })
-            .collect();
-        let all: Vec<Link> = per_kind.iter().flatten().flatten().copied().collect();
-        let mut joins = vec![0u64; all.len()];
-        for a in &all {
-            for b in &all {
-                let joined = a.id != b.id
-                    && a.ends
-                        .iter()
-                        .any(|&x| b.ends.iter().any(|&y| shared_unit(x.or(y)).is_some()));
-                if joined {
-                    joins[a.id] |= 1 << b.id;
+        let mut all = Vec::new();
+        let mut positions = Vec::new();
+        for kind in 0..3 {
+            for (index, unit) in units_of_kind(kind).enumerate() {
+                for (variant, mut link) in links(grid, digit, unit, kind).into_iter().enumerate() {
+                    link.id = all.len();
+                    all.push(link);
+                    positions.push((index, variant));
                 }
             }
         }
-        let component_sizes = (0..joins.len())
-            .map(|id| {
-                let mut reached = 1u64 << id;
-                loop {
-                    let next = (0..joins.len())
-                        .filter(|&i| reached >> i & 1 != 0)
-                        .fold(reached, |all, i| all | joins[i]);
-                    if next == reached {
-                        return reached.count_ones() as usize;
-                    }
-                    reached = next;
-                }
+        let next = all
+            .iter()
+            .flat_map(|link| [link.ends[1], link.ends[0]])
+            .map(|far| {
+                let around = units_holding(far);
+                let reaches =
+                    |end: Cells| around.iter().flatten().any(|&u| end.minus(u).is_empty());
+                all.iter()
+                    .flat_map(|link| (0..2).map(move |turn| (link, turn)))
+                    .filter(|&(link, turn)| reaches(link.ends[turn]))
+                    .map(|(link, turn)| (link.id, turn))
+                    .collect()
             })
             .collect();
         DigitLinks {
             digit,
-            per_kind,
-            joins,
-            component_sizes,
+            all,
+            positions,
+            next,
         }
     }
 }
 
-/// The links of one digit and what a search for patterns needs of them.
-struct Search<'a> {
+/// The walk along chains of strong links of one length.
+struct Walk<'a> {
     grid: &'a Grid,
-    digit: u8,
-    kinds: &'a [Kind],
-    per_kind: &'a [Vec<Vec<Link>>],
-    /// For each link, the links one of whose ends shares a unit with one
-    /// of its ends (bit `id`).
-    joins: &'a [u64],
-    /// The orders to chain a full set of links in.
-    orders: &'a [Vec<usize>],
-    /// For each link, how many links its joins reach, itself included: a
-    /// chain of `n` links needs `n`.
-    component_sizes: &'a [usize],
+    count: usize,
+    tuples: Vec<Vec<Kind>>,
+    orders: Vec<Vec<usize>>,
 }
 
-impl Search<'_> {
-    /// Chooses the link at the next depth (and those after it), then
-    /// tries the orders and orientations of a full set whose links can
-    /// form a chain.
-    fn choose(&self, first_unit: usize, chosen: &mut Vec<Link>, found: &mut dyn FnMut(Key, Step)) {
-        let depth = chosen.len();
-        if depth == self.kinds.len() {
-            if self.can_chain(chosen) {
-                for order in self.orders {
-                    let joined = order
-                        .windows(2)
-                        .all(|w| self.joins[chosen[w[0]].id] >> chosen[w[1]].id & 1 != 0);
-                    if !joined {
-                        continue;
-                    }
-                    for turns in 0..1u32 << chosen.len() {
-                        if let Some((key, step)) =
-                            pattern(self.grid, self.digit, chosen, order, turns)
-                        {
-                            found(key, step);
-                        }
-                    }
-                }
-            }
-            return;
+/// A chain being walked: each link's id and orientation (1 when it is
+/// entered by its second end).
+type Trail = Vec<(usize, usize)>;
+
+impl<'a> Walk<'a> {
+    fn new(grid: &'a Grid, count: usize) -> Walk<'a> {
+        Walk {
+            grid,
+            count,
+            tuples: kind_tuples(count),
+            orders: link_orders(count),
         }
-        let kind = self.kinds[depth];
-        let units = &self.per_kind[usize::from(kind)];
-        let taken = chosen.iter().fold(Cells::EMPTY, |all, l| all.or(l.places));
-        // The last link must join every piece the others form, and a
-        // chain less one link is in two pieces at most.
-        let pieces = match depth + 1 == self.kinds.len() && depth > 0 {
-            true => self.pieces(chosen),
-            false => Vec::new(),
-        };
-        if pieces.len() > 2 {
-            return;
-        }
-        for (index, variants) in units.iter().enumerate().skip(first_unit) {
-            for &link in variants {
-                let too_small = self.component_sizes[link.id] < self.kinds.len();
-                let joins_all = pieces.iter().all(|&piece| self.joins[link.id] & piece != 0);
-                if too_small || !joins_all || !taken.and(link.places).is_empty() {
-                    continue;
-                }
-                chosen.push(link);
-                let next_first = match self.kinds.get(depth + 1) {
-                    Some(&next) if next == kind => index + 1,
-                    _ => 0,
-                };
-                self.choose(next_first, chosen, found);
-                chosen.pop();
+    }
+
+    /// Every pattern of the digit's links, with where it is discovered.
+    fn chains(&self, links: &DigitLinks, finds: &mut Vec<(Discovery, Key, Step)>) {
+        let mut trail = Trail::with_capacity(self.count);
+        for link in &links.all {
+            for turn in 0..2 {
+                trail.push((link.id, turn));
+                self.extend(links, &mut trail, link.places, finds);
+                trail.pop();
             }
         }
     }
 
-    /// The links' pieces: the sets (bit `id`) their joins connect.
-    fn pieces(&self, links: &[Link]) -> Vec<u64> {
-        let set: u64 = links.iter().map(|l| 1u64 << l.id).sum();
-        let mut pieces: Vec<u64> = Vec::new();
-        for link in links {
-            if pieces.iter().any(|&p| p >> link.id & 1 != 0) {
+    /// Extends the trail by every link whose near end shares a unit with
+    /// the trail's far end, and none of whose places it holds.
+    fn extend(
+        &self,
+        links: &DigitLinks,
+        trail: &mut Trail,
+        taken: Cells,
+        finds: &mut Vec<(Discovery, Key, Step)>,
+    ) {
+        if trail.len() == self.count {
+            finds.extend(self.pattern(links, trail));
+            return;
+        }
+        let &(last, turn) = trail.last().expect("a trail starts with a link");
+        let middle = trail.len() + 1 < self.count;
+        for &(id, turn) in &links.next[2 * last + turn] {
+            let link = &links.all[id];
+            if !taken.and(link.places).is_empty() || (middle && !link.extra.is_empty()) {
                 continue;
             }
-            let mut reached = 1u64 << link.id;
-            loop {
-                let next = links
-                    .iter()
-                    .filter(|l| reached >> l.id & 1 != 0)
-                    .fold(reached, |all, l| all | (self.joins[l.id] & set));
-                if next == reached {
-                    break;
-                }
-                reached = next;
-            }
-            pieces.push(reached);
+            trail.push((id, turn));
+            self.extend(links, trail, taken.or(link.places), finds);
+            trail.pop();
         }
-        pieces
     }
 
-    /// Whether the links' joins connect them all: a chain through all of
-    /// them needs that.
-    fn can_chain(&self, links: &[Link]) -> bool {
-        self.pieces(links).len() == 1
+    /// The pattern a full trail makes, as Sukaku Explainer would see it:
+    /// its links chosen by kind and unit, chained in the direction whose
+    /// order reads no later than its reverse.
+    fn pattern(&self, links: &DigitLinks, trail: &Trail) -> Option<(Discovery, Key, Step)> {
+        let count = trail.len();
+        let mut chosen = [0usize; 4];
+        for (slot, &(id, _)) in chosen.iter_mut().zip(trail) {
+            *slot = id;
+        }
+        let chosen = &mut chosen[..count];
+        chosen.sort_unstable();
+        let mut order = [0usize; 4];
+        for (slot, (id, _)) in order.iter_mut().zip(trail) {
+            *slot = chosen.iter().position(|c| c == id).unwrap_or(0);
+        }
+        let order = &order[..count];
+        if order.iter().gt(order.iter().rev()) {
+            return None;
+        }
+        let turns = trail
+            .iter()
+            .fold(0u32, |all, &(_, turn)| all << 1 | turn as u32);
+        let mut picked = [links.all[chosen[0]]; 4];
+        let mut positions = [(0, 0); 4];
+        for (i, &id) in chosen.iter().enumerate() {
+            picked[i] = links.all[id];
+            positions[i] = links.positions[id];
+        }
+        let picked = &picked[..count];
+        let (key, step) = pattern(self.grid, links.digit, picked, order, turns)?;
+        let kinds = picked.iter().map(|l| l.kind);
+        let discovery = (
+            self.tuples
+                .iter()
+                .position(|t| t.iter().copied().eq(kinds.clone()))?,
+            links.digit,
+            positions,
+            self.orders.iter().position(|o| o == order)?,
+            turns,
+        );
+        Some((discovery, key, step))
     }
 }
 
@@ -467,6 +448,14 @@ fn shared_unit(cells: Cells) -> Option<usize> {
     [column, row, boxed]
         .into_iter()
         .find(|&unit| cells.minus(UNITS[unit]).is_empty())
+}
+
+/// The units that hold every cell of `cells` (none when they are empty).
+fn units_holding(cells: Cells) -> [Option<Cells>; 3] {
+    let Some(first) = cells.first() else {
+        return [None; 3];
+    };
+    units_of(first).map(|unit| Some(UNITS[unit]).filter(|&u| cells.minus(u).is_empty()))
 }
 
 /// Sukaku Explainer's name for the kinds of a pattern's links, with rows
@@ -679,6 +668,93 @@ const BOX_SHAPES: [BoxShape; 15] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::parse_board;
+
+    /// Sukaku Explainer's enumeration, written plainly: every set of
+    /// links chosen by kinds and units, every order, every orientation,
+    /// in its order. The chain walk must hand over the same patterns in
+    /// the same order.
+    fn enumerated(grid: &Grid, count: usize) -> Vec<(Key, Step)> {
+        let mut found = Vec::new();
+        for kinds in kind_tuples(count) {
+            for digit in 1..=9 {
+                let links = DigitLinks::new(grid, digit);
+                let mut chosen = Vec::new();
+                choose_plainly(grid, &links, &kinds, 0, &mut chosen, &mut found);
+            }
+        }
+        found
+    }
+
+    fn choose_plainly(
+        grid: &Grid,
+        links: &DigitLinks,
+        kinds: &[Kind],
+        first_unit: usize,
+        chosen: &mut Vec<Link>,
+        found: &mut Vec<(Key, Step)>,
+    ) {
+        let depth = chosen.len();
+        if depth == kinds.len() {
+            for order in link_orders(depth) {
+                for turns in 0..1u32 << depth {
+                    found.extend(pattern(grid, links.digit, chosen, &order, turns));
+                }
+            }
+            return;
+        }
+        let kind = kinds[depth];
+        for link in &links.all {
+            let (unit, _) = links.positions[link.id];
+            let overlaps = chosen.iter().any(|c| !c.places.and(link.places).is_empty());
+            if link.kind != kind || unit < first_unit || overlaps {
+                continue;
+            }
+            chosen.push(*link);
+            let next_first = match kinds.get(depth + 1) == Some(&kind) {
+                true => unit + 1,
+                false => 0,
+            };
+            choose_plainly(grid, links, kinds, next_first, chosen, found);
+            chosen.pop();
+        }
+    }
+
+    #[test]
+    fn the_chain_walk_finds_what_the_plain_enumeration_finds_in_its_order() {
+        // Puzzles whose grading paths go through strong links of every
+        // length, plain and grouped; every grid on the path is checked.
+        let puzzles = [
+            ".9.8..6....7.4...54...63.7...8.....9.59...34.7.....8...7.15...39...7.2....5..6.9.",
+            "5.2...8.7.9..7..1....812......943....39...72..8.....4...84291...........97.....54",
+            "3...5.2.629.3.......6.4.......29..67..2.3.1..48..17.......2.6.......5.749.8.7...3",
+        ];
+        let mut compared = [0; 5];
+        for text in puzzles {
+            let board = parse_board(text).expect("a valid board");
+            let mut grid = Grid::new(&board);
+            while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+                for (count, total) in compared.iter_mut().enumerate().skip(2) {
+                    let mut walked = Vec::new();
+                    each_of(&grid, count, &mut |key, step| walked.push((key, step)));
+                    let plain = enumerated(&grid, count);
+                    assert_eq!(
+                        walked,
+                        plain,
+                        "{text}, {count} links, at {}",
+                        grid.marks_text()
+                    );
+                    *total += walked.len();
+                }
+                step.apply(&mut grid);
+            }
+            assert!(grid.is_solved(), "{text}");
+        }
+        assert!(
+            compared[2..].iter().all(|&n| n > 10),
+            "patterns compared: {compared:?}"
+        );
+    }
 
     #[test]
     fn suffixes_name_rows_and_columns_alike() {
