@@ -31,6 +31,7 @@ use std::collections::VecDeque;
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
 use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
+use super::reach::Reach;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
 
@@ -78,17 +79,48 @@ const XY: Sweep = Sweep {
 /// is `None`.
 pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
     let mut best: Option<Find> = None;
-    let finished = each_find(grid, should_stop, &mut |find| keep_easiest(&mut best, find));
+    let finished = each_find(grid, should_stop, Wanted::Easiest, &mut |find| {
+        keep_easiest(&mut best, find)
+    });
     finished.then_some(best?.step)
 }
 
 /// Hands every cycle and forcing chain on the grid to `sink`, in the
 /// order found: the X sweep, the Y sweep, the XY sweep, and in each, the
 /// cells in order and their digits. False if `should_stop` said stop.
-fn each_find(grid: &Grid, should_stop: &dyn Fn() -> bool, sink: &mut dyn FnMut(Find)) -> bool {
+///
+/// Every search skips the nodes that cannot lead where it is going
+/// ([`Reach`]), which changes nothing it finds. For the easiest find
+/// alone, a search also stops where whatever it could still find would
+/// come after the easiest handed over so far (ratings grow with length,
+/// and searches go level by level), and a sweep whose easiest possible
+/// find would is skipped.
+fn each_find(
+    grid: &Grid,
+    should_stop: &dyn Fn() -> bool,
+    wanted: Wanted,
+    sink: &mut dyn FnMut(Find),
+) -> bool {
     let mut scratch = Scratch::default();
+    let mut graph = None;
+    let ceiling = Ceiling(std::cell::Cell::new(None));
+    let mut sink = |find: Find| {
+        if wanted == Wanted::Easiest {
+            ceiling.lower(find.order_key());
+        }
+        sink(find);
+    };
     for sweep in [X, Y, XY] {
-        let links = Links::new(grid, sweep);
+        let cheapest = sweep.cycle.base_rating().min(
+            sweep
+                .chain
+                .map_or(sweep.cycle.base_rating(), Technique::base_rating),
+        );
+        if ceiling.excludes((cheapest.value(), 2, sweep.order)) {
+            continue;
+        }
+        let graph = graph.get_or_insert_with(|| Graph::new(grid));
+        let links = Links::new(graph, sweep, wanted != Wanted::Unpruned);
         for cell in grid.blanks().iter() {
             let marks = grid.marks(cell);
             let enough = if sweep.cell_links && !sweep.unit_links {
@@ -104,20 +136,62 @@ fn each_find(grid: &Grid, should_stop: &dyn Fn() -> bool, sink: &mut dyn FnMut(F
             }
             for digit in digits(marks) {
                 let start = state(cell, digit, true);
-                for find in cycles_from(grid, &links, start, sweep, &mut scratch) {
+                let search = Search {
+                    grid,
+                    links: &links,
+                    sweep,
+                };
+                for find in search.cycles_from(start, &ceiling, &mut scratch) {
                     sink(find);
                 }
                 let Some(chain) = sweep.chain else {
                     continue;
                 };
                 for start in [start, opposite(start)] {
-                    let found = forcing_chain_from(&links, start, chain, sweep, &mut scratch);
-                    found.into_iter().for_each(&mut *sink);
+                    let found = search.forcing_chain_from(start, chain, &ceiling, &mut scratch);
+                    found.into_iter().for_each(&mut sink);
                 }
             }
         }
     }
     true
+}
+
+/// Which finds a search hands over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    /// Those that may be the easiest.
+    Easiest,
+    /// All of them.
+    All,
+    /// All of them, every node followed: the plain search, for tests.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Unpruned,
+}
+
+/// The order key of the easiest find so far, when searches may stop at it.
+struct Ceiling(std::cell::Cell<Option<(f64, usize, u8)>>);
+
+impl Ceiling {
+    fn lower(&self, key: (f64, usize, u8)) {
+        if self.0.get().is_none_or(|c| key < c) {
+            self.0.set(Some(key));
+        }
+    }
+
+    /// Whether a find of this key, or of any later one, would come after
+    /// the easiest so far (equals keep the earlier find).
+    fn excludes(&self, key: (f64, usize, u8)) -> bool {
+        self.0.get().is_some_and(|c| key >= c)
+    }
+
+    /// Whether every find of `technique` in `sweep` resting on
+    /// `complexity` nodes or more would come after the easiest so far.
+    fn excludes_from(&self, technique: Technique, sweep: Sweep, complexity: usize) -> bool {
+        let base = technique.base_rating();
+        let rating = explainer_rating(base, length_bonus(complexity));
+        self.excludes((rating, complexity, sweep.order))
+    }
 }
 
 /// A cycle or chain found, with what orders it among the others.
@@ -139,7 +213,7 @@ pub(super) struct Find {
 /// order found).
 pub(super) fn all_cycles_and_chains(grid: &Grid) -> Vec<Find> {
     let mut all = Vec::new();
-    each_find(grid, &|| false, &mut |find| all.push(find));
+    each_find(grid, &|| false, Wanted::All, &mut |find| all.push(find));
     all.sort_by(|a, b| {
         let order = a.order_key().partial_cmp(&b.order_key());
         order.expect("ratings are numbers")
@@ -239,57 +313,108 @@ impl NodeSet {
     }
 }
 
-/// Every node's successors under one sweep's links, worked out once per
-/// grid: the searches from every start follow the same links many times.
-struct Links {
-    /// For each node, where its successors are in `next`: start and end.
-    spans: Vec<(u32, u32)>,
+/// Every node's successors under the cell and unit links together,
+/// worked out once per grid, with the cell links first: each sweep
+/// follows a part of each list.
+struct Graph {
+    /// For each node, where its successors are in `next`: start, end of
+    /// the cell links, end.
+    spans: Vec<[u32; 3]>,
     next: Vec<State>,
+    /// The grid's candidates, on and off, digit by digit.
+    nodes: Vec<State>,
 }
 
-impl Links {
-    fn new(grid: &Grid, sweep: Sweep) -> Links {
-        let mut links = Links {
-            spans: vec![(0, 0); STATES],
+impl Graph {
+    fn new(grid: &Grid) -> Graph {
+        let mut graph = Graph {
+            spans: vec![[0; 3]; STATES],
             next: Vec::new(),
+            nodes: Vec::new(),
         };
         let mut found = Vec::new();
         for cell in grid.blanks().iter() {
             for digit in digits(grid.marks(cell)) {
                 for on in [false, true] {
                     let node = state(cell, digit, on);
-                    if on {
-                        turned_off(grid, node, sweep.cell_links, &mut found);
+                    graph.nodes.push(node);
+                    let cell_links = if on {
+                        turned_off(grid, node, &mut found)
                     } else {
-                        turned_on(grid, node, sweep, &mut found);
-                    }
-                    let start = links.next.len() as u32;
-                    links.next.extend_from_slice(&found);
-                    links.spans[usize::from(node)] = (start, links.next.len() as u32);
+                        turned_on(grid, node, &mut found)
+                    };
+                    let start = graph.next.len() as u32;
+                    graph.next.extend_from_slice(&found);
+                    graph.spans[usize::from(node)] =
+                        [start, start + cell_links as u32, graph.next.len() as u32];
                 }
             }
+        }
+        // Digit by digit: the X links keep to one digit, so each of their
+        // components then reaches only a few words of components.
+        graph.nodes.sort_by_key(|&node| digit_of(node));
+        graph
+    }
+}
+
+/// The links one sweep follows on a grid, and which nodes they lead to.
+struct Links<'a> {
+    graph: &'a Graph,
+    /// The parts of a span it follows, from an "off" and from an "on".
+    parts: [(usize, usize); 2],
+    /// Which nodes lead to which, unless every node is followed.
+    reach: Option<Reach>,
+}
+
+impl<'a> Links<'a> {
+    fn new(graph: &'a Graph, sweep: Sweep, pruned: bool) -> Links<'a> {
+        // The parts of a node's span the sweep follows, from an "off"
+        // and from an "on": 0 to 1 are the cell links, 1 to 2 the others.
+        let parts = match (sweep.cell_links, sweep.unit_links) {
+            (true, true) => [(0, 2), (0, 2)],
+            (true, false) => [(0, 1), (0, 2)],
+            (false, _) => [(1, 2), (1, 2)],
+        };
+        let mut links = Links {
+            graph,
+            parts,
+            reach: None,
+        };
+        if pruned {
+            links.reach = Some(Reach::new(&graph.nodes, |node| links.of(node)));
         }
         links
     }
 
-    /// The nodes `node` implies, in Sukaku Explainer's order.
-    fn of(&self, node: State) -> &[State] {
-        let (start, end) = self.spans[usize::from(node)];
-        &self.next[start as usize..end as usize]
+    /// Whether `from` may lead to `to`.
+    fn leads(&self, from: State, to: State) -> bool {
+        self.reach
+            .as_ref()
+            .is_none_or(|reach| reach.reaches(from, to))
+    }
+
+    /// The nodes `node` implies, in Sukaku Explainer's order: an "on"
+    /// turns off the same digit in the cells it sees, and with cell links
+    /// first the cell's other candidates; an "off" turns on the other
+    /// candidate of its cell with cell links, and the other places of its
+    /// digit with unit links.
+    fn of(&self, node: State) -> &'a [State] {
+        let span = self.graph.spans[usize::from(node)];
+        let (from, to) = self.parts[usize::from(is_on(node))];
+        &self.graph.next[span[from] as usize..span[to] as usize]
     }
 }
 
 /// The nodes an "on" turns off, in Sukaku Explainer's order: the cell's
 /// other candidates (with cell links), then the digit's other places in
 /// its box, row and column, each cell once.
-fn turned_off(grid: &Grid, on: State, cell_links: bool, out: &mut Vec<State>) {
+fn turned_off(grid: &Grid, on: State, out: &mut Vec<State>) -> usize {
     out.clear();
     let (cell, digit) = (cell_of(on), digit_of(on));
-    if cell_links {
-        for other in digits(grid.marks(cell) & !bit(digit)) {
-            out.push(state(cell, other, false));
-        }
+    for other in digits(grid.marks(cell) & !bit(digit)) {
+        out.push(state(cell, other, false));
     }
+    let cell_links = out.len();
     let holders = grid.cells_with(digit);
     let mut listed = Cells::single(cell);
     for unit in units_of(cell) {
@@ -298,91 +423,106 @@ fn turned_off(grid: &Grid, on: State, cell_links: bool, out: &mut Vec<State>) {
         }
         listed = listed.or(UNITS[unit]);
     }
+    cell_links
 }
 
 /// The nodes an "off" turns on: the other candidate of a cell with two
-/// (with cell links), then the other place of the digit in its box, row
-/// and column where it has two (with unit links), each node once.
-fn turned_on(grid: &Grid, off: State, sweep: Sweep, out: &mut Vec<State>) {
+/// (its cell link), then the other place of the digit in its box, row and
+/// column where it has two (its unit links), each node once; and how many
+/// of them are cell links.
+fn turned_on(grid: &Grid, off: State, out: &mut Vec<State>) -> usize {
     out.clear();
     let (cell, digit) = (cell_of(off), digit_of(off));
     let marks = grid.marks(cell);
-    if sweep.cell_links && marks.count_ones() == 2 && marks & bit(digit) != 0 {
+    if marks.count_ones() == 2 && marks & bit(digit) != 0 {
         let other = digits(marks & !bit(digit)).next().expect("two candidates");
         out.push(state(cell, other, true));
     }
-    if sweep.unit_links {
-        let holders = grid.cells_with(digit);
-        for unit in units_of(cell) {
-            let places = UNITS[unit].and(holders);
-            if places.len() == 2 && places.has(cell) {
-                let other = places
-                    .minus(Cells::single(cell))
-                    .first()
-                    .expect("two places");
-                let node = state(other, digit, true);
-                if !out.contains(&node) {
-                    out.push(node);
-                }
+    let cell_links = out.len();
+    let holders = grid.cells_with(digit);
+    for unit in units_of(cell) {
+        let places = UNITS[unit].and(holders);
+        if places.len() == 2 && places.has(cell) {
+            let other = places
+                .minus(Cells::single(cell))
+                .first()
+                .expect("two places");
+            let node = state(other, digit, true);
+            if !out[cell_links..].contains(&node) {
+                out.push(node);
             }
         }
     }
+    cell_links
 }
 
-/// The cycles back to `start` (on) that `sweep` finds, each a find if it
-/// removes something. Level by level: every "on" reached, then every
-/// "off"; an "off" is followed again when reached another way, unless it
-/// is already on the way that led to it.
-fn cycles_from(
-    grid: &Grid,
-    links: &Links,
-    start: State,
+/// One sweep's searches on a grid.
+struct Search<'a> {
+    grid: &'a Grid,
+    links: &'a Links<'a>,
     sweep: Sweep,
-    scratch: &mut Scratch,
-) -> Vec<Find> {
-    let Scratch {
-        arena,
-        ons,
-        offs,
-        path,
-        ..
-    } = scratch;
-    arena.nodes.clear();
-    ons.clear();
-    offs.clear();
-    ons.push_back(arena.add(start, ROOT));
-    let mut seen_on = NodeSet::new();
-    seen_on.insert(start);
-    let (mut depth, mut finds) = (0, Vec::new());
-    while !ons.is_empty() || !offs.is_empty() {
-        depth += 1;
-        while let Some(from) = ons.pop_front() {
-            arena.path_into(from, path);
-            for &node in links.of(arena.node(from)) {
-                if !path.contains(&node) {
-                    offs.push_back(arena.add(node, from));
+}
+
+impl Search<'_> {
+    /// The cycles back to `start` (on) that the sweep finds, each a find if
+    /// it removes something and may come before the `ceiling`. Level by
+    /// level: every "on" reached, then every "off"; an "off" is followed
+    /// again when reached another way, unless it is already on the way that
+    /// led to it.
+    #[inline(never)]
+    fn cycles_from(&self, start: State, ceiling: &Ceiling, scratch: &mut Scratch) -> Vec<Find> {
+        let Search { grid, links, sweep } = *self;
+        let Scratch {
+            arena,
+            ons,
+            offs,
+            path,
+            ..
+        } = scratch;
+        arena.nodes.clear();
+        ons.clear();
+        offs.clear();
+        ons.push_back(arena.add(start, ROOT));
+        let mut seen_on = NodeSet::new();
+        seen_on.insert(start);
+        let (mut depth, mut finds) = (0, Vec::new());
+        while !ons.is_empty() || !offs.is_empty() {
+            if ceiling.excludes_from(sweep.cycle, sweep, (depth + 2).max(4)) {
+                break;
+            }
+            depth += 1;
+            while let Some(from) = ons.pop_front() {
+                arena.path_into(from, path);
+                for &node in links.of(arena.node(from)) {
+                    if links.leads(node, start) && !path.contains(&node) {
+                        offs.push_back(arena.add(node, from));
+                    }
+                }
+            }
+            depth += 1;
+            while let Some(from) = offs.pop_front() {
+                for &node in links.of(arena.node(from)) {
+                    if depth >= 4
+                        && node == start
+                        && !ceiling.excludes_from(sweep.cycle, sweep, depth)
+                    {
+                        let closing = arena.add(node, from);
+                        finds.extend(cycle(grid, &arena.path(closing), sweep));
+                    }
+                    if links.leads(node, start) && seen_on.insert(node) {
+                        ons.push_back(arena.add(node, from));
+                    }
                 }
             }
         }
-        depth += 1;
-        while let Some(from) = offs.pop_front() {
-            for &node in links.of(arena.node(from)) {
-                if depth >= 4 && node == start {
-                    let closing = arena.add(node, from);
-                    finds.extend(cycle(grid, &arena.path(closing), sweep));
-                }
-                if seen_on.insert(node) {
-                    ons.push_back(arena.add(node, from));
-                }
-            }
-        }
+        finds
     }
-    finds
 }
 
 /// The find of a loop (its nodes from the closing one back to the start):
 /// the candidates outside its cells that see an "on" and an "off" of
 /// their digit on it, if there are any.
+#[inline(never)]
 fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
     let loop_nodes = &path[..path.len() - 1];
     let cells: Cells = loop_nodes.iter().map(|&node| cell_of(node)).collect();
@@ -415,57 +555,72 @@ fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
     Some(find(step, complexity, sweep, path, true))
 }
 
-/// The forcing chain from `start` to its opposite, if `sweep`'s links
-/// reach it: level by level, each node followed once.
-fn forcing_chain_from(
-    links: &Links,
-    start: State,
-    technique: Technique,
-    sweep: Sweep,
-    scratch: &mut Scratch,
-) -> Option<Find> {
-    let Scratch {
-        arena,
-        ons,
-        offs,
-        reached,
-        ..
-    } = scratch;
-    arena.nodes.clear();
-    ons.clear();
-    offs.clear();
-    let mut seen = NodeSet::new();
-    seen.insert(start);
-    let root = arena.add(start, ROOT);
-    if is_on(start) {
-        ons.push_back(root);
-    } else {
-        offs.push_back(root);
-    }
-    let target = opposite(start);
-    while !ons.is_empty() || !offs.is_empty() {
-        for on_side in [true, false] {
-            let queue = if on_side { &mut *ons } else { &mut *offs };
-            reached.clear();
-            while let Some(from) = queue.pop_front() {
-                for &node in links.of(arena.node(from)) {
-                    if node == target {
-                        let end = arena.add(node, from);
-                        return Some(forcing_chain(&arena.path(end), technique, sweep));
-                    }
-                    if seen.insert(node) {
-                        reached.push_back(arena.add(node, from));
+impl Search<'_> {
+    /// The forcing chain from `start` to its opposite, if the sweep's links
+    /// reach it and it may come before the `ceiling`: level by level, each
+    /// node followed once.
+    #[inline(never)]
+    fn forcing_chain_from(
+        &self,
+        start: State,
+        technique: Technique,
+        ceiling: &Ceiling,
+        scratch: &mut Scratch,
+    ) -> Option<Find> {
+        let Search { links, sweep, .. } = *self;
+        let Scratch {
+            arena,
+            ons,
+            offs,
+            reached,
+            ..
+        } = scratch;
+        arena.nodes.clear();
+        ons.clear();
+        offs.clear();
+        let mut seen = NodeSet::new();
+        seen.insert(start);
+        let root = arena.add(start, ROOT);
+        if is_on(start) {
+            ons.push_back(root);
+        } else {
+            offs.push_back(root);
+        }
+        let target = opposite(start);
+        if !links.leads(start, target) {
+            return None;
+        }
+        // Each round takes two levels; a chain ending in round `r` has at
+        // least `2 r + 1` nodes.
+        let mut shortest = 1;
+        while !ons.is_empty() || !offs.is_empty() {
+            if ceiling.excludes_from(technique, sweep, shortest) {
+                return None;
+            }
+            shortest += 2;
+            for on_side in [true, false] {
+                let queue = if on_side { &mut *ons } else { &mut *offs };
+                reached.clear();
+                while let Some(from) = queue.pop_front() {
+                    for &node in links.of(arena.node(from)) {
+                        if node == target {
+                            let end = arena.add(node, from);
+                            return Some(forcing_chain(&arena.path(end), technique, sweep));
+                        }
+                        if links.leads(node, target) && seen.insert(node) {
+                            reached.push_back(arena.add(node, from));
+                        }
                     }
                 }
-            }
-            if on_side {
-                offs.extend(reached.drain(..));
-            } else {
-                ons.extend(reached.drain(..));
+                if on_side {
+                    offs.extend(reached.drain(..));
+                } else {
+                    ons.extend(reached.drain(..));
+                }
             }
         }
+        None
     }
-    None
 }
 
 /// The find of a forcing chain (its nodes from the end back to the start):
@@ -510,6 +665,67 @@ fn find(step: Step, complexity: usize, sweep: Sweep, path: &[State], is_cycle: b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::parse_board;
+
+    /// What tells finds apart, for comparing two searches.
+    fn described(find: &Find) -> (String, usize, u8, Step, Vec<State>, bool) {
+        let Find {
+            rating,
+            complexity,
+            order,
+            step,
+            path,
+            is_cycle,
+        } = find;
+        let rating = format!("{rating}");
+        (
+            rating,
+            *complexity,
+            *order,
+            step.clone(),
+            path.clone(),
+            *is_cycle,
+        )
+    }
+
+    fn finds(grid: &Grid, wanted: Wanted) -> Vec<Find> {
+        let mut found = Vec::new();
+        each_find(grid, &|| false, wanted, &mut |find| found.push(find));
+        found
+    }
+
+    #[test]
+    fn pruned_searches_find_what_the_plain_search_finds() {
+        // Every grid on the grading paths of puzzles that need cycles and
+        // forcing chains: skipping the nodes that cannot lead back changes
+        // no find nor their order, and the easiest search keeps the
+        // easiest find.
+        let (mut grids, mut compared) = (0, 0);
+        for (text, ..) in super::super::tests::CYCLES_AND_CHAINS {
+            let board = parse_board(text).expect("a valid board");
+            let mut grid = Grid::new(&board);
+            while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+                let plain = finds(&grid, Wanted::Unpruned);
+                let pruned = finds(&grid, Wanted::All);
+                let described_all =
+                    |finds: &[Find]| finds.iter().map(described).collect::<Vec<_>>();
+                assert_eq!(described_all(&pruned), described_all(&plain), "{text}");
+                let mut easiest = None;
+                plain
+                    .into_iter()
+                    .for_each(|find| keep_easiest(&mut easiest, find));
+                let found = cycle_or_forcing_chain(&grid, &|| false);
+                assert_eq!(found, easiest.map(|find| find.step), "{text}");
+                grids += 1;
+                compared += pruned.len();
+                step.apply(&mut grid);
+            }
+        }
+        assert!(
+            grids > 100 && compared > 1000,
+            "{grids} grids, {compared} finds"
+        );
+    }
 
     #[test]
     fn ratings_are_summed_a_tenth_at_a_time_as_sukaku_explainer_sums_them() {

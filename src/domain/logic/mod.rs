@@ -30,6 +30,7 @@ mod implications;
 mod intersections;
 mod ladder;
 mod loops;
+mod reach;
 mod singles;
 mod step;
 mod strong_links;

@@ -1134,7 +1134,7 @@ fn a_forcing_chain_follows_cell_and_unit_links_and_gains_a_tenth_past_six_links(
 /// Puzzles made by our generator whose hardest step is a cycle or a
 /// forcing chain, with Sukaku Explainer's ER/EP/ED (se-rate.sh, default
 /// settings) and the name it gives that step.
-const CYCLES_AND_CHAINS: [(&str, [u16; 3], Technique); 5] = [
+pub(super) const CYCLES_AND_CHAINS: [(&str, [u16; 3], Technique); 5] = [
     (
         ".....47.1.7.38.59.5...9..8....14..5..8.......12......96.1.5.9.4...........2.....7",
         [66, 12, 12],
