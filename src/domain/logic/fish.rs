@@ -20,16 +20,22 @@ pub fn fish(grid: &Grid, size: u32) -> Option<Step> {
         3 => Technique::Swordfish,
         _ => Technique::Jellyfish,
     };
+    let digits: Vec<u8> = (1..=9)
+        .filter(|&digit| grid.placed(digit).len() + 2 * size <= 9)
+        .collect();
     for (base, cover) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
+        let lines: Vec<LineMasks> = (0..=9)
+            .map(|digit| LineMasks::new(grid, digit, base.start == COLUMNS.start))
+            .collect();
         for choice in (0u16..1 << 9).filter(|c| c.count_ones() == size) {
-            let chosen: Vec<usize> = (0..9)
-                .filter(|i| choice >> i & 1 != 0)
-                .map(|i| base.start + i)
-                .collect();
-            for digit in 1..=9 {
-                if grid.placed(digit).len() + 2 * size > 9 {
+            for &digit in &digits {
+                if !lines[usize::from(digit)].is_fish(choice, size) {
                     continue;
                 }
+                let chosen: Vec<usize> = (0..9)
+                    .filter(|i| choice >> i & 1 != 0)
+                    .map(|i| base.start + i)
+                    .collect();
                 let step = fish_on(grid, digit, &chosen, cover.clone(), technique);
                 if step.is_some() {
                     return step;
@@ -38,6 +44,53 @@ pub fn fish(grid: &Grid, size: u32) -> Option<Step> {
         }
     }
     None
+}
+
+/// Where one digit lies in each line of one orientation: for each base
+/// line, the cover lines holding it there, and for each cover line, the
+/// base lines.
+struct LineMasks {
+    base: [u16; 9],
+    cover: [u16; 9],
+}
+
+impl LineMasks {
+    fn new(grid: &Grid, digit: u8, columns_as_base: bool) -> LineMasks {
+        let mut masks = LineMasks {
+            base: [0; 9],
+            cover: [0; 9],
+        };
+        if digit == 0 {
+            return masks;
+        }
+        for cell in grid.cells_with(digit).iter() {
+            let (row, column) = (cell / 9, cell % 9);
+            let (b, c) = match columns_as_base {
+                true => (column, row),
+                false => (row, column),
+            };
+            masks.base[b] |= 1 << c;
+            masks.cover[c] |= 1 << b;
+        }
+        masks
+    }
+
+    /// Whether the base lines of `choice` each hold the digit twice or
+    /// more, all within `size` cover lines, and those cover lines hold it
+    /// elsewhere too (the fish removes something).
+    fn is_fish(&self, choice: u16, size: u32) -> bool {
+        let mut covers = 0u16;
+        for line in 0..9 {
+            if choice >> line & 1 != 0 {
+                if self.base[line].count_ones() < 2 {
+                    return false;
+                }
+                covers |= self.base[line];
+            }
+        }
+        covers.count_ones() == size
+            && (0..9).any(|line| covers >> line & 1 != 0 && self.cover[line] & !choice != 0)
+    }
 }
 
 /// The fish of `digit` on the base lines `chosen`, if each holds it in two

@@ -36,14 +36,13 @@ pub fn naked_subsets(grid: &Grid, size: u32, visit: &mut dyn FnMut(Step) -> bool
         if open.len() <= size as usize {
             continue;
         }
+        let marks: Vec<u16> = open.iter().map(|&cell| grid.marks(cell)).collect();
         for choice in choices(open.len(), size) {
-            let chosen = pick(&open, choice);
-            let held = chosen
-                .iter()
-                .fold(0u16, |all, &cell| all | grid.marks(cell));
+            let held = union_of(&marks, choice);
             if held.count_ones() != size {
                 continue;
             }
+            let chosen = pick(&open, choice);
             let set: Cells = chosen.iter().copied().collect();
             let mut step = Step::new(technique);
             for digit in digits(held) {
@@ -95,14 +94,22 @@ pub fn hidden_subsets(grid: &Grid, size: u32, direct: bool, visit: &mut dyn FnMu
         if open_digits.len() <= size as usize {
             continue;
         }
+        let positions: Vec<u16> = open_digits
+            .iter()
+            .map(|&d| {
+                (0..9)
+                    .filter(|&p| grid.has(super::bits::cell_at(unit, p), d))
+                    .fold(0u16, |mask, p| mask | 1 << p)
+            })
+            .collect();
         for choice in choices(open_digits.len(), size) {
+            if union_of(&positions, choice).count_ones() != size {
+                continue;
+            }
             let chosen = pick(&open_digits, choice);
             let set = chosen.iter().fold(Cells::EMPTY, |set, &d| {
                 set.or(grid.cells_with(d).and(*cells))
             });
-            if set.len() != size {
-                continue;
-            }
             let kept = chosen.iter().fold(0u16, |mask, &d| mask | bit(d));
             if let Some(step) = hidden_step(grid, unit, set, kept, technique, direct)
                 && visit(step)
@@ -158,6 +165,15 @@ fn explainer_order() -> impl Iterator<Item = usize> {
 /// order of the mask.
 fn choices(len: usize, size: u32) -> impl Iterator<Item = u16> {
     (0u16..1 << len).filter(move |mask| mask.count_ones() == size)
+}
+
+/// The union of the masks a choice mask selects.
+fn union_of(masks: &[u16], choice: u16) -> u16 {
+    masks
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| choice >> i & 1 != 0)
+        .fold(0, |all, (_, &mask)| all | mask)
 }
 
 /// The elements of `items` a choice mask selects.
