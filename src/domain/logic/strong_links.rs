@@ -199,17 +199,19 @@ impl DigitLinks {
                 }
             }
         }
+        // Two ends share a unit when the units holding each intersect.
+        let near_units: Vec<u32> = all
+            .iter()
+            .flat_map(|link| [units_holding(link.ends[0]), units_holding(link.ends[1])])
+            .collect();
         let next = all
             .iter()
             .flat_map(|link| [link.ends[1], link.ends[0]])
             .map(|far| {
                 let around = units_holding(far);
-                let reaches =
-                    |end: Cells| around.iter().flatten().any(|&u| end.minus(u).is_empty());
-                all.iter()
-                    .flat_map(|link| (0..2).map(move |turn| (link, turn)))
-                    .filter(|&(link, turn)| reaches(link.ends[turn]))
-                    .map(|(link, turn)| (link.id, turn))
+                (0..near_units.len())
+                    .filter(|&end| near_units[end] & around != 0)
+                    .map(|end| (end / 2, end % 2))
                     .collect()
             })
             .collect();
@@ -271,9 +273,15 @@ impl<'a> Walk<'a> {
         }
         let &(last, turn) = trail.last().expect("a trail starts with a link");
         let middle = trail.len() + 1 < self.count;
+        // Sukaku Explainer reads a chain in the direction whose order
+        // reads no later than its reverse: from the earlier of its two
+        // end links (links are numbered in its order).
+        let first = trail[0].0;
         for &(id, turn) in &links.next[2 * last + turn] {
             let link = &links.all[id];
-            if !taken.and(link.places).is_empty() || (middle && !link.extra.is_empty()) {
+            let backwards = !middle && id < first;
+            if backwards || !taken.and(link.places).is_empty() || (middle && !link.extra.is_empty())
+            {
                 continue;
             }
             trail.push((id, turn));
@@ -362,11 +370,12 @@ fn pattern(
     let count = links.len();
     let turned = |i: usize| (turns >> (count - 1 - i) & 1) as usize;
     let link = |i: usize| &links[order[i]];
-    let mut bridges = Vec::with_capacity(count - 1);
-    for w in 0..count - 1 {
+    let mut bridges = [(Cells::EMPTY, 0); 3];
+    for (w, bridge) in bridges.iter_mut().enumerate().take(count - 1) {
         let near = link(w).ends[1 - turned(w)].or(link(w + 1).ends[turned(w + 1)]);
-        bridges.push((near, shared_unit(near)?));
+        *bridge = (near, shared_unit(near)?);
     }
+    let bridges = &bridges[..count - 1];
     let start = link(0).ends[turned(0)];
     let end = link(count - 1).ends[1 - turned(count - 1)];
     let middle_extra = (1..count - 1).any(|i| !link(i).extra.is_empty());
@@ -450,12 +459,16 @@ fn shared_unit(cells: Cells) -> Option<usize> {
         .find(|&unit| cells.minus(UNITS[unit]).is_empty())
 }
 
-/// The units that hold every cell of `cells` (none when they are empty).
-fn units_holding(cells: Cells) -> [Option<Cells>; 3] {
+/// The units that hold every cell of `cells`, as a mask of unit indices
+/// (none when they are empty).
+fn units_holding(cells: Cells) -> u32 {
     let Some(first) = cells.first() else {
-        return [None; 3];
+        return 0;
     };
-    units_of(first).map(|unit| Some(UNITS[unit]).filter(|&u| cells.minus(u).is_empty()))
+    units_of(first)
+        .into_iter()
+        .filter(|&unit| cells.minus(UNITS[unit]).is_empty())
+        .fold(0, |mask, unit| mask | 1 << unit)
 }
 
 /// Sukaku Explainer's name for the kinds of a pattern's links, with rows
