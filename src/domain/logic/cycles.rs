@@ -102,7 +102,7 @@ fn each_find(
     sink: &mut dyn FnMut(Find),
 ) -> bool {
     let mut scratch = Scratch::default();
-    let mut graph = None;
+    let (mut graph, mut reach) = (None, None);
     let ceiling = Ceiling(std::cell::Cell::new(None));
     let mut sink = |find: Find| {
         if wanted == Wanted::Easiest {
@@ -119,8 +119,12 @@ fn each_find(
         if ceiling.excludes((cheapest.value(), 2, sweep.order)) {
             continue;
         }
-        let graph = graph.get_or_insert_with(|| Graph::new(grid));
-        let links = Links::new(graph, sweep, wanted != Wanted::Unpruned);
+        let graph: &Graph = graph.get_or_insert_with(|| Graph::new(grid));
+        let reach = match wanted {
+            Wanted::Unpruned => None,
+            _ => Some(&*reach.get_or_insert_with(|| graph.reach())),
+        };
+        let links = Links::new(graph, sweep, reach);
         for cell in grid.blanks().iter() {
             let marks = grid.marks(cell);
             let enough = if sweep.cell_links && !sweep.unit_links {
@@ -350,24 +354,33 @@ impl Graph {
                 }
             }
         }
-        // Digit by digit: the X links keep to one digit, so each of their
-        // components then reaches only a few words of components.
-        graph.nodes.sort_by_key(|&node| digit_of(node));
         graph
     }
 }
 
-/// The links one sweep follows on a grid, and which nodes they lead to.
+impl Graph {
+    /// Which nodes lead to which under all the links.
+    fn reach(&self) -> Reach {
+        Reach::new(&self.nodes, |node| {
+            let [start, _, end] = self.spans[usize::from(node)];
+            &self.next[start as usize..end as usize]
+        })
+    }
+}
+
+/// The links one sweep follows on a grid.
 struct Links<'a> {
     graph: &'a Graph,
     /// The parts of a span it follows, from an "off" and from an "on".
     parts: [(usize, usize); 2],
-    /// Which nodes lead to which, unless every node is followed.
-    reach: Option<Reach>,
+    /// Which nodes lead to which under all the links (a node that cannot
+    /// lead somewhere under them cannot under the sweep's part either),
+    /// unless every node is followed.
+    reach: Option<&'a Reach>,
 }
 
 impl<'a> Links<'a> {
-    fn new(graph: &'a Graph, sweep: Sweep, pruned: bool) -> Links<'a> {
+    fn new(graph: &'a Graph, sweep: Sweep, reach: Option<&'a Reach>) -> Links<'a> {
         // The parts of a node's span the sweep follows, from an "off"
         // and from an "on": 0 to 1 are the cell links, 1 to 2 the others.
         let parts = match (sweep.cell_links, sweep.unit_links) {
@@ -375,22 +388,16 @@ impl<'a> Links<'a> {
             (true, false) => [(0, 1), (0, 2)],
             (false, _) => [(1, 2), (1, 2)],
         };
-        let mut links = Links {
+        Links {
             graph,
             parts,
-            reach: None,
-        };
-        if pruned {
-            links.reach = Some(Reach::new(&graph.nodes, |node| links.of(node)));
+            reach,
         }
-        links
     }
 
     /// Whether `from` may lead to `to`.
     fn leads(&self, from: State, to: State) -> bool {
-        self.reach
-            .as_ref()
-            .is_none_or(|reach| reach.reaches(from, to))
+        self.reach.is_none_or(|reach| reach.reaches(from, to))
     }
 
     /// The nodes `node` implies, in Sukaku Explainer's order: an "on"
@@ -469,7 +476,6 @@ impl Search<'_> {
     /// level: every "on" reached, then every "off"; an "off" is followed
     /// again when reached another way, unless it is already on the way that
     /// led to it.
-    #[inline(never)]
     fn cycles_from(&self, start: State, ceiling: &Ceiling, scratch: &mut Scratch) -> Vec<Find> {
         let Search { grid, links, sweep } = *self;
         let Scratch {
@@ -522,7 +528,6 @@ impl Search<'_> {
 /// The find of a loop (its nodes from the closing one back to the start):
 /// the candidates outside its cells that see an "on" and an "off" of
 /// their digit on it, if there are any.
-#[inline(never)]
 fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
     let loop_nodes = &path[..path.len() - 1];
     let cells: Cells = loop_nodes.iter().map(|&node| cell_of(node)).collect();
@@ -559,7 +564,6 @@ impl Search<'_> {
     /// The forcing chain from `start` to its opposite, if the sweep's links
     /// reach it and it may come before the `ceiling`: level by level, each
     /// node followed once.
-    #[inline(never)]
     fn forcing_chain_from(
         &self,
         start: State,

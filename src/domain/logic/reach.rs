@@ -86,7 +86,6 @@ struct Tarjan {
 }
 
 impl Tarjan {
-    #[inline(never)]
     fn visit<'a>(&mut self, root: State, successors: &impl Fn(State) -> &'a [State]) {
         // The walk's own stack: a node and how many of its links are done.
         let mut walk: Vec<(State, usize)> = vec![(root, 0)];
@@ -128,7 +127,6 @@ impl Tarjan {
 
     /// Makes the nodes above `root` on the stack a component, reaching
     /// itself and whatever its links enter.
-    #[inline(never)]
     fn close<'a>(&mut self, root: State, successors: &impl Fn(State) -> &'a [State]) {
         let reach = &mut self.reach;
         let id = (reach.reached.len() / reach.stride) as u32;

@@ -147,7 +147,33 @@ impl Propagation {
 struct Successor {
     state: State,
     cause: Cause,
-    hidden: Vec<State>,
+    hidden: Hidden,
+}
+
+/// The hidden parents of a successor: at most eight candidates a cell or
+/// unit lost, kept inline since nearly every successor of a dynamic
+/// search has some.
+#[derive(Default)]
+struct Hidden {
+    states: [State; 8],
+    len: u8,
+}
+
+impl Hidden {
+    fn iter(&self) -> impl Iterator<Item = &State> {
+        self.states[..usize::from(self.len)].iter()
+    }
+}
+
+impl FromIterator<State> for Hidden {
+    fn from_iter<I: IntoIterator<Item = State>>(states: I) -> Hidden {
+        let mut hidden = Hidden::default();
+        for state in states {
+            hidden.states[usize::from(hidden.len)] = state;
+            hidden.len += 1;
+        }
+        hidden
+    }
 }
 
 /// Follows everything `start` implies on `grid` under `mode`.
@@ -250,7 +276,7 @@ fn turned_off(work: &Grid, on: State, mode: Mode, out: &mut Vec<Successor>) {
             out.push(Successor {
                 state: state(cell, other, false),
                 cause: Cause::Cell,
-                hidden: Vec::new(),
+                hidden: Hidden::default(),
             });
         }
     }
@@ -260,7 +286,7 @@ fn turned_off(work: &Grid, on: State, mode: Mode, out: &mut Vec<Successor>) {
             out.push(Successor {
                 state: state(peer, digit, false),
                 cause: Cause::Unit(unit as u8),
-                hidden: Vec::new(),
+                hidden: Hidden::default(),
             });
         }
         listed = listed.or(UNITS[unit]);
@@ -306,7 +332,7 @@ fn turned_on(work: &Grid, source: &Grid, off: State, mode: Mode, out: &mut Vec<S
                 .iter()
                 .map(|c| state(c, digit, false))
                 .collect(),
-            false => Vec::new(),
+            false => Hidden::default(),
         };
         out.push(Successor {
             state: node,
