@@ -101,7 +101,23 @@ fn each_find(
     wanted: Wanted,
     sink: &mut dyn FnMut(Find),
 ) -> bool {
-    let mut scratch = Scratch::default();
+    thread_local! {
+        /// The searches' buffers, kept from one grid to the next.
+        static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+    }
+    let mut scratch = SCRATCH.take();
+    let finished = each_find_with(grid, should_stop, wanted, sink, &mut scratch);
+    SCRATCH.set(scratch);
+    finished
+}
+
+fn each_find_with(
+    grid: &Grid,
+    should_stop: &dyn Fn() -> bool,
+    wanted: Wanted,
+    sink: &mut dyn FnMut(Find),
+    scratch: &mut Scratch,
+) -> bool {
     let (mut graph, mut reach) = (None, None);
     let ceiling = Ceiling(std::cell::Cell::new(None));
     let mut sink = |find: Find| {
@@ -145,14 +161,14 @@ fn each_find(
                     links: &links,
                     sweep,
                 };
-                for find in search.cycles_from(start, &ceiling, &mut scratch) {
+                for find in search.cycles_from(start, &ceiling, scratch) {
                     sink(find);
                 }
                 let Some(chain) = sweep.chain else {
                     continue;
                 };
                 for start in [start, opposite(start)] {
-                    let found = search.forcing_chain_from(start, chain, &ceiling, &mut scratch);
+                    let found = search.forcing_chain_from(start, chain, &ceiling, scratch);
                     found.into_iter().for_each(&mut sink);
                 }
             }
@@ -331,10 +347,15 @@ struct Graph {
 
 impl Graph {
     fn new(grid: &Grid) -> Graph {
+        let candidates: usize = grid
+            .blanks()
+            .iter()
+            .map(|cell| grid.marks(cell).count_ones() as usize)
+            .sum();
         let mut graph = Graph {
             spans: vec![[0; 3]; STATES],
-            next: Vec::new(),
-            nodes: Vec::new(),
+            next: Vec::with_capacity(candidates * 16),
+            nodes: Vec::with_capacity(candidates * 2),
         };
         let mut found = Vec::new();
         for cell in grid.blanks().iter() {
