@@ -499,6 +499,9 @@ impl Search<'_> {
     /// led to it.
     fn cycles_from(&self, start: State, ceiling: &Ceiling, scratch: &mut Scratch) -> Vec<Find> {
         let Search { grid, links, sweep } = *self;
+        if !links.of(start).iter().any(|&next| links.leads(next, start)) {
+            return Vec::new();
+        }
         let Scratch {
             arena,
             ons,

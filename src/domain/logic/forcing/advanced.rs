@@ -314,16 +314,16 @@ fn hidden_pairs(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
         if work.blanks().and(UNITS[unit]).len() <= 4 {
             continue;
         }
+        // Each digit's places in the unit, worked out once.
+        let places: [Cells; 9] =
+            std::array::from_fn(|d| UNITS[unit].and(work.cells_with(d as u8 + 1)));
+        let counts = places.map(|p| p.len());
         for (low, high) in pairs() {
-            let (a, b) = (low as u8 + 1, high as u8 + 1);
-            let (places_a, places_b) = (
-                UNITS[unit].and(work.cells_with(a)),
-                UNITS[unit].and(work.cells_with(b)),
-            );
-            let both = places_a.or(places_b);
-            if places_a.len() < 2 || places_b.len() < 2 || both.len() != 2 {
+            if counts[low] != 2 || counts[high] != 2 || places[low] != places[high] {
                 continue;
             }
+            let (a, b) = (low as u8 + 1, high as u8 + 1);
+            let both = places[low];
             let pair = bit(a) | bit(b);
             let removals: Vec<(u8, u16)> = both
                 .iter()
@@ -355,13 +355,14 @@ fn naked_pairs(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
         if work.blanks().and(UNITS[unit]).len() < 4 {
             continue;
         }
+        let marks: [u16; 9] = std::array::from_fn(|p| work.marks(cell_at(unit, p)));
         for (low, high) in pairs() {
-            let (first, second) = (cell_at(unit, low), cell_at(unit, high));
-            let (marks_a, marks_b) = (work.marks(first), work.marks(second));
-            let pair = marks_a | marks_b;
-            if marks_a.count_ones() < 2 || marks_b.count_ones() < 2 || pair.count_ones() != 2 {
+            let (marks_a, marks_b) = (marks[low], marks[high]);
+            if marks_a.count_ones() != 2 || marks_a != marks_b {
                 continue;
             }
+            let pair = marks_a;
+            let (first, second) = (cell_at(unit, low), cell_at(unit, high));
             let removals: Vec<(u8, u16)> = UNITS[unit]
                 .iter()
                 .filter(|&c| c != first && c != second)
@@ -388,14 +389,25 @@ fn naked_pairs(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
 /// crossing lines leaves the rest of those. Columns as base first, then
 /// rows; base pairs in order, digits inside.
 fn x_wings(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
+    let open: Vec<u8> = (1..=9u8)
+        .filter(|&digit| work.placed(digit).len() + 4 <= 9)
+        .collect();
     for (base_kind, cover_kind) in [(COLUMN, ROW), (ROW, COLUMN)] {
+        // Each digit's positions along each base line, worked out once.
+        let mut along = [[0u16; 9]; 10];
+        for &digit in &open {
+            let places = work.cells_with(digit);
+            for (line, slot) in along[usize::from(digit)].iter_mut().enumerate() {
+                *slot = positions(base_kind + line, places);
+            }
+        }
         for (low, high) in pairs() {
             let bases = [base_kind + low, base_kind + high];
-            for digit in 1..=9u8 {
-                if work.placed(digit).len() + 4 > 9 {
-                    continue;
-                }
-                let across = bases.map(|b| positions(b, work.cells_with(digit)));
+            for &digit in &open {
+                let across = [
+                    along[usize::from(digit)][low],
+                    along[usize::from(digit)][high],
+                ];
                 if across.iter().any(|p| p.count_ones() < 2)
                     || (across[0] | across[1]).count_ones() != 2
                 {
