@@ -341,7 +341,7 @@ struct Graph {
     /// the cell links, end.
     spans: Vec<[u32; 3]>,
     next: Vec<State>,
-    /// The grid's candidates, on and off, digit by digit.
+    /// The grid's candidates, on and off.
     nodes: Vec<State>,
 }
 
@@ -377,9 +377,7 @@ impl Graph {
         }
         graph
     }
-}
 
-impl Graph {
     /// Which nodes lead to which under all the links.
     fn reach(&self) -> Reach {
         Reach::new(&self.nodes, |node| {
