@@ -141,6 +141,11 @@ fn each_find_with(
             _ => Some(&*reach.get_or_insert_with(|| graph.reach())),
         };
         let links = Links::new(graph, sweep, reach);
+        let search = Search {
+            grid,
+            links: &links,
+            sweep,
+        };
         for cell in grid.blanks().iter() {
             let marks = grid.marks(cell);
             let enough = if sweep.cell_links && !sweep.unit_links {
@@ -156,11 +161,6 @@ fn each_find_with(
             }
             for digit in digits(marks) {
                 let start = state(cell, digit, true);
-                let search = Search {
-                    grid,
-                    links: &links,
-                    sweep,
-                };
                 for find in search.cycles_from(start, &ceiling, scratch) {
                     sink(find);
                 }
@@ -277,6 +277,17 @@ struct Scratch {
     offs: VecDeque<u32>,
     reached: VecDeque<u32>,
     path: Vec<State>,
+}
+
+impl Scratch {
+    /// Empties the buffers for a search from `start`, and adds `start` to
+    /// the arena as its root.
+    fn restart(&mut self, start: State) -> u32 {
+        self.arena.nodes.clear();
+        self.ons.clear();
+        self.offs.clear();
+        self.arena.add(start, ROOT)
+    }
 }
 
 /// Nodes of one search, each with the index of the node that led to it.
@@ -500,6 +511,7 @@ impl Search<'_> {
         if !links.of(start).iter().any(|&next| links.leads(next, start)) {
             return Vec::new();
         }
+        let root = scratch.restart(start);
         let Scratch {
             arena,
             ons,
@@ -507,10 +519,7 @@ impl Search<'_> {
             path,
             ..
         } = scratch;
-        arena.nodes.clear();
-        ons.clear();
-        offs.clear();
-        ons.push_back(arena.add(start, ROOT));
+        ons.push_back(root);
         let mut seen_on = NodeSet::new();
         seen_on.insert(start);
         let (mut depth, mut finds) = (0, Vec::new());
@@ -544,6 +553,68 @@ impl Search<'_> {
             }
         }
         finds
+    }
+
+    /// The forcing chain from `start` to its opposite, if the sweep's links
+    /// reach it and it may come before the `ceiling`: level by level, each
+    /// node followed once.
+    fn forcing_chain_from(
+        &self,
+        start: State,
+        technique: Technique,
+        ceiling: &Ceiling,
+        scratch: &mut Scratch,
+    ) -> Option<Find> {
+        let Search { links, sweep, .. } = *self;
+        let target = opposite(start);
+        if !links.leads(start, target) {
+            return None;
+        }
+        let root = scratch.restart(start);
+        let Scratch {
+            arena,
+            ons,
+            offs,
+            reached,
+            ..
+        } = scratch;
+        let mut seen = NodeSet::new();
+        seen.insert(start);
+        if is_on(start) {
+            ons.push_back(root);
+        } else {
+            offs.push_back(root);
+        }
+        // Each round takes two levels; a chain ending in round `r` has at
+        // least `2 r + 1` nodes.
+        let mut shortest = 1;
+        while !ons.is_empty() || !offs.is_empty() {
+            if ceiling.excludes_from(technique, sweep, shortest) {
+                return None;
+            }
+            shortest += 2;
+            for on_side in [true, false] {
+                let queue = if on_side { &mut *ons } else { &mut *offs };
+                reached.clear();
+                while let Some(from) = queue.pop_front() {
+                    for &node in links.of(arena.node(from)) {
+                        if node == target {
+                            let end = arena.add(node, from);
+                            return Some(forcing_chain(&arena.path(end), technique, sweep));
+                        }
+                        if links.leads(node, target) && seen.insert(node) {
+                            reached.push_back(arena.add(node, from));
+                        }
+                    }
+                }
+                if on_side {
+                    offs.extend(reached.drain(..));
+                } else {
+                    ons.extend(reached.drain(..));
+                }
+            }
+        }
+        None
     }
 }
 
@@ -580,73 +651,6 @@ fn cycle(grid: &Grid, path: &[State], sweep: Sweep) -> Option<Find> {
     step.eliminations = eliminations;
     step.eliminations.sort();
     Some(find(step, complexity, sweep, path, true))
-}
-
-impl Search<'_> {
-    /// The forcing chain from `start` to its opposite, if the sweep's links
-    /// reach it and it may come before the `ceiling`: level by level, each
-    /// node followed once.
-    fn forcing_chain_from(
-        &self,
-        start: State,
-        technique: Technique,
-        ceiling: &Ceiling,
-        scratch: &mut Scratch,
-    ) -> Option<Find> {
-        let Search { links, sweep, .. } = *self;
-        let Scratch {
-            arena,
-            ons,
-            offs,
-            reached,
-            ..
-        } = scratch;
-        arena.nodes.clear();
-        ons.clear();
-        offs.clear();
-        let mut seen = NodeSet::new();
-        seen.insert(start);
-        let root = arena.add(start, ROOT);
-        if is_on(start) {
-            ons.push_back(root);
-        } else {
-            offs.push_back(root);
-        }
-        let target = opposite(start);
-        if !links.leads(start, target) {
-            return None;
-        }
-        // Each round takes two levels; a chain ending in round `r` has at
-        // least `2 r + 1` nodes.
-        let mut shortest = 1;
-        while !ons.is_empty() || !offs.is_empty() {
-            if ceiling.excludes_from(technique, sweep, shortest) {
-                return None;
-            }
-            shortest += 2;
-            for on_side in [true, false] {
-                let queue = if on_side { &mut *ons } else { &mut *offs };
-                reached.clear();
-                while let Some(from) = queue.pop_front() {
-                    for &node in links.of(arena.node(from)) {
-                        if node == target {
-                            let end = arena.add(node, from);
-                            return Some(forcing_chain(&arena.path(end), technique, sweep));
-                        }
-                        if links.leads(node, target) && seen.insert(node) {
-                            reached.push_back(arena.add(node, from));
-                        }
-                    }
-                }
-                if on_side {
-                    offs.extend(reached.drain(..));
-                } else {
-                    ons.extend(reached.drain(..));
-                }
-            }
-        }
-        None
-    }
 }
 
 /// The find of a forcing chain (its nodes from the end back to the start):

@@ -24,12 +24,12 @@ pub fn fish(grid: &Grid, size: u32) -> Option<Step> {
         .filter(|&digit| grid.placed(digit).len() + 2 * size <= 9)
         .collect();
     for (base, cover) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
-        let lines: Vec<LineMasks> = (0..=9)
+        let lines: Vec<LineMasks> = (1..=9)
             .map(|digit| LineMasks::new(grid, digit, base.start == COLUMNS.start))
             .collect();
         for choice in (0u16..1 << 9).filter(|c| c.count_ones() == size) {
             for &digit in &digits {
-                if !lines[usize::from(digit)].is_fish(choice, size) {
+                if !lines[usize::from(digit) - 1].is_fish(choice, size) {
                     continue;
                 }
                 let chosen: Vec<usize> = (0..9)
@@ -60,9 +60,6 @@ impl LineMasks {
             base: [0; 9],
             cover: [0; 9],
         };
-        if digit == 0 {
-            return masks;
-        }
         for cell in grid.cells_with(digit).iter() {
             let (row, column) = (cell / 9, cell % 9);
             let (b, c) = match columns_as_base {

@@ -291,8 +291,9 @@ impl<'a> Walk<'a> {
     }
 
     /// The pattern a full trail makes, as Sukaku Explainer would see it:
-    /// its links chosen by kind and unit, chained in the direction whose
-    /// order reads no later than its reverse.
+    /// its links chosen by kind and unit, chained in the trail's direction
+    /// (which [`Walk::extend`] makes the one whose order reads no later
+    /// than its reverse).
     fn pattern(&self, links: &DigitLinks, trail: &Trail) -> Option<(Discovery, Key, Step)> {
         let count = trail.len();
         let mut chosen = [0usize; 4];
@@ -306,9 +307,10 @@ impl<'a> Walk<'a> {
             *slot = chosen.iter().position(|c| c == id).unwrap_or(0);
         }
         let order = &order[..count];
-        if order.iter().gt(order.iter().rev()) {
-            return None;
-        }
+        debug_assert!(
+            order.iter().le(order.iter().rev()),
+            "the walk reads a chain from its earlier end"
+        );
         let turns = trail
             .iter()
             .fold(0u32, |all, &(_, turn)| all << 1 | turn as u32);
@@ -451,12 +453,10 @@ fn pattern(
 
 /// The unit holding every cell of `cells`: a column first, then a row,
 /// then a box, as Sukaku Explainer looks.
+/// (Columns are numbered after rows, and rows after boxes.)
 fn shared_unit(cells: Cells) -> Option<usize> {
-    let first = cells.first()?;
-    let [boxed, row, column] = units_of(first);
-    [column, row, boxed]
-        .into_iter()
-        .find(|&unit| cells.minus(UNITS[unit]).is_empty())
+    let holding = units_holding(cells);
+    (holding != 0).then(|| 31 - holding.leading_zeros() as usize)
 }
 
 /// The units that hold every cell of `cells`, as a mask of unit indices

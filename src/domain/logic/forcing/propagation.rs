@@ -103,7 +103,13 @@ thread_local! {
 
 impl Propagation {
     fn new() -> Propagation {
-        let buffers = POOL.with_borrow_mut(Vec::pop).unwrap_or_else(|| Buffers {
+        let Buffers {
+            nodes,
+            parents,
+            index,
+            ons,
+            offs,
+        } = POOL.with_borrow_mut(Vec::pop).unwrap_or_else(|| Buffers {
             nodes: Vec::with_capacity(256),
             parents: Vec::with_capacity(512),
             index: vec![0; STATES],
@@ -111,11 +117,11 @@ impl Propagation {
             offs: Vec::new(),
         });
         Propagation {
-            nodes: buffers.nodes,
-            parents: buffers.parents,
-            index: buffers.index,
-            ons: buffers.ons,
-            offs: buffers.offs,
+            nodes,
+            parents,
+            index,
+            ons,
+            offs,
             contradiction: None,
         }
     }
