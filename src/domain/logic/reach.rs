@@ -48,6 +48,7 @@ impl Reach {
             number: vec![NONE; STATES],
             low: vec![0; STATES],
             stack: Vec::new(),
+            walk: Vec::new(),
             numbered: 0,
         };
         for &node in nodes {
@@ -82,13 +83,16 @@ struct Tarjan {
     low: Vec<u32>,
     /// Nodes visited and not yet placed in a component.
     stack: Vec<State>,
+    /// The walk's own stack: a node and how many of its links are done
+    /// (kept between walks, empty, for its room).
+    walk: Vec<(State, usize)>,
     numbered: u32,
 }
 
 impl Tarjan {
     fn visit<'a>(&mut self, root: State, successors: &impl Fn(State) -> &'a [State]) {
-        // The walk's own stack: a node and how many of its links are done.
-        let mut walk: Vec<(State, usize)> = vec![(root, 0)];
+        let mut walk = std::mem::take(&mut self.walk);
+        walk.push((root, 0));
         self.enter(root);
         while let Some(&mut (node, ref mut done)) = walk.last_mut() {
             let next = successors(node).get(*done).copied();
@@ -116,6 +120,7 @@ impl Tarjan {
                 }
             }
         }
+        self.walk = walk;
     }
 
     fn enter(&mut self, node: State) {

@@ -81,6 +81,16 @@ pub(super) struct Propagation {
     /// node (one of them the node that closed the contradiction, which is
     /// in neither list).
     pub contradiction: Option<(NodeId, NodeId)>,
+    /// The working lists of the search that made it, kept with its
+    /// buffers for reuse.
+    scratch: Scratch,
+}
+
+/// A search's working lists, empty between uses.
+#[derive(Default)]
+struct Scratch {
+    successors: Vec<Successor>,
+    parents: Vec<NodeId>,
 }
 
 /// A propagation's buffers, empty (the index all zero), kept for reuse:
@@ -92,13 +102,40 @@ struct Buffers {
     index: Vec<u16>,
     ons: Vec<NodeId>,
     offs: Vec<NodeId>,
+    scratch: Scratch,
 }
 
-/// Most buffers a thread keeps for reuse (about 10 KB each).
-const POOL_LIMIT: usize = 64;
+impl Buffers {
+    /// The heap bytes it holds.
+    fn bytes(&self) -> usize {
+        let ids = self.parents.capacity()
+            + self.ons.capacity()
+            + self.offs.capacity()
+            + self.scratch.parents.capacity();
+        self.nodes.capacity() * size_of::<Node>()
+            + ids * size_of::<NodeId>()
+            + self.index.capacity() * size_of::<u16>()
+            + self.scratch.successors.capacity() * size_of::<Successor>()
+    }
+}
+
+/// Most bytes of buffers a thread keeps for reuse. A search keeps the
+/// propagation of every "on" of its grid alive until it is done (several
+/// hundred, some 10 KB each), and the searches nested in it keep theirs;
+/// a pool that holds them all spares the hardest puzzles a sixth of their
+/// time. It stays inside the worker's grading allowance (12 MiB,
+/// docs/operations.md): what it keeps is what a search held at once.
+const POOL_BYTES: usize = 4 << 20;
+
+/// The buffers a thread keeps, and their bytes.
+#[derive(Default)]
+struct Pool {
+    buffers: Vec<Buffers>,
+    bytes: usize,
+}
 
 thread_local! {
-    static POOL: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POOL: std::cell::RefCell<Pool> = std::cell::RefCell::default();
 }
 
 impl Propagation {
@@ -109,12 +146,14 @@ impl Propagation {
             index,
             ons,
             offs,
-        } = POOL.with_borrow_mut(Vec::pop).unwrap_or_else(|| Buffers {
+            scratch,
+        } = POOL.with_borrow_mut(Pool::take).unwrap_or_else(|| Buffers {
             nodes: Vec::with_capacity(256),
             parents: Vec::with_capacity(512),
             index: vec![0; STATES],
             ons: Vec::new(),
             offs: Vec::new(),
+            scratch: Scratch::default(),
         });
         Propagation {
             nodes,
@@ -123,6 +162,7 @@ impl Propagation {
             ons,
             offs,
             contradiction: None,
+            scratch,
         }
     }
 
@@ -186,6 +226,7 @@ impl Drop for Propagation {
             index: std::mem::take(&mut self.index),
             ons: std::mem::take(&mut self.ons),
             offs: std::mem::take(&mut self.offs),
+            scratch: std::mem::take(&mut self.scratch),
         };
         buffers.nodes.clear();
         buffers.parents.clear();
@@ -193,12 +234,28 @@ impl Drop for Propagation {
         buffers.offs.clear();
         // A thread being torn down may have dropped its pool already.
         let _ = POOL.try_with(|pool| {
-            if let Ok(mut pool) = pool.try_borrow_mut()
-                && pool.len() < POOL_LIMIT
-            {
-                pool.push(buffers);
+            if let Ok(mut pool) = pool.try_borrow_mut() {
+                pool.keep(buffers);
             }
         });
+    }
+}
+
+impl Pool {
+    /// Buffers to reuse, if it has some.
+    fn take(&mut self) -> Option<Buffers> {
+        let buffers = self.buffers.pop()?;
+        self.bytes -= buffers.bytes();
+        Some(buffers)
+    }
+
+    /// Keeps `buffers` if they fit in [`POOL_BYTES`]; else they are freed.
+    fn keep(&mut self, buffers: Buffers) {
+        let bytes = buffers.bytes();
+        if self.bytes + bytes <= POOL_BYTES {
+            self.bytes += bytes;
+            self.buffers.push(buffers);
+        }
     }
 }
 
@@ -244,21 +301,42 @@ pub(super) fn propagate(
     advanced: &mut Advanced,
 ) -> Propagation {
     let mut found = Propagation::new();
+    let mut scratch = std::mem::take(&mut found.scratch);
+    follow(&mut found, grid, start, mode, advanced, &mut scratch);
+    scratch.successors.clear();
+    scratch.parents.clear();
+    found.scratch = scratch;
+    found
+}
+
+/// The search of [`propagate`], into `found`, with `scratch` for its
+/// working lists.
+fn follow(
+    found: &mut Propagation,
+    grid: &Grid,
+    start: State,
+    mode: Mode,
+    advanced: &mut Advanced,
+    scratch: &mut Scratch,
+) {
     let root = found.add(start, Cause::Assumed, &[], NO_NESTED);
     found.list(root);
     let mut work = grid.clone();
     let (mut next_on, mut next_off) = (0, 0);
-    let (mut successors, mut parents) = (Vec::new(), Vec::new());
+    let Scratch {
+        successors,
+        parents,
+    } = scratch;
     loop {
         if next_on < found.ons.len() {
             let from = found.ons[next_on];
             next_on += 1;
-            turned_off(&work, found.node(from).state, mode, &mut successors);
+            turned_off(&work, found.node(from).state, mode, successors);
             for successor in successors.drain(..) {
                 if let Some(on) = found.find(opposite(successor.state)) {
                     let off = found.add(successor.state, successor.cause, &[from], NO_NESTED);
                     found.contradiction = Some((on, off));
-                    return found;
+                    return;
                 }
                 if !found.reached(successor.state) {
                     let id = found.add(successor.state, successor.cause, &[from], NO_NESTED);
@@ -271,7 +349,7 @@ pub(super) fn propagate(
             let from = found.offs[next_off];
             next_off += 1;
             let off = found.node(from).state;
-            turned_on(&work, grid, off, mode, &mut successors);
+            turned_on(&work, grid, off, mode, successors);
             if mode.dynamic {
                 work.eliminate(cell_of(off), digit_of(off));
             }
@@ -280,19 +358,19 @@ pub(super) fn propagate(
                 parents.push(from);
                 parents.extend(successor.hidden.iter().filter_map(|&s| found.find(s)));
                 if let Some(off) = found.find(opposite(successor.state)) {
-                    let on = found.add(successor.state, successor.cause, &parents, NO_NESTED);
+                    let on = found.add(successor.state, successor.cause, parents, NO_NESTED);
                     found.contradiction = Some((on, off));
-                    return found;
+                    return;
                 }
                 if !found.reached(successor.state) {
-                    let id = found.add(successor.state, successor.cause, &parents, NO_NESTED);
+                    let id = found.add(successor.state, successor.cause, parents, NO_NESTED);
                     found.list(id);
                 }
             }
             continue;
         }
-        if mode.level == 0 || !add_advanced(&mut found, &work, grid, mode.level, advanced) {
-            return found;
+        if mode.level == 0 || !add_advanced(found, &work, grid, mode.level, advanced) {
+            return;
         }
     }
 }
@@ -406,6 +484,27 @@ fn turned_on(work: &Grid, source: &Grid, off: State, mode: Mode, out: &mut Vec<S
 mod tests {
     use super::*;
     use crate::domain::parse_board;
+
+    #[test]
+    fn the_pool_keeps_buffers_up_to_its_bytes() {
+        let buffers = || Buffers {
+            nodes: Vec::with_capacity(1024),
+            parents: Vec::new(),
+            index: vec![0; STATES],
+            ons: Vec::new(),
+            offs: Vec::new(),
+            scratch: Scratch::default(),
+        };
+        let each = buffers().bytes();
+        let mut pool = Pool::default();
+        for _ in 0..2 * POOL_BYTES / each {
+            pool.keep(buffers());
+        }
+        assert_eq!(pool.buffers.len(), POOL_BYTES / each);
+        assert_eq!(pool.bytes, pool.buffers.len() * each);
+        assert!(pool.take().is_some());
+        assert_eq!(pool.bytes, pool.buffers.len() * each);
+    }
 
     #[test]
     fn reused_buffers_start_empty() {
