@@ -48,6 +48,38 @@ pub(super) struct NestedChain {
 /// entry holds a few dozen chains of about a hundred bytes.
 const CACHE_LIMIT: usize = 1024;
 
+/// Working grids and the chains found on them, at most [`CACHE_LIMIT`]:
+/// the grids met since the last turn, and those met in the turn before
+/// that are not yet met again. A turn comes when the recent half is full;
+/// the older half is then dropped. Grids still in use survive a turn, as
+/// they would not if the whole cache were emptied at once.
+#[derive(Default)]
+struct GridCache {
+    recent: HashMap<Grid, Rc<[InnerHint]>>,
+    older: HashMap<Grid, Rc<[InnerHint]>>,
+}
+
+impl GridCache {
+    /// The chains kept for `grid`, if any; a grid from the older half
+    /// moves to the recent one.
+    fn get(&mut self, grid: &Grid) -> Option<Rc<[InnerHint]>> {
+        if let Some(hints) = self.recent.get(grid) {
+            return Some(hints.clone());
+        }
+        let (grid, hints) = self.older.remove_entry(grid)?;
+        self.insert(grid, hints.clone());
+        Some(hints)
+    }
+
+    /// Keeps `hints` for `grid`, turning first if the recent half is full.
+    fn insert(&mut self, grid: Grid, hints: Rc<[InnerHint]>) {
+        if self.recent.len() >= CACHE_LIMIT / 2 {
+            self.older = std::mem::take(&mut self.recent);
+        }
+        self.recent.insert(grid, hints);
+    }
+}
+
 /// Most distinct nested chains kept between two searches.
 const NESTED_LIMIT: usize = 1 << 16;
 
@@ -84,8 +116,8 @@ impl NestedChains {
 pub(super) struct Advanced {
     /// Every nested chain any node refers to.
     pub nested: NestedChains,
-    cycles: HashMap<Grid, Rc<[InnerHint]>>,
-    multiple: HashMap<Grid, Rc<[InnerHint]>>,
+    cycles: GridCache,
+    multiple: GridCache,
 }
 
 impl Advanced {
@@ -125,26 +157,21 @@ impl Advanced {
 
     /// The chains of one kind on `work`, found once per grid.
     fn cached(&mut self, work: &Grid, multiple: bool) -> Rc<[InnerHint]> {
-        let cache = if multiple {
-            &self.multiple
-        } else {
-            &self.cycles
+        let cache = match multiple {
+            true => &mut self.multiple,
+            false => &mut self.cycles,
         };
         if let Some(hints) = cache.get(work) {
-            return hints.clone();
+            return hints;
         }
         let hints: Rc<[InnerHint]> = match multiple {
             true => inner::multiple_chains(work, &mut self.nested).into(),
             false => inner::cycles_and_chains(work, &mut self.nested).into(),
         };
-        let cache = if multiple {
-            &mut self.multiple
-        } else {
-            &mut self.cycles
+        let cache = match multiple {
+            true => &mut self.multiple,
+            false => &mut self.cycles,
         };
-        if cache.len() >= CACHE_LIMIT {
-            cache.clear();
-        }
         cache.insert(work.clone(), hints.clone());
         hints
     }
@@ -439,5 +466,57 @@ fn x_wings(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
                 emit(&removals, &parents, super::propagation::NO_NESTED, out);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    /// Distinct grids: a puzzle's grid with one or two candidates removed.
+    fn grids(count: usize) -> Vec<Grid> {
+        let board = crate::domain::parse_board(
+            "98.7..6..5.4.6..3......9...62...73.........9.........129..7.8....58.2......9...23",
+        )
+        .expect("a puzzle");
+        let grid = Grid::new(&board);
+        let candidates: Vec<(usize, u8)> = grid
+            .blanks()
+            .iter()
+            .flat_map(|cell| digits(grid.marks(cell)).map(move |digit| (cell, digit)))
+            .collect();
+        let mut made = Vec::new();
+        'pairs: for (i, &(a, x)) in candidates.iter().enumerate() {
+            for &(b, y) in &candidates[i + 1..] {
+                if made.len() == count {
+                    break 'pairs;
+                }
+                let mut changed = grid.clone();
+                changed.eliminate(a, x);
+                changed.eliminate(b, y);
+                made.push(changed);
+            }
+        }
+        assert_eq!(made.len(), count, "enough distinct grids");
+        made
+    }
+
+    #[test]
+    fn the_grid_cache_stays_bounded_and_keeps_the_grids_in_use() {
+        let grids = grids(3 * CACHE_LIMIT);
+        let hints: Rc<[InnerHint]> = Rc::from(Vec::new());
+        let mut cache = GridCache::default();
+        // The first grid is asked for after every insertion; the second
+        // only once, at the start.
+        cache.insert(grids[0].clone(), hints.clone());
+        cache.insert(grids[1].clone(), hints.clone());
+        for grid in &grids[2..] {
+            cache.insert(grid.clone(), hints.clone());
+            assert!(cache.recent.len() + cache.older.len() <= CACHE_LIMIT);
+            assert!(cache.get(&grids[0]).is_some(), "a grid in use is kept");
+        }
+        assert!(cache.get(&grids[1]).is_none(), "a grid not met again goes");
+        let last = grids.last().expect("grids");
+        assert!(cache.get(last).is_some(), "the newest grid is kept");
     }
 }
