@@ -182,8 +182,11 @@ struct DigitLinks {
     /// Each link's unit and variant numbers, within its kind.
     positions: Vec<(usize, usize)>,
     /// For each link entered at each end (index `2 * id + turn`), the
-    /// links and ends that share a unit with its far end.
-    next: Vec<Vec<(usize, usize)>>,
+    /// links and ends that share a unit with its far end: those of entry
+    /// `e` are `next[next_starts[e]..next_starts[e + 1]]`, one list for
+    /// all, since a grid's links are made afresh at every step.
+    next: Vec<(usize, usize)>,
+    next_starts: Vec<usize>,
 }
 
 impl DigitLinks {
@@ -204,23 +207,32 @@ impl DigitLinks {
             .iter()
             .flat_map(|link| [units_holding(link.ends[0]), units_holding(link.ends[1])])
             .collect();
-        let next = all
-            .iter()
-            .flat_map(|link| [link.ends[1], link.ends[0]])
-            .map(|far| {
-                let around = units_holding(far);
+        let mut next = Vec::new();
+        let mut next_starts = Vec::with_capacity(2 * all.len() + 1);
+        for far in all.iter().flat_map(|link| [link.ends[1], link.ends[0]]) {
+            next_starts.push(next.len());
+            let around = units_holding(far);
+            next.extend(
                 (0..near_units.len())
                     .filter(|&end| near_units[end] & around != 0)
-                    .map(|end| (end / 2, end % 2))
-                    .collect()
-            })
-            .collect();
+                    .map(|end| (end / 2, end % 2)),
+            );
+        }
+        next_starts.push(next.len());
         DigitLinks {
             digit,
             all,
             positions,
             next,
+            next_starts,
         }
+    }
+
+    /// The links and ends that share a unit with the far end of link `id`
+    /// entered by its end `turn`.
+    fn joined(&self, id: usize, turn: usize) -> &[(usize, usize)] {
+        let entry = 2 * id + turn;
+        &self.next[self.next_starts[entry]..self.next_starts[entry + 1]]
     }
 }
 
@@ -277,7 +289,7 @@ impl<'a> Walk<'a> {
         // reads no later than its reverse: from the earlier of its two
         // end links (links are numbered in its order).
         let first = trail[0].0;
-        for &(id, turn) in &links.next[2 * last + turn] {
+        for &(id, turn) in links.joined(last, turn) {
             let link = &links.all[id];
             let backwards = !middle && id < first;
             if backwards || !taken.and(link.places).is_empty() || (middle && !link.extra.is_empty())

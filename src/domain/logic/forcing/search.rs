@@ -324,8 +324,15 @@ pub(super) fn walk(
     target: NodeId,
     mut visit: impl FnMut(&super::propagation::Node),
 ) -> u32 {
+    thread_local! {
+        /// The queue's room, kept between walks: a conclusion's
+        /// complexity walks each of its chains, a hundred thousand times
+        /// over a hard puzzle.
+        static QUEUE: std::cell::Cell<Vec<NodeId>> = const { std::cell::Cell::new(Vec::new()) };
+    }
     let mut seen = [0u64; STATES.div_ceil(64)];
-    let mut queue = vec![target];
+    let mut queue = QUEUE.take();
+    queue.push(target);
     let mut next = 0;
     while next < queue.len() {
         let id = queue[next];
@@ -339,5 +346,7 @@ pub(super) fn walk(
         visit(node);
         queue.extend_from_slice(branch.parents(id));
     }
+    queue.clear();
+    QUEUE.set(queue);
     seen.iter().map(|w| w.count_ones()).sum()
 }
