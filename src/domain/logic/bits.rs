@@ -176,9 +176,19 @@ pub const PEERS: [Cells; 81] = {
     peers
 };
 
-/// Iterates the digits (1-9) of a 9-bit mask, bit `d - 1` for digit `d`.
+/// Iterates the digits (1-9) of a 9-bit mask, bit `d - 1` for digit `d`,
+/// in increasing order. It visits the set bits only: candidate masks are
+/// read this way everywhere, and most hold two or three digits.
 pub fn digits(mask: u16) -> impl Iterator<Item = u8> {
-    (1..=9u8).filter(move |d| mask >> (d - 1) & 1 != 0)
+    let mut rest = mask & 0x1ff;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let digit = rest.trailing_zeros() as u8 + 1;
+        rest &= rest - 1;
+        Some(digit)
+    })
 }
 
 /// The mask bit of a digit 1-9.
@@ -189,6 +199,16 @@ pub const fn bit(digit: u8) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_are_the_set_bits_in_order() {
+        // Every mask, bits above the ninth included: each digit whose bit
+        // is set, once, in increasing order.
+        for mask in 0..=u16::MAX {
+            let expected: Vec<u8> = (1..=9u8).filter(|&d| mask & bit(d) != 0).collect();
+            assert_eq!(digits(mask).collect::<Vec<_>>(), expected, "{mask:#x}");
+        }
+    }
 
     #[test]
     fn a_unit_s_cells_by_position_are_its_cells_in_order() {
