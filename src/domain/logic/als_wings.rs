@@ -74,7 +74,9 @@ fn for_each_set(grid: &Grid, cells: &[usize], size: usize, visit: &mut dyn FnMut
             }
             return;
         }
-        for (i, &cell) in cells.iter().enumerate() {
+        // Only cells with enough after them to complete the set.
+        let starts = (cells.len() + chosen.len() + 1).saturating_sub(size);
+        for (i, &cell) in cells[..starts].iter().enumerate() {
             let more = held | grid.marks(cell);
             if more.count_ones() as usize > size + 1 {
                 continue;
