@@ -68,22 +68,13 @@ pub(super) struct Mode {
 /// Everything one assumption implies, up to a contradiction if it meets
 /// one.
 pub(super) struct Propagation {
-    nodes: Vec<Node>,
-    parents: Vec<NodeId>,
-    /// For each state reached, its node's index plus one (0: not reached;
-    /// a search reaches each state once, so there are fewer than 1,460).
-    index: Vec<u16>,
-    /// The "on" nodes, in the order reached.
-    pub ons: Vec<NodeId>,
-    /// The "off" nodes, in the order reached.
-    pub offs: Vec<NodeId>,
+    /// Its nodes and lists, handed back to the thread's pool when it is
+    /// dropped.
+    buffers: Buffers,
     /// A candidate found both on and off: its "on" node and its "off"
     /// node (one of them the node that closed the contradiction, which is
     /// in neither list).
     pub contradiction: Option<(NodeId, NodeId)>,
-    /// The working lists of the search that made it, kept with its
-    /// buffers for reuse.
-    scratch: Scratch,
 }
 
 /// A search's working lists, empty between uses.
@@ -93,19 +84,50 @@ struct Scratch {
     parents: Vec<NodeId>,
 }
 
-/// A propagation's buffers, empty (the index all zero), kept for reuse:
-/// the nested searches make and drop propagations by the hundred
-/// thousand, and allocating them was a sixth of their time.
+/// A propagation's nodes and lists. Emptied (the index all zero), they
+/// are kept for reuse: the nested searches make and drop propagations by
+/// the hundred thousand, and allocating them was a sixth of their time.
+#[derive(Default)]
 struct Buffers {
     nodes: Vec<Node>,
     parents: Vec<NodeId>,
+    /// For each state reached, its node's index plus one (0: not reached;
+    /// a search reaches each state once, so there are fewer than 1,460).
     index: Vec<u16>,
+    /// The "on" nodes, in the order reached.
     ons: Vec<NodeId>,
+    /// The "off" nodes, in the order reached.
     offs: Vec<NodeId>,
+    /// The working lists of the search that fills them.
     scratch: Scratch,
 }
 
 impl Buffers {
+    /// Fresh buffers with room for a typical search (the default has
+    /// no index: only a placeholder).
+    fn with_room() -> Buffers {
+        Buffers {
+            nodes: Vec::with_capacity(256),
+            parents: Vec::with_capacity(512),
+            index: vec![0; STATES],
+            ..Buffers::default()
+        }
+    }
+
+    /// Empties them for reuse, keeping their room: the index back to all
+    /// zeros (clearing only the states reached), every list cleared.
+    fn clear(&mut self) {
+        for node in &self.nodes {
+            self.index[usize::from(node.state)] = 0;
+        }
+        self.nodes.clear();
+        self.parents.clear();
+        self.ons.clear();
+        self.offs.clear();
+        self.scratch.successors.clear();
+        self.scratch.parents.clear();
+    }
+
     /// The heap bytes it holds.
     fn bytes(&self) -> usize {
         let ids = self.parents.capacity()
@@ -140,45 +162,37 @@ thread_local! {
 
 impl Propagation {
     fn new() -> Propagation {
-        let Buffers {
-            nodes,
-            parents,
-            index,
-            ons,
-            offs,
-            scratch,
-        } = POOL.with_borrow_mut(Pool::take).unwrap_or_else(|| Buffers {
-            nodes: Vec::with_capacity(256),
-            parents: Vec::with_capacity(512),
-            index: vec![0; STATES],
-            ons: Vec::new(),
-            offs: Vec::new(),
-            scratch: Scratch::default(),
-        });
         Propagation {
-            nodes,
-            parents,
-            index,
-            ons,
-            offs,
+            buffers: POOL
+                .with_borrow_mut(Pool::take)
+                .unwrap_or_else(Buffers::with_room),
             contradiction: None,
-            scratch,
         }
     }
 
+    /// The "on" nodes, in the order reached.
+    pub fn ons(&self) -> &[NodeId] {
+        &self.buffers.ons
+    }
+
+    /// The "off" nodes, in the order reached.
+    pub fn offs(&self) -> &[NodeId] {
+        &self.buffers.offs
+    }
+
     pub fn node(&self, id: NodeId) -> &Node {
-        &self.nodes[id as usize]
+        &self.buffers.nodes[id as usize]
     }
 
     pub fn parents(&self, id: NodeId) -> &[NodeId] {
-        let node = &self.nodes[id as usize];
+        let node = &self.buffers.nodes[id as usize];
         let start = node.first_parent as usize;
-        &self.parents[start..start + node.parent_count as usize]
+        &self.buffers.parents[start..start + node.parent_count as usize]
     }
 
     /// The node of `state`, if the search reached it.
     pub fn find(&self, state: State) -> Option<NodeId> {
-        match self.index[usize::from(state)] {
+        match self.buffers.index[usize::from(state)] {
             0 => None,
             id => Some(NodeId::from(id) - 1),
         }
@@ -186,30 +200,30 @@ impl Propagation {
 
     /// Whether the search reached `state`.
     pub fn reached(&self, state: State) -> bool {
-        self.index[usize::from(state)] != 0
+        self.buffers.index[usize::from(state)] != 0
     }
 
     /// A new node, not yet listed as reached.
     fn add(&mut self, state: State, cause: Cause, parents: &[NodeId], nested: u32) -> NodeId {
-        let first_parent = self.parents.len() as u32;
-        self.parents.extend_from_slice(parents);
-        self.nodes.push(Node {
+        let first_parent = self.buffers.parents.len() as u32;
+        self.buffers.parents.extend_from_slice(parents);
+        self.buffers.nodes.push(Node {
             state,
             cause,
             first_parent,
             parent_count: parents.len() as u32,
             nested,
         });
-        (self.nodes.len() - 1) as NodeId
+        (self.buffers.nodes.len() - 1) as NodeId
     }
 
     /// Lists `id` as reached.
     fn list(&mut self, id: NodeId) {
-        let state = self.nodes[id as usize].state;
-        self.index[usize::from(state)] = (id + 1) as u16;
+        let state = self.buffers.nodes[id as usize].state;
+        self.buffers.index[usize::from(state)] = (id + 1) as u16;
         match is_on(state) {
-            true => self.ons.push(id),
-            false => self.offs.push(id),
+            true => self.buffers.ons.push(id),
+            false => self.buffers.offs.push(id),
         }
     }
 }
@@ -217,21 +231,8 @@ impl Propagation {
 impl Drop for Propagation {
     /// Hands the buffers back to the thread's pool, emptied.
     fn drop(&mut self) {
-        for node in &self.nodes {
-            self.index[usize::from(node.state)] = 0;
-        }
-        let mut buffers = Buffers {
-            nodes: std::mem::take(&mut self.nodes),
-            parents: std::mem::take(&mut self.parents),
-            index: std::mem::take(&mut self.index),
-            ons: std::mem::take(&mut self.ons),
-            offs: std::mem::take(&mut self.offs),
-            scratch: std::mem::take(&mut self.scratch),
-        };
-        buffers.nodes.clear();
-        buffers.parents.clear();
-        buffers.ons.clear();
-        buffers.offs.clear();
+        let mut buffers = std::mem::take(&mut self.buffers);
+        buffers.clear();
         // A thread being torn down may have dropped its pool already.
         let _ = POOL.try_with(|pool| {
             if let Ok(mut pool) = pool.try_borrow_mut() {
@@ -301,11 +302,9 @@ pub(super) fn propagate(
     advanced: &mut Advanced,
 ) -> Propagation {
     let mut found = Propagation::new();
-    let mut scratch = std::mem::take(&mut found.scratch);
+    let mut scratch = std::mem::take(&mut found.buffers.scratch);
     follow(&mut found, grid, start, mode, advanced, &mut scratch);
-    scratch.successors.clear();
-    scratch.parents.clear();
-    found.scratch = scratch;
+    found.buffers.scratch = scratch;
     found
 }
 
@@ -328,8 +327,8 @@ fn follow(
         parents,
     } = scratch;
     loop {
-        if next_on < found.ons.len() {
-            let from = found.ons[next_on];
+        if next_on < found.ons().len() {
+            let from = found.ons()[next_on];
             next_on += 1;
             turned_off(&work, found.node(from).state, mode, successors);
             for successor in successors.drain(..) {
@@ -345,8 +344,8 @@ fn follow(
             }
             continue;
         }
-        if next_off < found.offs.len() {
-            let from = found.offs[next_off];
+        if next_off < found.offs().len() {
+            let from = found.offs()[next_off];
             next_off += 1;
             let off = found.node(from).state;
             turned_on(&work, grid, off, mode, successors);
@@ -489,11 +488,8 @@ mod tests {
     fn the_pool_keeps_buffers_up_to_its_bytes() {
         let buffers = || Buffers {
             nodes: Vec::with_capacity(1024),
-            parents: Vec::new(),
             index: vec![0; STATES],
-            ons: Vec::new(),
-            offs: Vec::new(),
-            scratch: Scratch::default(),
+            ..Buffers::default()
         };
         let each = buffers().bytes();
         let mut pool = Pool::default();
@@ -530,9 +526,9 @@ mod tests {
                     let found = propagate(&grid, state(cell, digit, on), mode, &mut advanced);
                     for s in 0..STATES as State {
                         let listed = found
-                            .ons
+                            .ons()
                             .iter()
-                            .chain(&found.offs)
+                            .chain(found.offs())
                             .any(|&id| found.node(id).state == s);
                         assert_eq!(
                             found.reached(s),

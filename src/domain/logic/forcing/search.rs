@@ -207,7 +207,7 @@ fn binary(
     if !producer.double || count < 3 {
         return;
     }
-    for list in [&on.ons, &on.offs] {
+    for list in [on.ons(), on.offs()] {
         for &from_on in list {
             let node = on.node(from_on).state;
             let Some(from_off) = off.find(node) else {
@@ -284,9 +284,9 @@ fn id(branch: &Propagation, node: State) -> NodeId {
 fn common(branches: &[Rc<Propagation>]) -> Vec<State> {
     let first = &branches[0];
     first
-        .ons
+        .ons()
         .iter()
-        .chain(&first.offs)
+        .chain(first.offs())
         .map(|&id| first.node(id).state)
         .filter(|&node| branches[1..].iter().all(|b| b.reached(node)))
         .collect()

@@ -44,7 +44,7 @@ fn every_node_rests_on_nodes_reached_before_it_and_the_assumption_on_none() {
                 let found = propagate(&grid, start, DYNAMIC, &mut Advanced::default());
                 assert!(found.parents(0).is_empty());
                 assert_eq!(found.node(0).state, start);
-                for &id in found.ons.iter().chain(&found.offs) {
+                for &id in found.ons().iter().chain(found.offs()) {
                     let node = found.node(id);
                     let (c, d) = (cell_of(node.state), digit_of(node.state));
                     assert!(grid.has(c, d), "{c} {d} is a candidate");
