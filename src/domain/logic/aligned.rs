@@ -158,20 +158,10 @@ impl<const N: usize> Combinations<'_, N> {
             .fold(0, |mask, i| mask | bit(chosen[i]));
         let free = self.marks[next] & !repeated;
         if next == N - 1 {
-            // The last cell's digits at once: an excluder that the others
-            // leave one digit rules that digit out, one they leave none
-            // rules out every digit.
             let taken = chosen[..next].iter().fold(0, |mask, &d| mask | bit(d));
-            let mut ruled_out = 0;
-            for &marks in self.excluders {
-                let rest = marks & !taken;
-                if rest == 0 {
-                    return;
-                }
-                if rest.count_ones() == 1 {
-                    ruled_out |= rest;
-                }
-            }
+            let Some(ruled_out) = self.ruled_out(taken) else {
+                return;
+            };
             let last = free & !ruled_out;
             if last != 0 {
                 allowed[next] |= last;
@@ -187,6 +177,23 @@ impl<const N: usize> Combinations<'_, N> {
         }
     }
 
+    /// The digits the last base cell cannot take once the others took
+    /// `taken`: an excluder they leave one digit rules that digit out;
+    /// one they leave none rules out the whole combination (`None`).
+    fn ruled_out(&self, taken: u16) -> Option<u16> {
+        let mut ruled_out = 0;
+        for &marks in self.excluders {
+            let rest = marks & !taken;
+            if rest == 0 {
+                return None;
+            }
+            if rest.count_ones() == 1 {
+                ruled_out |= rest;
+            }
+        }
+        Some(ruled_out)
+    }
+
     /// [`Combinations::combine`] for three base cells, as two plain
     /// loops: the triple exclusion tries millions of triples.
     fn combine_three(&self, allowed: &mut [u16; N]) {
@@ -197,18 +204,11 @@ impl<const N: usize> Combinations<'_, N> {
         };
         for first in digits(a) {
             for second in digits(b & !sees(0, 1, first)) {
-                let taken = bit(first) | bit(second);
-                let mut ruled_out = sees(0, 2, first) | sees(1, 2, second);
-                let mut dead = false;
-                for &marks in self.excluders {
-                    let rest = marks & !taken;
-                    dead |= rest == 0;
-                    if rest.count_ones() == 1 {
-                        ruled_out |= rest;
-                    }
-                }
-                let last = c & !ruled_out;
-                if !dead && last != 0 {
+                let Some(ruled_out) = self.ruled_out(bit(first) | bit(second)) else {
+                    continue;
+                };
+                let last = c & !(ruled_out | sees(0, 2, first) | sees(1, 2, second));
+                if last != 0 {
                     allowed[0] |= bit(first);
                     allowed[1] |= bit(second);
                     allowed[2] |= last;

@@ -421,20 +421,18 @@ fn x_wings(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
         .collect();
     for (base_kind, cover_kind) in [(COLUMN, ROW), (ROW, COLUMN)] {
         // Each digit's positions along each base line, worked out once.
-        let mut along = [[0u16; 9]; 10];
+        let mut along = [[0u16; 9]; 9];
         for &digit in &open {
             let places = work.cells_with(digit);
-            for (line, slot) in along[usize::from(digit)].iter_mut().enumerate() {
+            for (line, slot) in along[usize::from(digit) - 1].iter_mut().enumerate() {
                 *slot = positions(base_kind + line, places);
             }
         }
         for (low, high) in pairs() {
             let bases = [base_kind + low, base_kind + high];
             for &digit in &open {
-                let across = [
-                    along[usize::from(digit)][low],
-                    along[usize::from(digit)][high],
-                ];
+                let lines = &along[usize::from(digit) - 1];
+                let across = [lines[low], lines[high]];
                 if across.iter().any(|p| p.count_ones() < 2)
                     || (across[0] | across[1]).count_ones() != 2
                 {
@@ -470,7 +468,7 @@ fn x_wings(work: &Grid, source: &Grid, out: &mut Vec<Implication>) {
 }
 
 #[cfg(test)]
-mod cache_tests {
+mod tests {
     use super::*;
 
     /// Distinct grids: a puzzle's grid with one or two candidates removed.
