@@ -13,6 +13,7 @@
 //! cargo run --release --example grading_conformance -- soundness FILE...
 //! cargo run --release --example grading_conformance -- speed FILE [REPEAT]
 //! cargo run --release --example grading_conformance -- hardest FILE
+//! cargo run --release --example grading_conformance -- memory FILE...
 //! ```
 
 mod effects;
@@ -31,6 +32,7 @@ fn main() {
         Some("reglib") if args.len() == 2 => reglib::run(&args[1]),
         Some("se-paths") if args.len() == 2 => se_paths::run(&args[1]),
         Some("hardest") if args.len() == 2 => hardest(&args[1]),
+        Some("memory") if args.len() >= 2 => args[1..].iter().for_each(|file| memory(file)),
         Some("speed") if args.len() >= 2 => {
             speed(&args[1], args.get(2).map_or(1, |n| n.parse().unwrap_or(1)))
         }
@@ -118,18 +120,20 @@ fn exchange(dir: &str) {
         slowest.as_secs_f64() * 1e3
     );
     print_level_confusion(&rows);
-    println!("  by SE rating: count, exact, within 0.5, mean of ours");
+    println!("  by SE rating: count, exact, within 0.5, mean of ours, time spent (ms)");
     let mut ratings: Vec<f64> = theirs.clone();
     ratings.sort_by(f64::total_cmp);
     ratings.dedup();
     for rating in ratings {
         let group: Vec<_> = rows.iter().filter(|(e, _, _)| *e == rating).collect();
         let mean = group.iter().map(|(_, g, _)| g.rating.value()).sum::<f64>() / group.len() as f64;
+        let spent: Duration = group.iter().map(|(_, _, t)| *t).sum();
         println!(
-            "    {rating:.1}: {:3} {:3} {:3}  {mean:.2}",
+            "    {rating:.1}: {:3} {:3} {:3}  {mean:.2}  {:7.1}",
             group.len(),
             within(&group, 0.05),
-            within(&group, 0.5)
+            within(&group, 0.5),
+            spent.as_secs_f64() * 1e3
         );
     }
 }
@@ -333,6 +337,53 @@ fn soundness(file: &str) {
         slowest.0.as_secs_f64() * 1e3,
         slowest.1
     );
+}
+
+/// Sees that every harder step of a walk is the step a ladder with no
+/// memory of earlier grids finds.
+struct Fresh {
+    steps: usize,
+    first_difference: Option<String>,
+}
+
+impl Observer for Fresh {
+    fn single(&mut self, _: &Grid, _: Single) {}
+
+    fn step(&mut self, before: &Grid, step: &Step) {
+        self.steps += 1;
+        let fresh = logic::simplest_step(before, &|| false);
+        if self.first_difference.is_none() && fresh.as_ref() != Some(step) {
+            self.first_difference = Some(format!(
+                "step {}: the walk took {step:?}, a fresh ladder {fresh:?}",
+                self.steps
+            ));
+        }
+    }
+}
+
+/// Walks every puzzle of the files and checks each harder step against
+/// a ladder with no memory (the walk's ladder searches only what changed
+/// below the rung that found its last step).
+fn memory(file: &str) {
+    let text = read(file);
+    let (mut puzzles, mut steps, mut differ) = (0, 0, 0);
+    for line in puzzles_of(&text) {
+        let Some(board) = parse_board(line).ok().filter(|b| solve(b).is_some()) else {
+            continue;
+        };
+        let mut fresh = Fresh {
+            steps: 0,
+            first_difference: None,
+        };
+        logic::walk(Grid::new(&board), &|| false, &|| Duration::ZERO, &mut fresh);
+        puzzles += 1;
+        steps += fresh.steps;
+        if let Some(difference) = fresh.first_difference {
+            differ += 1;
+            eprintln!("DIFFERENT {line}: {difference}");
+        }
+    }
+    println!("{file}: {puzzles} puzzles, {steps} harder steps compared, {differ} puzzles differ");
 }
 
 /// Grades every puzzle of a file `repeat` times on one thread and prints

@@ -17,21 +17,29 @@
 //! two or three candidates: after each pair of base cells, its third cell
 //! is each other base cell among the pair's excluders (the first cell's,
 //! then the second's), and the three must share at least two.
+//!
+//! What a base tells depends only on its cells and the cells they all see
+//! (the excluders among them): with a [`Scope`], only bases that hold or
+//! see a changed cell are tried. (Being a base at all also asks that no
+//! peer hold a single candidate; on the ladder, past naked singles, none
+//! does.)
 
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
-/// The first aligned pair exclusion that removes something, if any.
-pub fn aligned_pair_exclusion(grid: &Grid) -> Option<Step> {
+/// The first aligned pair exclusion that removes something, if any,
+/// among the bases `scope` touches.
+pub fn aligned_pair_exclusion(grid: &Grid, scope: Scope) -> Option<Step> {
     let bases = base_cells(grid, 2);
     for second in 1..bases.len() {
         for first in 0..second {
             let (a, a_excluders) = bases[first];
             let (b, b_excluders) = bases[second];
             let shared = a_excluders.and(b_excluders);
-            if shared.len() < 2 {
+            if shared.len() < 2 || !touched(scope, &[a, b]) {
                 continue;
             }
             let step = exclusion(grid, &[a, b], shared, Technique::AlignedPairExclusion);
@@ -43,8 +51,9 @@ pub fn aligned_pair_exclusion(grid: &Grid) -> Option<Step> {
     None
 }
 
-/// The first aligned triple exclusion that removes something, if any.
-pub fn aligned_triple_exclusion(grid: &Grid) -> Option<Step> {
+/// The first aligned triple exclusion that removes something, if any,
+/// among the bases `scope` touches.
+pub fn aligned_triple_exclusion(grid: &Grid, scope: Scope) -> Option<Step> {
     let bases = base_cells(grid, 3);
     let base_set: Cells = bases.iter().map(|&(cell, _)| cell).collect();
     let mut excluders_of = [Cells::EMPTY; 81];
@@ -60,7 +69,7 @@ pub fn aligned_triple_exclusion(grid: &Grid) -> Option<Step> {
             let seconds = b_excluders.minus(a_excluders).and(base_set).minus(pair);
             for c in firsts.iter().chain(seconds.iter()) {
                 let shared = a_excluders.and(b_excluders).and(excluders_of[c]);
-                if shared.len() < 2 {
+                if shared.len() < 2 || !touched(scope, &[a, b, c]) {
                     continue;
                 }
                 let step = exclusion(grid, &[a, b, c], shared, Technique::AlignedTripleExclusion);
@@ -71,6 +80,21 @@ pub fn aligned_triple_exclusion(grid: &Grid) -> Option<Step> {
         }
     }
     None
+}
+
+/// Whether `scope` holds a cell of `base` or one that all of them see.
+fn touched(scope: Scope, base: &[usize]) -> bool {
+    if scope.is_whole() {
+        return true;
+    }
+    let cells: Cells = base
+        .iter()
+        .map(|&cell| Cells::single(cell))
+        .fold(Cells::EMPTY, Cells::or);
+    let seen = base
+        .iter()
+        .fold(Cells::ALL, |all, &cell| all.and(PEERS[cell]));
+    scope.touches(cells.or(seen))
 }
 
 /// The cells that can be a base, in index order, with their excluders:

@@ -7,26 +7,30 @@
 
 use super::bits::{COLUMNS, Cells, ROWS, UNITS, bit};
 use super::grid::Grid;
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
 /// The first fish of `size` lines (2, 3 or 4) that eliminates something,
 /// in Sukaku Explainer's order: columns as the base first, then rows;
 /// sets of base lines in order, and for each the digits in order, those
-/// placed too often to leave room skipped.
-pub fn fish(grid: &Grid, size: u32) -> Option<Step> {
+/// placed too often to leave room skipped. Only digits in `scope` are
+/// tried: a fish is all of its digit's places in its lines.
+pub fn fish(grid: &Grid, size: u32, scope: Scope) -> Option<Step> {
     let technique = match size {
         2 => Technique::XWing,
         3 => Technique::Swordfish,
         _ => Technique::Jellyfish,
     };
     let digits: Vec<u8> = (1..=9)
-        .filter(|&digit| grid.placed(digit).len() + 2 * size <= 9)
+        .filter(|&digit| scope.has_digit(digit) && grid.placed(digit).len() + 2 * size <= 9)
         .collect();
     for (base, cover) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
-        let lines: Vec<LineMasks> = (1..=9)
-            .map(|digit| LineMasks::new(grid, digit, base.start == COLUMNS.start))
-            .collect();
+        let mut lines = [LineMasks::EMPTY; 9];
+        for &digit in &digits {
+            lines[usize::from(digit) - 1] =
+                LineMasks::new(grid, digit, base.start == COLUMNS.start);
+        }
         for choice in (0u16..1 << 9).filter(|c| c.count_ones() == size) {
             for &digit in &digits {
                 if !lines[usize::from(digit) - 1].is_fish(choice, size) {
@@ -55,6 +59,11 @@ struct LineMasks {
 }
 
 impl LineMasks {
+    const EMPTY: LineMasks = LineMasks {
+        base: [0; 9],
+        cover: [0; 9],
+    };
+
     fn new(grid: &Grid, digit: u8, columns_as_base: bool) -> LineMasks {
         let mut masks = LineMasks {
             base: [0; 9],

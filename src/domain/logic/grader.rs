@@ -7,13 +7,14 @@
 //! explaining keeps every step; the soundness checks compare every step
 //! with the solution. Singles found in one scan are applied together
 //! (each stays true once the others are placed), which keeps a
-//! singles-only puzzle at a few microseconds.
+//! singles-only puzzle at a few microseconds. The walk keeps one
+//! [`Ladder`], which remembers what its techniques found nothing in.
 
 use std::cell::Cell;
 use std::time::Duration;
 
 use super::grid::Grid;
-use super::ladder::{easy_singles, harder_step};
+use super::ladder::{Ladder, easy_singles};
 use super::singles::Single;
 use super::step::Step;
 use super::technique::{Level, Rating, Technique};
@@ -117,6 +118,7 @@ pub fn walk(
     let mut path = PathRatings::new();
     let mut found = Vec::with_capacity(32);
     let mut stalled = None;
+    let mut ladder = Ladder::new();
     while !grid.is_solved() {
         easy_singles(&grid, &mut found);
         if !found.is_empty() {
@@ -133,7 +135,7 @@ pub fn walk(
             stalled = Some(Stall::OutOfTime { elapsed: elapsed() });
             break;
         }
-        match harder_step(&grid, should_stop) {
+        match ladder.harder_step(&grid, should_stop) {
             Some(step) => {
                 observer.step(&grid, &step);
                 path.note(step.rating, step.technique, !step.placements.is_empty());

@@ -9,20 +9,22 @@
 
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, unit_kind};
 use super::grid::Grid;
+use super::scope::Scope;
 use super::singles::single_left_by;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
 /// The first locked candidate that eliminates something: pointing first,
-/// then claiming.
-pub fn locked_candidates(grid: &Grid) -> Option<Step> {
-    pointing(grid, false).or_else(|| claiming(grid, false))
+/// then claiming. Only digits in `scope` are tried.
+pub fn locked_candidates(grid: &Grid, scope: Scope) -> Option<Step> {
+    pointing(grid, false, scope).or_else(|| claiming(grid, false, scope))
 }
 
 /// The first pointing pattern (a box's digit confined to one line) that
 /// eliminates something; with `direct`, only one that leaves a hidden
-/// single in another box, which it places.
-pub fn pointing(grid: &Grid, direct: bool) -> Option<Step> {
+/// single in another box, which it places. Only digits in `scope` are
+/// tried: the pattern and what it leaves are all that digit's places.
+pub fn pointing(grid: &Grid, direct: bool, scope: Scope) -> Option<Step> {
     let technique = if direct {
         Technique::DirectPointing
     } else {
@@ -30,14 +32,15 @@ pub fn pointing(grid: &Grid, direct: bool) -> Option<Step> {
     };
     let columns = BOXES.flat_map(|b| COLUMNS.map(move |line| (b, line)));
     let rows = BOXES.flat_map(|b| ROWS.map(move |line| (b, line)));
-    first_locked(grid, columns, technique, direct)
-        .or_else(|| first_locked(grid, rows, technique, direct))
+    first_locked(grid, columns, technique, direct, scope)
+        .or_else(|| first_locked(grid, rows, technique, direct, scope))
 }
 
 /// The first claiming pattern (a line's digit confined to one box) that
 /// eliminates something; with `direct`, only one that leaves a hidden
-/// single in another line, which it places.
-pub fn claiming(grid: &Grid, direct: bool) -> Option<Step> {
+/// single in another line, which it places. Only digits in `scope` are
+/// tried.
+pub fn claiming(grid: &Grid, direct: bool, scope: Scope) -> Option<Step> {
     let technique = if direct {
         Technique::DirectClaiming
     } else {
@@ -45,8 +48,8 @@ pub fn claiming(grid: &Grid, direct: bool) -> Option<Step> {
     };
     let columns = COLUMNS.flat_map(|line| BOXES.map(move |b| (line, b)));
     let rows = ROWS.flat_map(|line| BOXES.map(move |b| (line, b)));
-    first_locked(grid, columns, technique, direct)
-        .or_else(|| first_locked(grid, rows, technique, direct))
+    first_locked(grid, columns, technique, direct, scope)
+        .or_else(|| first_locked(grid, rows, technique, direct, scope))
 }
 
 /// The first digit, then the first of the `(base, cover)` unit pairs in
@@ -57,13 +60,16 @@ fn first_locked(
     pairs: impl Iterator<Item = (usize, usize)> + Clone,
     technique: Technique,
     direct: bool,
+    scope: Scope,
 ) -> Option<Step> {
-    (1..=9).find_map(|digit| {
-        pairs.clone().find_map(|(base, cover)| {
-            let crosses = !UNITS[base].and(UNITS[cover]).is_empty();
-            crosses.then(|| locked(grid, base, cover, digit, technique, direct))?
+    (1..=9)
+        .filter(|&digit| scope.has_digit(digit))
+        .find_map(|digit| {
+            pairs.clone().find_map(|(base, cover)| {
+                let crosses = !UNITS[base].and(UNITS[cover]).is_empty();
+                crosses.then(|| locked(grid, base, cover, digit, technique, direct))?
+            })
         })
-    })
 }
 
 /// The digit of `base` confined to its crossing with `cover`, eliminated

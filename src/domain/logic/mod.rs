@@ -31,6 +31,7 @@ mod intersections;
 mod ladder;
 mod loops;
 mod reach;
+mod scope;
 mod singles;
 mod step;
 mod strong_links;

@@ -29,6 +29,7 @@
 
 use super::bits::{BOXES, Cells, UNITS, bit, cell_at, units_of};
 use super::grid::Grid;
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
 
@@ -50,17 +51,19 @@ struct Link {
     id: usize,
 }
 
-/// The two-strong-link pattern Sukaku Explainer would pick, if any.
-pub fn two_strong_links(grid: &Grid) -> Option<Step> {
-    strong_links(grid, 2)
+/// The two-strong-link pattern Sukaku Explainer would pick, if any,
+/// among the digits in `scope`.
+pub fn two_strong_links(grid: &Grid, scope: Scope) -> Option<Step> {
+    strong_links(grid, 2, scope)
 }
 
 /// The pattern of `count` strong links (2, 3 or 4) on one digit that
 /// Sukaku Explainer would pick, if any: plain or grouped, a chain or a
-/// loop.
-pub fn strong_links(grid: &Grid, count: usize) -> Option<Step> {
+/// loop. Only digits in `scope` are tried: a pattern is made of its
+/// digit's places.
+pub fn strong_links(grid: &Grid, count: usize, scope: Scope) -> Option<Step> {
     let mut best: Option<(Key, Step)> = None;
-    each_of(grid, count, &mut |key, step| {
+    each_of(grid, count, scope, &mut |key, step| {
         if best.as_ref().is_none_or(|(b, _)| key.before(b)) {
             best = Some((key, step));
         }
@@ -72,7 +75,7 @@ pub fn strong_links(grid: &Grid, count: usize) -> Option<Step> {
 /// Fish, or a grouped one), for checking a technique alone.
 pub fn of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
     let mut found = None;
-    each_of(grid, 2, &mut |_, step| {
+    each_of(grid, 2, Scope::WHOLE, &mut |_, step| {
         if found.is_none() && step.technique == technique {
             found = Some(step);
         }
@@ -80,32 +83,40 @@ pub fn of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
     found
 }
 
-/// Every pattern of `count` links on the grid, in Sukaku Explainer's
-/// order (kinds of units, then digits), each with its sort key.
+/// Every pattern of `count` links on the digits of `scope`, in Sukaku
+/// Explainer's order (kinds of units, then digits), each with its sort
+/// key.
 ///
 /// Sukaku Explainer tries every set of links, every order of a set and
 /// every orientation; nearly all fail to chain. Here the chains are walked
 /// instead, from link to joined link, and each is given the place Sukaku
 /// Explainer's enumeration would find it in ([`Discovery`]).
-fn each_of(grid: &Grid, count: usize, found: &mut dyn FnMut(Key, Step)) {
+fn each_of(grid: &Grid, count: usize, scope: Scope, found: &mut dyn FnMut(Key, Step)) {
+    /// Each digit's links on one grid, made when first asked for.
+    type Made = [Option<std::rc::Rc<DigitLinks>>; 9];
     thread_local! {
         /// The last grid's links: the searches of 2, 3 and 4 links run
         /// on the same grid when the shorter find nothing.
-        static LAST: std::cell::RefCell<Option<(Grid, std::rc::Rc<[DigitLinks]>)>> =
+        static LAST: std::cell::RefCell<Option<(Grid, Made)>> =
             const { std::cell::RefCell::new(None) };
     }
-    let digits = LAST.with_borrow_mut(|last| match last {
-        Some((seen, links)) if seen == grid => links.clone(),
-        _ => {
-            let links: std::rc::Rc<[DigitLinks]> =
-                (1..=9).map(|digit| DigitLinks::new(grid, digit)).collect();
-            *last = Some((grid.clone(), links.clone()));
-            links
+    let digits: Vec<std::rc::Rc<DigitLinks>> = LAST.with_borrow_mut(|last| {
+        if last.as_ref().is_none_or(|(seen, _)| seen != grid) {
+            *last = Some((grid.clone(), Default::default()));
         }
+        let made = &mut last.as_mut().expect("set just above").1;
+        (1..=9u8)
+            .filter(|&digit| scope.has_digit(digit))
+            .map(|digit| {
+                made[usize::from(digit) - 1]
+                    .get_or_insert_with(|| std::rc::Rc::new(DigitLinks::new(grid, digit)))
+                    .clone()
+            })
+            .collect()
     });
     let walk = Walk::new(grid, count);
     let mut finds = Vec::new();
-    for links in digits.iter() {
+    for links in &digits {
         walk.chains(links, &mut finds);
     }
     finds.sort_by_key(|find| find.0);
@@ -761,7 +772,9 @@ mod tests {
             while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
                 for (count, total) in compared.iter_mut().enumerate().skip(2) {
                     let mut walked = Vec::new();
-                    each_of(&grid, count, &mut |key, step| walked.push((key, step)));
+                    each_of(&grid, count, Scope::WHOLE, &mut |key, step| {
+                        walked.push((key, step))
+                    });
                     let plain = enumerated(&grid, count);
                     assert_eq!(
                         walked,

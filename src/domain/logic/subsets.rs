@@ -9,28 +9,32 @@
 
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
-/// The first naked subset of `size` cells that eliminates something.
-pub fn naked_subset(grid: &Grid, size: u32) -> Option<Step> {
+/// The first naked subset of `size` cells that eliminates something,
+/// among the units `scope` touches: a subset and its removals lie in its
+/// unit.
+pub fn naked_subset(grid: &Grid, size: u32, scope: Scope) -> Option<Step> {
     let mut first = None;
-    naked_subsets(grid, size, &mut |step| {
+    naked_subsets(grid, size, scope, &mut |step| {
         first = Some(step);
         true
     });
     first
 }
 
-/// Every naked subset of `size` cells that eliminates something, in
-/// search order, to `visit` until it returns true.
-pub fn naked_subsets(grid: &Grid, size: u32, visit: &mut dyn FnMut(Step) -> bool) {
+/// Every naked subset of `size` cells that eliminates something, in the
+/// units `scope` touches, in search order, to `visit` until it returns
+/// true.
+pub fn naked_subsets(grid: &Grid, size: u32, scope: Scope, visit: &mut dyn FnMut(Step) -> bool) {
     let technique = match size {
         2 => Technique::NakedPair,
         3 => Technique::NakedTriple,
         _ => Technique::NakedQuad,
     };
-    for unit in explainer_order() {
+    for unit in explainer_order().filter(|&unit| scope.touches(UNITS[unit])) {
         let cells = &UNITS[unit];
         let open: Vec<usize> = grid.blanks().and(*cells).iter().collect();
         if open.len() <= size as usize {
@@ -66,10 +70,11 @@ pub fn naked_subsets(grid: &Grid, size: u32, visit: &mut dyn FnMut(Step) -> bool
 
 /// The first hidden subset of `size` digits that eliminates something;
 /// with `direct`, only one whose eliminations leave a hidden single of
-/// another digit in the same unit, which the step then places.
-pub fn hidden_subset(grid: &Grid, size: u32, direct: bool) -> Option<Step> {
+/// another digit in the same unit, which the step then places. Only the
+/// units `scope` touches are searched: all of that lies in the unit.
+pub fn hidden_subset(grid: &Grid, size: u32, direct: bool, scope: Scope) -> Option<Step> {
     let mut first = None;
-    hidden_subsets(grid, size, direct, &mut |step| {
+    hidden_subsets(grid, size, direct, scope, &mut |step| {
         first = Some(step);
         true
     });
@@ -77,8 +82,15 @@ pub fn hidden_subset(grid: &Grid, size: u32, direct: bool) -> Option<Step> {
 }
 
 /// Every hidden subset of `size` digits that eliminates something (see
-/// [`hidden_subset`]), in search order, to `visit` until it returns true.
-pub fn hidden_subsets(grid: &Grid, size: u32, direct: bool, visit: &mut dyn FnMut(Step) -> bool) {
+/// [`hidden_subset`]), in the units `scope` touches, in search order, to
+/// `visit` until it returns true.
+pub fn hidden_subsets(
+    grid: &Grid,
+    size: u32,
+    direct: bool,
+    scope: Scope,
+    visit: &mut dyn FnMut(Step) -> bool,
+) {
     let technique = match (size, direct) {
         (2, true) => Technique::DirectHiddenPair,
         (2, false) => Technique::HiddenPair,
@@ -86,7 +98,7 @@ pub fn hidden_subsets(grid: &Grid, size: u32, direct: bool, visit: &mut dyn FnMu
         (3, false) => Technique::HiddenTriple,
         _ => Technique::HiddenQuad,
     };
-    for unit in explainer_order() {
+    for unit in explainer_order().filter(|&unit| scope.touches(UNITS[unit])) {
         let cells = &UNITS[unit];
         let open_digits: Vec<u8> = (1..=9)
             .filter(|&d| !grid.cells_with(d).and(*cells).is_empty())

@@ -905,6 +905,72 @@ fn walking_classic_and_made_puzzles_never_contradicts_the_solution() {
     }
 }
 
+/// Checks that every harder step of a walk is the one a ladder with no
+/// memory finds on the same grid.
+struct Unremembered {
+    compared: usize,
+    differences: Vec<String>,
+}
+
+impl Observer for Unremembered {
+    fn single(&mut self, _: &Grid, _: Single) {}
+
+    fn step(&mut self, before: &Grid, step: &Step) {
+        self.compared += 1;
+        let fresh = super::ladder::harder_step(before, &never);
+        if fresh.as_ref() != Some(step) {
+            self.differences.push(format!(
+                "at {}: the walk took {step:?}, a fresh ladder finds {fresh:?}",
+                before.marks_text()
+            ));
+        }
+    }
+}
+
+#[test]
+fn the_walk_s_ladder_finds_what_a_ladder_with_no_memory_finds() {
+    // The walk's ladder searches only what changed below the rung that
+    // found the last step; every step must still be the simplest.
+    let rated = [
+        &RATED[..],
+        &CYCLES_AND_CHAINS,
+        &BUGS,
+        &UNIQUE_LOOPS,
+        &ALIGNED_PAIRS,
+        &ALIGNED_TRIPLES,
+        &GROUPED_STRONG_LINKS,
+        &GROUPED_THREE_LINKS,
+        &DYNAMIC_CHAINS,
+    ]
+    .concat();
+    // Two of magictour's "top 1465", where an aligned triple exclusion
+    // turns on a cell that the three base cells all see.
+    let top = [
+        "4.2....5..8.7..1..1..9......9.6....8..5..12......2..7...9.3..4..3......6......8..",
+        "9.7.5..8..2.........57.3..1....72.........812..398..5.......46..9.......6.83...7.",
+    ];
+    let puzzles = rated
+        .iter()
+        .map(|(text, _, _)| *text)
+        .chain([WINGS, MIXED_CHAINS])
+        .chain(MADE)
+        .chain(top);
+    let mut checker = Unremembered {
+        compared: 0,
+        differences: Vec::new(),
+    };
+    for text in puzzles {
+        walk(
+            Grid::new(&board(text)),
+            &never,
+            &|| Duration::ZERO,
+            &mut checker,
+        );
+    }
+    assert!(checker.differences.is_empty(), "{:#?}", checker.differences);
+    assert!(checker.compared > 500, "only {} steps", checker.compared);
+}
+
 /// A solved grid: [`SOLUTION`] with its digits relabelled, its bands,
 /// stacks, and the rows and columns within them shuffled, and perhaps
 /// transposed, all moves that keep a grid valid.
