@@ -19,12 +19,14 @@
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits};
 use super::grid::Grid;
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
 
 /// The wing of an almost locked set of `size` cells (3 to 6) that
-/// Sukaku Explainer would take.
-pub fn als_wing(grid: &Grid, size: usize) -> Option<Step> {
+/// Sukaku Explainer would take, among those `scope` touches: a wing is
+/// its set's cells and its two-candidate cell.
+pub fn als_wing(grid: &Grid, size: usize, scope: Scope) -> Option<Step> {
     let technique = match size {
         3 => Technique::WxyzWing,
         4 => Technique::VwxyzWing,
@@ -32,14 +34,23 @@ pub fn als_wing(grid: &Grid, size: usize) -> Option<Step> {
         _ => Technique::TuvwxyzWing,
     };
     let pairs = grid.bivalue_cells();
+    let changed_pairs = pairs.and(scope.cells());
     let mut best: Option<Step> = None;
     for unit in UNITS {
+        if changed_pairs.is_empty() && !scope.touches(unit) {
+            continue;
+        }
         let open: Vec<usize> = unit
             .and(grid.blanks())
             .iter()
             .filter(|&cell| (2..=size + 1).contains(&(grid.marks(cell).count_ones() as usize)))
             .collect();
         for_each_set(grid, &open, size, &mut |set, held| {
+            let members: Cells = set.iter().copied().collect();
+            let pairs = match scope.touches(members) {
+                true => pairs,
+                false => changed_pairs,
+            };
             for pair in pairs.iter() {
                 if let Some(step) = wing(grid, set, pair, held, technique) {
                     let better = best.as_ref().is_none_or(|b| {

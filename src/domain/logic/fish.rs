@@ -25,6 +25,9 @@ pub fn fish(grid: &Grid, size: u32, scope: Scope) -> Option<Step> {
     let digits: Vec<u8> = (1..=9)
         .filter(|&digit| scope.has_digit(digit) && grid.placed(digit).len() + 2 * size <= 9)
         .collect();
+    if digits.is_empty() {
+        return None;
+    }
     for (base, cover) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
         let mut lines = [LineMasks::EMPTY; 9];
         for &digit in &digits {

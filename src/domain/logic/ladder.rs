@@ -94,16 +94,16 @@ impl Ladder {
             &|g, s| fish(g, 4, s),
             &|g, s| hidden_subset(g, 4, false, s),
             &|g, s| strong_links(g, 3, s),
-            &|g, _| als_wing(g, 3),
+            &|g, s| als_wing(g, 3, s),
             &|g, _| bug(g),
             &|g, s| strong_links(g, 4, s),
-            &|g, _| als_wing(g, 4),
+            &|g, s| als_wing(g, 4, s),
             &aligned_pair_exclusion,
-            &|g, _| als_wing(g, 5),
+            &|g, s| als_wing(g, 5, s),
             &|g, _| cycle_or_forcing_chain(g, should_stop),
-            &|g, _| als_wing(g, 6),
+            &|g, s| als_wing(g, 6, s),
             &aligned_triple_exclusion,
-            &|g, _| nishio(g, should_stop),
+            &|g, s| nishio(g, s, should_stop),
             &|g, _| static_forcing_chain(g, should_stop),
             &|g, _| dynamic_forcing_chain(g, 0, should_stop),
             &|g, _| dynamic_forcing_chain(g, 1, should_stop),
@@ -213,10 +213,10 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         Skyscraper | TwoStringKite | TurbotFish | GroupedSkyscraper | GroupedTwoStringKite
         | GroupedTurbotFish => super::strong_links::of_kind(grid, technique),
         XYWing => xy_wing(grid),
-        WxyzWing => als_wing(grid, 3),
-        VwxyzWing => als_wing(grid, 4),
-        UvwxyzWing => als_wing(grid, 5),
-        TuvwxyzWing => als_wing(grid, 6),
+        WxyzWing => als_wing(grid, 3, Scope::WHOLE),
+        VwxyzWing => als_wing(grid, 4, Scope::WHOLE),
+        UvwxyzWing => als_wing(grid, 5, Scope::WHOLE),
+        TuvwxyzWing => als_wing(grid, 6, Scope::WHOLE),
         XYZWing => xyz_wing(grid),
         UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
             super::uniqueness::unique_rectangle_of(grid, technique)
@@ -229,7 +229,7 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
             cycle_or_forcing_chain(grid, never)
         }
-        NishioForcingChain => nishio(grid, never),
+        NishioForcingChain => nishio(grid, Scope::WHOLE, never),
         StaticCellForcingChain | StaticUnitForcingChain => static_forcing_chain(grid, never),
         ContradictionForcingChain | CellForcingChain | UnitForcingChain | DoubleForcingChain => {
             dynamic_forcing_chain(grid, 0, never)

@@ -60,6 +60,16 @@ impl Scope {
         !self.cells.and(cells).is_empty()
     }
 
+    /// The digits whose places may have changed, as a mask.
+    pub fn digits(self) -> u16 {
+        self.digits
+    }
+
+    /// The cells that may have changed.
+    pub fn cells(self) -> Cells {
+        self.cells
+    }
+
     /// Whether this is the whole grid.
     pub fn is_whole(self) -> bool {
         self == Scope::WHOLE

@@ -33,14 +33,22 @@ use std::cell::RefCell;
 use super::bits::bit;
 use super::grid::Grid;
 use super::implications::{cell_of, digit_of, is_on};
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
 use advanced::Advanced;
 use search::{Conclusion, Kind, Producer, complexity, conclusions};
 
-/// The easiest Nishio forcing chain (7.5 and up).
-pub fn nishio(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-    easiest(grid, search::NISHIO, should_stop)
+/// The easiest Nishio forcing chain (7.5 and up), among the digits in
+/// `scope`: a Nishio chain follows its digit's links alone. (A cell
+/// emptied would depend on the others, but no cell on the ladder is down
+/// to one candidate by then.)
+pub fn nishio(grid: &Grid, scope: Scope, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+    let producer = Producer {
+        digits: scope.digits(),
+        ..search::NISHIO
+    };
+    easiest(grid, producer, should_stop)
 }
 
 /// The easiest static cell or region forcing chain (8.0 and up).

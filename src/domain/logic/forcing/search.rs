@@ -35,6 +35,10 @@ pub(super) struct Producer {
     pub mode: Mode,
     /// Fewest candidates a cell needs for its candidates to be assumed.
     pub min_candidates: u32,
+    /// The digits whose candidates are assumed: all, except for a Nishio
+    /// search that follows one digit's links and needs only the digits a
+    /// change touched (see `Scope`).
+    pub digits: u16,
     pub contradictions: bool,
     /// Double conclusions (from cells with three candidates or more).
     pub double: bool,
@@ -50,6 +54,7 @@ pub(super) const NISHIO: Producer = Producer {
         level: 0,
     },
     min_candidates: 2,
+    digits: 0x1ff,
     contradictions: true,
     double: false,
     multiple: false,
@@ -63,6 +68,7 @@ pub(super) const STATIC: Producer = Producer {
         level: 0,
     },
     min_candidates: 3,
+    digits: 0x1ff,
     contradictions: false,
     double: false,
     multiple: true,
@@ -77,6 +83,7 @@ pub(super) const fn dynamic(level: u8) -> Producer {
             level,
         },
         min_candidates: 2,
+        digits: 0x1ff,
         contradictions: true,
         double: true,
         multiple: true,
@@ -153,7 +160,7 @@ pub(super) fn conclusions(
             return false;
         }
         let mut per_digit = Vec::new();
-        for digit in digits(grid.marks(cell)) {
+        for digit in digits(grid.marks(cell) & producer.digits) {
             let on = branches.on(cell, digit, advanced);
             if producer.contradictions || producer.double {
                 let off = propagate(grid, state(cell, digit, false), producer.mode, advanced);
