@@ -65,8 +65,14 @@ pub fn aligned_triple_exclusion(grid: &Grid, scope: Scope) -> Option<Step> {
             let (a, a_excluders) = bases[first];
             let (b, b_excluders) = bases[second];
             let pair = Cells::single(a).or(Cells::single(b));
-            let firsts = a_excluders.and(base_set).minus(pair);
-            let seconds = b_excluders.minus(a_excluders).and(base_set).minus(pair);
+            // A triple sees no more than its pair: when the pair is
+            // untouched, only a changed third cell can make it new.
+            let thirds = match touched(scope, &[a, b]) {
+                true => base_set,
+                false => base_set.and(scope.cells()),
+            };
+            let firsts = a_excluders.and(thirds).minus(pair);
+            let seconds = b_excluders.minus(a_excluders).and(thirds).minus(pair);
             for c in firsts.iter().chain(seconds.iter()) {
                 let shared = a_excluders.and(b_excluders).and(excluders_of[c]);
                 if shared.len() < 2 || !touched(scope, &[a, b, c]) {

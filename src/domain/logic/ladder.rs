@@ -6,6 +6,8 @@
 //! X-Wing). Chains and forcing chains search exhaustively and keep their
 //! lowest-rated find.
 
+use std::rc::Rc;
+
 use super::aligned::{aligned_pair_exclusion, aligned_triple_exclusion};
 use super::als_wings::als_wing;
 use super::bug::bug;
@@ -50,30 +52,33 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
     Ladder::new().harder_step(grid, should_stop)
 }
 
-/// The ladder, remembering the last grid it searched and the rung that
-/// found its step: every rung below that one found nothing there, so on
-/// the next grid it need only search what changed (see [`Scope`]).
+/// How many rungs the ladder has.
+const RUNGS: usize = 35;
+
+/// The ladder, remembering for each rung the last grid it found nothing
+/// on: there it need only search what changed since (see [`Scope`]).
 /// The steps are the same as [`harder_step`]'s, found sooner.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Ladder {
-    last: Option<(Grid, usize)>,
+    failed_on: [Option<Rc<Grid>>; RUNGS],
 }
 
 impl Ladder {
     /// A ladder with nothing searched yet.
     pub fn new() -> Ladder {
-        Ladder::default()
+        Ladder {
+            failed_on: std::array::from_fn(|_| None),
+        }
     }
 
     /// The simplest step above the easy singles, as [`harder_step`].
     pub fn harder_step(&mut self, grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
-        let (scope, below) = match &self.last {
-            Some((before, found_at)) => (Scope::since(before, grid), *found_at),
-            None => (Scope::WHOLE, 0),
-        };
+        let now = Rc::new(grid.clone());
+        // Most rungs last failed on the same grid: its scope is kept.
+        let mut known: Option<(Rc<Grid>, Scope)> = None;
         // Every technique above the easy singles, in Sukaku Explainer's
         // order.
-        let rungs: [&Finder; 35] = [
+        let rungs: [&Finder; RUNGS] = [
             &|g, s| pointing(g, true, s),
             &|g, s| claiming(g, true, s),
             &|g, s| hidden_subset(g, 2, true, s),
@@ -112,16 +117,26 @@ impl Ladder {
         ];
         for (at, finder) in rungs.iter().enumerate() {
             if should_stop() {
-                self.last = None;
+                *self = Ladder::new();
                 return None;
             }
-            let within = if at < below { scope } else { Scope::WHOLE };
-            if let Some(step) = finder(grid, within) {
-                self.last = Some((grid.clone(), at));
-                return Some(step);
+            let scope = match &self.failed_on[at] {
+                None => Scope::WHOLE,
+                Some(before) => match &known {
+                    Some((grid_then, scope)) if Rc::ptr_eq(grid_then, before) => *scope,
+                    _ => {
+                        let scope = Scope::since(before, grid);
+                        known = Some((before.clone(), scope));
+                        scope
+                    }
+                },
+            };
+            let found = finder(grid, scope);
+            self.failed_on[at] = found.is_none().then(|| now.clone());
+            if found.is_some() {
+                return found;
             }
         }
-        self.last = None;
         None
     }
 }

@@ -943,13 +943,15 @@ fn the_walk_s_ladder_finds_what_a_ladder_with_no_memory_finds() {
         &DYNAMIC_CHAINS,
     ]
     .concat();
-    // Three of magictour's "top 1465": in the first two an aligned
-    // triple exclusion turns on a cell that the three base cells all see;
-    // in the third a Nishio chain on the lowest digit a step changed.
+    // Four of magictour's "top 1465": in the first two an aligned
+    // triple exclusion turns on a cell that the three base cells all see,
+    // in the fourth on a changed third cell; in the third a Nishio chain
+    // on the lowest digit a step changed.
     let top = [
         "4.2....5..8.7..1..1..9......9.6....8..5..12......2..7...9.3..4..3......6......8..",
         "9.7.5..8..2.........57.3..1....72.........812..398..5.......46..9.......6.83...7.",
         "..3..4..2....6..8....1..69718.4.......75.........71...23.8..4.............1...578",
+        "...39.....8...6......14.7..1.....47....5....69...2..8..5....3..32..8...47.1......",
     ];
     let puzzles = rated
         .iter()
