@@ -32,6 +32,7 @@ use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
 use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::reach::Reach;
+use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
 
@@ -76,10 +77,15 @@ const XY: Sweep = Sweep {
 
 /// The easiest cycle or forcing chain on the grid, if there is one.
 /// `should_stop` is polled between starts; once it says stop, the answer
-/// is `None`.
-pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+/// is `None`. The X sweep, which follows one digit's links, starts only
+/// from the digits in `scope`; the others start everywhere.
+pub fn cycle_or_forcing_chain(
+    grid: &Grid,
+    scope: Scope,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Step> {
     let mut best: Option<Find> = None;
-    let finished = each_find(grid, should_stop, Wanted::Easiest, &mut |find| {
+    let finished = each_find(grid, scope, should_stop, Wanted::Easiest, &mut |find| {
         keep_easiest(&mut best, find)
     });
     finished.then_some(best?.step)
@@ -97,6 +103,7 @@ pub fn cycle_or_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Op
 /// find would is skipped.
 fn each_find(
     grid: &Grid,
+    scope: Scope,
     should_stop: &dyn Fn() -> bool,
     wanted: Wanted,
     sink: &mut dyn FnMut(Find),
@@ -106,13 +113,14 @@ fn each_find(
         static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
     }
     let mut scratch = SCRATCH.take();
-    let finished = each_find_with(grid, should_stop, wanted, sink, &mut scratch);
+    let finished = each_find_with(grid, scope, should_stop, wanted, sink, &mut scratch);
     SCRATCH.set(scratch);
     finished
 }
 
 fn each_find_with(
     grid: &Grid,
+    scope: Scope,
     should_stop: &dyn Fn() -> bool,
     wanted: Wanted,
     sink: &mut dyn FnMut(Find),
@@ -159,7 +167,11 @@ fn each_find_with(
             if should_stop() {
                 return false;
             }
-            for digit in digits(marks) {
+            let starts = match sweep.cell_links {
+                true => marks,
+                false => marks & scope.digits(),
+            };
+            for digit in digits(starts) {
                 let start = state(cell, digit, true);
                 for find in search.cycles_from(start, &ceiling, scratch) {
                     sink(find);
@@ -233,7 +245,9 @@ pub(super) struct Find {
 /// order found).
 pub(super) fn all_cycles_and_chains(grid: &Grid) -> Vec<Find> {
     let mut all = Vec::new();
-    each_find(grid, &|| false, Wanted::All, &mut |find| all.push(find));
+    each_find(grid, Scope::WHOLE, &|| false, Wanted::All, &mut |find| {
+        all.push(find)
+    });
     all.sort_by(|a, b| {
         let order = a.order_key().partial_cmp(&b.order_key());
         order.expect("ratings are numbers")
@@ -719,9 +733,59 @@ mod tests {
     }
 
     fn finds(grid: &Grid, wanted: Wanted) -> Vec<Find> {
+        finds_within(grid, Scope::WHOLE, wanted)
+    }
+
+    fn finds_within(grid: &Grid, scope: Scope, wanted: Wanted) -> Vec<Find> {
         let mut found = Vec::new();
-        each_find(grid, &|| false, wanted, &mut |find| found.push(find));
+        each_find(grid, scope, &|| false, wanted, &mut |find| found.push(find));
         found
+    }
+
+    #[test]
+    fn the_x_sweep_of_a_digit_rests_on_that_digit_s_places_alone() {
+        // What a ladder that remembers relies on: narrowed to one digit,
+        // the X sweep finds what the whole search finds on that digit,
+        // and the same again once another digit loses a candidate.
+        let x_finds = |grid: &Grid, digit: u8| {
+            let x_of_digit = |find: &Find| find.order == X.order && find.step.digits == bit(digit);
+            let narrowed: Vec<_> = finds_within(grid, Scope::of_digits(bit(digit)), Wanted::All)
+                .iter()
+                .filter(|find| find.order == X.order)
+                .map(described)
+                .collect();
+            let whole: Vec<_> = finds(grid, Wanted::All)
+                .iter()
+                .filter(|find| x_of_digit(find))
+                .map(described)
+                .collect();
+            assert_eq!(narrowed, whole, "digit {digit} at {}", grid.marks_text());
+            narrowed
+        };
+        let mut compared = 0;
+        for (text, ..) in super::super::tests::CYCLES_AND_CHAINS {
+            let board = parse_board(text).expect("a valid board");
+            let mut grid = Grid::new(&board);
+            while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+                let wide = grid
+                    .blanks()
+                    .iter()
+                    .find(|&c| grid.marks(c).count_ones() >= 3);
+                if let Some(cell) = wide {
+                    for digit in digits(grid.marks(cell)) {
+                        let other = digits(grid.marks(cell)).find(|&d| d != digit);
+                        let mut changed = grid.clone();
+                        changed.eliminate(cell, other.expect("three candidates"));
+                        let before = x_finds(&grid, digit);
+                        let after = x_finds(&changed, digit);
+                        assert_eq!(before, after, "digit {digit} at {}", grid.marks_text());
+                        compared += before.len();
+                    }
+                }
+                step.apply(&mut grid);
+            }
+        }
+        assert!(compared > 20, "{compared} finds");
     }
 
     #[test]
@@ -744,7 +808,7 @@ mod tests {
                 plain
                     .into_iter()
                     .for_each(|find| keep_easiest(&mut easiest, find));
-                let found = cycle_or_forcing_chain(&grid, &|| false);
+                let found = cycle_or_forcing_chain(&grid, Scope::WHOLE, &|| false);
                 assert_eq!(found, easiest.map(|find| find.step), "{text}");
                 grids += 1;
                 compared += pruned.len();

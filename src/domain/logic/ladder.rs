@@ -105,7 +105,7 @@ impl Ladder {
             &|g, s| als_wing(g, 4, s),
             &aligned_pair_exclusion,
             &|g, s| als_wing(g, 5, s),
-            &|g, _| cycle_or_forcing_chain(g, should_stop),
+            &|g, s| cycle_or_forcing_chain(g, s, should_stop),
             &|g, s| als_wing(g, 6, s),
             &aligned_triple_exclusion,
             &|g, s| nishio(g, s, should_stop),
@@ -242,7 +242,7 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         AlignedTripleExclusion => aligned_triple_exclusion(grid, Scope::WHOLE),
         XChain | XYChain | Aic => chains::chain_of(grid, technique),
         XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
-            cycle_or_forcing_chain(grid, never)
+            cycle_or_forcing_chain(grid, Scope::WHOLE, never)
         }
         NishioForcingChain => nishio(grid, Scope::WHOLE, never),
         StaticCellForcingChain | StaticUnitForcingChain => static_forcing_chain(grid, never),

@@ -60,10 +60,19 @@ pub fn unique_loop(grid: &Grid) -> Option<Step> {
     let mut found: Vec<(Rating, u8, Vec<Mark>, Step)> = Vec::new();
     for start in grid.bivalue_cells().iter() {
         let pair = grid.marks(start);
-        let mut loops = Vec::new();
-        let mut path = vec![start];
-        grow(grid, pair, &mut path, 2, 0, None, &mut loops);
-        for cells in loops {
+        let [a, b] = {
+            let mut both = digits(pair);
+            [both.next(), both.next()].map(|d| d.expect("two candidates"))
+        };
+        let mut growth = Growth {
+            grid,
+            pair,
+            holders: grid.cells_with(a).and(grid.cells_with(b)),
+            on_path: Cells::single(start),
+            loops: Vec::new(),
+        };
+        growth.grow(&mut vec![start], 2, 0, None);
+        for cells in growth.loops {
             if !alternates(&cells) {
                 continue;
             }
@@ -84,41 +93,49 @@ pub fn unique_loop(grid: &Grid) -> Option<Step> {
     found.into_iter().next().map(|(_, _, _, step)| step)
 }
 
-/// Extends `path` (which ends in the cell to move from) through every
-/// unit kind but `last`, keeping in `loops` each way back to the start of
-/// four cells or more. Every cell holds both digits of `pair`; up to
-/// `allowed` of them may hold more, and more than that only while all the
-/// extras are one digit (`extras`).
-fn grow(
-    grid: &Grid,
+/// The search for loops on one pair of digits.
+struct Growth<'a> {
+    grid: &'a Grid,
     pair: u16,
-    path: &mut Vec<usize>,
-    allowed: u32,
-    extras: u16,
-    last: Option<usize>,
-    loops: &mut Vec<Vec<usize>>,
-) {
-    let cell = *path.last().expect("a path has its start");
-    for (kind, unit) in units_of(cell).into_iter().enumerate() {
-        if last == Some(kind) {
-            continue;
-        }
-        for next in UNITS[unit].iter() {
-            if next == path[0] && path.len() >= 4 {
-                loops.push(path.clone());
+    /// The cells holding both digits of the pair: the only ones a loop
+    /// can pass through.
+    holders: Cells,
+    /// The cells of the path so far.
+    on_path: Cells,
+    loops: Vec<Vec<usize>>,
+}
+
+impl Growth<'_> {
+    /// Extends `path` (which ends in the cell to move from) through every
+    /// unit kind but `last`, keeping in `loops` each way back to the start
+    /// of four cells or more. Every cell holds both digits of the pair; up
+    /// to `allowed` of them may hold more, and more than that only while
+    /// all the extras are one digit (`extras`).
+    fn grow(&mut self, path: &mut Vec<usize>, allowed: u32, extras: u16, last: Option<usize>) {
+        let cell = *path.last().expect("a path has its start");
+        for (kind, unit) in units_of(cell).into_iter().enumerate() {
+            if last == Some(kind) {
                 continue;
             }
-            let marks = grid.marks(next);
-            if path.contains(&next) || marks & pair != pair {
-                continue;
-            }
-            let more = (extras | marks) & !pair;
-            let wide = marks.count_ones() > 2;
-            if !wide || more.count_ones() == 1 || allowed > 0 {
-                path.push(next);
-                let allowed = allowed.saturating_sub(u32::from(wide));
-                grow(grid, pair, path, allowed, more, Some(kind), loops);
-                path.pop();
+            for next in UNITS[unit].and(self.holders).iter() {
+                if next == path[0] && path.len() >= 4 {
+                    self.loops.push(path.clone());
+                    continue;
+                }
+                if self.on_path.has(next) {
+                    continue;
+                }
+                let marks = self.grid.marks(next);
+                let more = (extras | marks) & !self.pair;
+                let wide = marks.count_ones() > 2;
+                if !wide || more.count_ones() == 1 || allowed > 0 {
+                    path.push(next);
+                    self.on_path = self.on_path.or(Cells::single(next));
+                    let allowed = allowed.saturating_sub(u32::from(wide));
+                    self.grow(path, allowed, more, Some(kind));
+                    self.on_path = self.on_path.minus(Cells::single(next));
+                    path.pop();
+                }
             }
         }
     }

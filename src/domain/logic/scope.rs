@@ -70,6 +70,16 @@ impl Scope {
         self.cells
     }
 
+    /// Every cell, but only the digits of `digits`: for tests of searches
+    /// that narrow by digit.
+    #[cfg(test)]
+    pub fn of_digits(digits: u16) -> Scope {
+        Scope {
+            cells: Cells::ALL,
+            digits,
+        }
+    }
+
     /// Whether this is the whole grid.
     pub fn is_whole(self) -> bool {
         self == Scope::WHOLE
