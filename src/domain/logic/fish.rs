@@ -34,7 +34,7 @@ pub fn fish(grid: &Grid, size: u32, scope: Scope) -> Option<Step> {
             lines[usize::from(digit) - 1] =
                 LineMasks::new(grid, digit, base.start == COLUMNS.start);
         }
-        for choice in (0u16..1 << 9).filter(|c| c.count_ones() == size) {
+        for &choice in choices(size) {
             for &digit in &digits {
                 if !lines[usize::from(digit) - 1].is_fish(choice, size) {
                     continue;
@@ -51,6 +51,13 @@ pub fn fish(grid: &Grid, size: u32, scope: Scope) -> Option<Step> {
         }
     }
     None
+}
+
+/// The sets of `size` lines out of nine, as masks in increasing order.
+fn choices(size: u32) -> &'static [u16] {
+    static CHOICES: [std::sync::OnceLock<Vec<u16>>; 5] = [const { std::sync::OnceLock::new() }; 5];
+    CHOICES[size as usize]
+        .get_or_init(|| (0u16..1 << 9).filter(|c| c.count_ones() == size).collect())
 }
 
 /// Where one digit lies in each line of one orientation: for each base

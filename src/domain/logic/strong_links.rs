@@ -251,8 +251,8 @@ impl DigitLinks {
 struct Walk<'a> {
     grid: &'a Grid,
     count: usize,
-    tuples: Vec<Vec<Kind>>,
-    orders: Vec<Vec<usize>>,
+    tuples: &'static [Vec<Kind>],
+    orders: &'static [Vec<usize>],
 }
 
 /// A chain being walked: each link's id and orientation (1 when it is
@@ -264,8 +264,8 @@ impl<'a> Walk<'a> {
         Walk {
             grid,
             count,
-            tuples: kind_tuples(count),
-            orders: link_orders(count),
+            tuples: &orders_of(count).0,
+            orders: &orders_of(count).1,
         }
     }
 
@@ -357,6 +357,16 @@ impl<'a> Walk<'a> {
         );
         Some((discovery, key, step))
     }
+}
+
+/// The kinds of units and the orders of links a search tries.
+type Orders = (Vec<Vec<Kind>>, Vec<Vec<usize>>);
+
+/// [`kind_tuples`] and [`link_orders`] for `count` links, made once:
+/// every search of a step asks for them.
+fn orders_of(count: usize) -> &'static Orders {
+    static ORDERS: [std::sync::OnceLock<Orders>; 5] = [const { std::sync::OnceLock::new() }; 5];
+    ORDERS[count].get_or_init(|| (kind_tuples(count), link_orders(count)))
 }
 
 /// The orders in which a pattern's links are chained, in Sukaku
