@@ -30,12 +30,14 @@ echo "== The hardest sample: Sukaku Explainer's ER/EP/ED and seconds against our
 echo "== Soundness: every step of every puzzle against its solution"
 "$check" soundness "$puzzles"/kaggle_like.txt "$puzzles"/top1465.txt \
   "$puzzles"/17_clue.txt ${SOUNDNESS_ALL:+"$puzzles"/hardest_1905_11plus.txt}
-echo "== Speed, one thread (ours, then the crates.io crate's grader), on kaggle_like, top1465 and the exchange set"
-anchor=$("$shared"/tools/anchor-rate.sh --path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 exchange=$work/exchange-rated-puzzles.txt
 awk '{print $2}' "$grading/exchange-rated.txt" >"$exchange"
+echo "== The walk's remembering ladder against a fresh one, at every harder step"
+"$check" memory "$exchange" "$puzzles"/top1465.txt
+echo "== Speed, one thread (ours, then the crates.io crate's grader), on kaggle_like, top1465 and the exchange set"
+anchor=$("$shared"/tools/anchor-rate.sh --path)
 for file in "$puzzles/kaggle_like.txt" "$puzzles/top1465.txt" "$exchange"; do
   "$check" speed "$file" "$([ "$file" = "$puzzles/kaggle_like.txt" ] && echo 20 || echo 1)"
   /usr/bin/time -o "$work/seconds" -f %e "$anchor" grade "$file" >"$work/anchor.out"
