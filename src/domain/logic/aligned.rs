@@ -19,8 +19,8 @@
 //! then the second's), and the three must share at least two.
 //!
 //! What a base tells depends only on its cells and the cells they all see
-//! (the excluders among them): with a [`Scope`], only bases that hold or
-//! see a changed cell are tried. (Being a base at all also asks that no
+//! (the excluders among them): with a [`Scope`], only bases that hold a
+//! changed cell, or a changed cell all of them see, are tried. (Being a base at all also asks that no
 //! peer hold a single candidate; on the ladder, past naked singles, none
 //! does.)
 

@@ -47,11 +47,11 @@ pub fn als_wing(grid: &Grid, size: usize, scope: Scope) -> Option<Step> {
             .collect();
         for_each_set(grid, &open, size, &mut |set, held| {
             let members: Cells = set.iter().copied().collect();
-            let pairs = match scope.touches(members) {
+            let partners = match scope.touches(members) {
                 true => pairs,
                 false => changed_pairs,
             };
-            for pair in pairs.iter() {
+            for pair in partners.iter() {
                 if let Some(step) = wing(grid, set, pair, held, technique) {
                     let better = best.as_ref().is_none_or(|b| {
                         (step.rating, std::cmp::Reverse(step.eliminations.len()))

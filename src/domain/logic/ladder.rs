@@ -57,10 +57,18 @@ const RUNGS: usize = 35;
 
 /// The ladder, remembering for each rung the last grid it found nothing
 /// on: there it need only search what changed since (see [`Scope`]).
-/// The steps are the same as [`harder_step`]'s, found sooner.
+/// The steps are the same as [`harder_step`]'s, found sooner. One ladder
+/// serves one walk: each grid it is given must come from the one before
+/// by placements and removals.
 #[derive(Debug)]
 pub struct Ladder {
     failed_on: [Option<Rc<Grid>>; RUNGS],
+}
+
+impl Default for Ladder {
+    fn default() -> Ladder {
+        Ladder::new()
+    }
 }
 
 impl Ladder {
@@ -132,7 +140,9 @@ impl Ladder {
                 },
             };
             let found = finder(grid, scope);
-            self.failed_on[at] = found.is_none().then(|| now.clone());
+            // A search cut short by the stop found nothing for certain.
+            let failed = found.is_none() && !should_stop();
+            self.failed_on[at] = failed.then(|| now.clone());
             if found.is_some() {
                 return found;
             }

@@ -34,8 +34,14 @@ impl Scope {
     /// What differs between `before` and `now`, a grid reached from it by
     /// placing digits and crossing out candidates: the cells whose
     /// candidates changed or that were filled, and the digits that left
-    /// some cell's candidates.
+    /// some cell's candidates (a placed digit among them, since it was a
+    /// candidate of its cell).
     pub fn since(before: &Grid, now: &Grid) -> Scope {
+        debug_assert!(
+            now.blanks().minus(before.blanks()).is_empty()
+                && (0..81).all(|cell| now.marks(cell) & !before.marks(cell) == 0),
+            "a later grid only fills cells and crosses out candidates"
+        );
         let mut scope = Scope {
             cells: before.blanks().minus(now.blanks()),
             digits: 0,

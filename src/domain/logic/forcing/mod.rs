@@ -40,9 +40,8 @@ use advanced::Advanced;
 use search::{Conclusion, Kind, Producer, complexity, conclusions};
 
 /// The easiest Nishio forcing chain (7.5 and up), among the digits in
-/// `scope`: a Nishio chain follows its digit's links alone. (A cell
-/// emptied would depend on the others, but no cell on the ladder is down
-/// to one candidate by then.)
+/// `scope`: a Nishio chain follows its digit's links alone, and its
+/// contradictions are that digit both on and off.
 pub fn nishio(grid: &Grid, scope: Scope, should_stop: &dyn Fn() -> bool) -> Option<Step> {
     let producer = Producer {
         digits: scope.digits(),
