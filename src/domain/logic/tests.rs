@@ -440,6 +440,17 @@ fn a_unique_rectangle_whose_roof_lost_one_digit_of_the_pair_removes_the_other() 
 }
 
 #[test]
+fn a_unique_rectangle_of_type_2_takes_the_shared_extra_from_cells_seeing_its_roof() {
+    // r1c1 and r1c6 hold only {5,8}; r2c1 and r2c6 hold 6 besides, so one
+    // of them is 6, and r2c4, which sees both, cannot be.
+    let grid =
+        position("r1c1=58 r1c6=58 r2c1=568 r2c6=568 r2c4=16 r1c4=6 r9c6=6 r2c9=8 r3c3=8 r4c1=8");
+    let step = found(&grid, Technique::UniqueRectangle2);
+    assert_eq!(sorted(&step.eliminations), marks("r2c4=6"));
+    assert_true_to(&step, SOLUTION);
+}
+
+#[test]
 fn a_rectangle_with_two_corners_beyond_the_pair_is_no_type_1() {
     // r1c6 {5,6,8} and r2c1 {6,8} both hold more than the pair: type 1
     // needs three corners holding just the pair.

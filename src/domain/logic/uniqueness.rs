@@ -65,15 +65,28 @@ impl Rectangle {
 
 fn rectangles(grid: &Grid) -> Vec<Rectangle> {
     let mut found = Vec::new();
-    let blanks = grid.blanks();
+    let bivalue = grid.bivalue_cells();
+    // The blank columns of each row, as a mask.
+    let open: [u16; 9] = std::array::from_fn(|row| {
+        (0..9).fold(0, |mask, column| {
+            match grid.blanks().has(row * 9 + column) {
+                true => mask | 1 << column,
+                false => mask,
+            }
+        })
+    });
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
-            for c1 in 0..9 {
-                for c2 in c1 + 1..9 {
+            let both = open[r1] & open[r2];
+            for c1 in (0..9).filter(|&c| both >> c & 1 != 0) {
+                for c2 in (c1 + 1..9).filter(|&c| both >> c & 1 != 0) {
                     let cells = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c2, r2 * 9 + c1];
                     let same_band = r1 / 3 == r2 / 3;
                     let same_stack = c1 / 3 == c2 / 3;
-                    if same_band == same_stack || !cells.iter().all(|&c| blanks.has(c)) {
+                    // A deadly pattern needs two corners holding only its
+                    // pair (see `could_be_deadly`).
+                    let two_pairs = cells.iter().filter(|&&c| bivalue.has(c)).count() >= 2;
+                    if same_band == same_stack || !two_pairs {
                         continue;
                     }
                     let held = cells.iter().fold(0, |m, &c| m | grid.marks(c));
