@@ -20,9 +20,9 @@
 //!
 //! What a base tells depends only on its cells and the cells they all see
 //! (the excluders among them): with a [`Scope`], only bases that hold a
-//! changed cell, or a changed cell all of them see, are tried. (Being a base at all also asks that no
-//! peer hold a single candidate; on the ladder, past naked singles, none
-//! does.)
+//! changed cell, or a changed cell all of them see, are tried. (Being a
+//! base at all also asks that no peer hold a single candidate; on the
+//! ladder, past naked singles, none does.)
 
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
@@ -93,10 +93,7 @@ fn touched(scope: Scope, base: &[usize]) -> bool {
     if scope.is_whole() {
         return true;
     }
-    let cells: Cells = base
-        .iter()
-        .map(|&cell| Cells::single(cell))
-        .fold(Cells::EMPTY, Cells::or);
+    let cells: Cells = base.iter().copied().collect();
     let seen = base
         .iter()
         .fold(Cells::ALL, |all, &cell| all.and(PEERS[cell]));

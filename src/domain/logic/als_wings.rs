@@ -52,7 +52,7 @@ pub fn als_wing(grid: &Grid, size: usize, scope: Scope) -> Option<Step> {
                 false => changed_pairs,
             };
             for pair in partners.iter() {
-                if let Some(step) = wing(grid, set, pair, held, technique) {
+                if let Some(step) = wing(grid, set, members, pair, held, technique) {
                     let better = best.as_ref().is_none_or(|b| {
                         (step.rating, std::cmp::Reverse(step.eliminations.len()))
                             < (b.rating, std::cmp::Reverse(b.eliminations.len()))
@@ -100,10 +100,16 @@ fn for_each_set(grid: &Grid, cells: &[usize], size: usize, visit: &mut dyn FnMut
     walk(grid, cells, size, &mut Vec::with_capacity(size), 0, visit);
 }
 
-/// The wing of `set` (holding the digits `held`) and the two-candidate
-/// cell `pair`, if it eliminates anything.
-fn wing(grid: &Grid, set: &[usize], pair: usize, held: u16, technique: Technique) -> Option<Step> {
-    let members: Cells = set.iter().copied().collect();
+/// The wing of `set` (its cells `members`, holding the digits `held`)
+/// and the two-candidate cell `pair`, if it eliminates anything.
+fn wing(
+    grid: &Grid,
+    set: &[usize],
+    members: Cells,
+    pair: usize,
+    held: u16,
+    technique: Technique,
+) -> Option<Step> {
     let pair_digits = grid.marks(pair);
     if members.has(pair) || pair_digits & !held != 0 || PEERS[pair].and(members).is_empty() {
         return None;

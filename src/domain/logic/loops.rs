@@ -60,14 +60,10 @@ pub fn unique_loop(grid: &Grid) -> Option<Step> {
     let mut found: Vec<(Rating, u8, Vec<Mark>, Step)> = Vec::new();
     for start in grid.bivalue_cells().iter() {
         let pair = grid.marks(start);
-        let [a, b] = {
-            let mut both = digits(pair);
-            [both.next(), both.next()].map(|d| d.expect("two candidates"))
-        };
         let mut growth = Growth {
             grid,
             pair,
-            holders: grid.cells_with(a).and(grid.cells_with(b)),
+            holders: digits(pair).fold(Cells::ALL, |cells, d| cells.and(grid.cells_with(d))),
             on_path: Cells::single(start),
             loops: Vec::new(),
         };

@@ -67,14 +67,7 @@ fn rectangles(grid: &Grid) -> Vec<Rectangle> {
     let mut found = Vec::new();
     let bivalue = grid.bivalue_cells();
     // The blank columns of each row, as a mask.
-    let open: [u16; 9] = std::array::from_fn(|row| {
-        (0..9).fold(0, |mask, column| {
-            match grid.blanks().has(row * 9 + column) {
-                true => mask | 1 << column,
-                false => mask,
-            }
-        })
-    });
+    let open: [u16; 9] = std::array::from_fn(|row| (grid.blanks().0 >> (9 * row)) as u16 & 0x1ff);
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
             let both = open[r1] & open[r2];
