@@ -17,7 +17,7 @@ use super::super::grid::Grid;
 use super::super::implications::{State, cell_of, digit_of, is_on};
 use super::advanced::{Advanced, NestedChains};
 use super::propagation::{Cause, NodeId, Propagation};
-use super::search::{Conclusion, Kind, STATIC, complexity, conclusions, walk};
+use super::search::{Conclusion, Kind, STATIC, Sink, complexity, conclusions, walk};
 
 /// The link that made an "on" of a nested chain: a cell with one
 /// candidate left, or a unit with one place left.
@@ -150,18 +150,10 @@ fn link_cause(work: &Grid, parent: State, node: State) -> RuleCause {
 
 /// Sukaku Explainer's static cell and region chains on `work`.
 pub(super) fn multiple_chains(work: &Grid, nested: &mut NestedChains) -> Vec<InnerHint> {
-    let mut found: Vec<(u32, Kind, Conclusion)> = Vec::new();
     let mut plain = Advanced::default();
-    conclusions(
-        work,
-        STATIC,
-        &mut plain,
-        &|| false,
-        &mut |conclusion, advanced| {
-            let complexity = complexity(&conclusion.targets, &advanced.nested);
-            found.push((complexity, conclusion.kind, conclusion));
-        },
-    );
+    let mut every = Every(Vec::new());
+    conclusions(work, STATIC, &mut plain, &|| false, &mut every);
+    let mut found = every.0;
     found.sort_by_key(|&(complexity, kind, _)| (complexity, kind));
     let mut kept = Vec::new();
     let mut hints = Vec::new();
@@ -183,6 +175,20 @@ pub(super) fn multiple_chains(work: &Grid, nested: &mut NestedChains) -> Vec<Inn
         });
     }
     hints
+}
+
+/// Every conclusion, with the nodes it rests on.
+struct Every(Vec<(u32, Kind, Conclusion)>);
+
+impl Sink for Every {
+    fn wants(&self, _: u32, _: Kind) -> bool {
+        true
+    }
+
+    fn take(&mut self, conclusion: Conclusion, advanced: &Advanced) {
+        let complexity = complexity(&conclusion.targets, &advanced.nested);
+        self.0.push((complexity, conclusion.kind, conclusion));
+    }
 }
 
 /// The "ons" one branch of a cell or region chain rests on, with their

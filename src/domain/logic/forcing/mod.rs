@@ -37,7 +37,7 @@ use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
 use advanced::Advanced;
-use search::{Conclusion, Kind, Producer, complexity, conclusions};
+use search::{Conclusion, Kind, Producer, Sink, complexity, conclusions};
 
 /// The easiest Nishio forcing chain (7.5 and up), among the digits in
 /// `scope`: a Nishio chain follows its digit's links alone, and its
@@ -83,26 +83,37 @@ fn easiest_with(
     advanced: &mut Advanced,
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Step> {
-    let mut best: Option<(u32, Kind, Conclusion)> = None;
-    let finished = conclusions(
-        grid,
-        producer,
-        advanced,
-        should_stop,
-        &mut |conclusion, advanced| {
-            let complexity = complexity(&conclusion.targets, &advanced.nested);
-            let better = best
-                .as_ref()
-                .is_none_or(|(c, k, _)| (complexity, conclusion.kind) < (*c, *k));
-            if better {
-                best = Some((complexity, conclusion.kind, conclusion));
-            }
-        },
-    );
-    if !finished {
+    let mut easiest = Easiest(None);
+    if !conclusions(grid, producer, advanced, should_stop, &mut easiest) {
         return None;
     }
+    let best = easiest.0;
     best.map(|(complexity, kind, conclusion)| step(producer, complexity, kind, &conclusion))
+}
+
+/// The conclusion sorted first so far: fewest nodes, then the lowest
+/// kind, then the first found.
+struct Easiest(Option<(u32, Kind, Conclusion)>);
+
+impl Easiest {
+    fn beats(&self, nodes: u32, kind: Kind) -> bool {
+        self.0
+            .as_ref()
+            .is_none_or(|(best, best_kind, _)| (nodes, kind) < (*best, *best_kind))
+    }
+}
+
+impl Sink for Easiest {
+    fn wants(&self, nodes: u32, kind: Kind) -> bool {
+        self.beats(nodes, kind)
+    }
+
+    fn take(&mut self, conclusion: Conclusion, advanced: &Advanced) {
+        let complexity = complexity(&conclusion.targets, &advanced.nested);
+        if self.beats(complexity, conclusion.kind) {
+            self.0 = Some((complexity, conclusion.kind, conclusion));
+        }
+    }
 }
 
 /// The technique a producer's conclusion of `kind` is reported as.

@@ -15,7 +15,11 @@
 //! ([`super::advanced`]).
 //!
 //! The order matters: which parents a node gets decides how many nodes a
-//! conclusion rests on, and that count is its rating.
+//! conclusion rests on, and that count is its rating. Each node keeps the
+//! length of its line of first parents, a lower bound on that count that
+//! lets a producer skip counting conclusions that cannot win. A static
+//! search, whose grid never changes, reads each node's successors from a
+//! table made once per grid ([`Links`]).
 
 use super::super::bits::{UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
@@ -47,8 +51,11 @@ pub(super) const NO_NESTED: u32 = u32::MAX;
 pub(super) struct Node {
     pub state: State,
     pub cause: Cause,
+    /// How many nodes its first parent's first parent and so on come to,
+    /// back to the assumption: a lower bound on the nodes it rests on.
+    pub depth: u16,
+    parent_count: u16,
     first_parent: u32,
-    parent_count: u32,
     /// The nested chain that implied it (an index into
     /// [`Advanced::nested`]), or [`NO_NESTED`].
     pub nested: u32,
@@ -207,11 +214,15 @@ impl Propagation {
     fn add(&mut self, state: State, cause: Cause, parents: &[NodeId], nested: u32) -> NodeId {
         let first_parent = self.buffers.parents.len() as u32;
         self.buffers.parents.extend_from_slice(parents);
+        let depth = parents
+            .first()
+            .map_or(0, |&parent| self.buffers.nodes[parent as usize].depth + 1);
         self.buffers.nodes.push(Node {
             state,
             cause,
+            depth,
+            parent_count: parents.len() as u16,
             first_parent,
-            parent_count: parents.len() as u32,
             nested,
         });
         (self.buffers.nodes.len() - 1) as NodeId
@@ -291,6 +302,85 @@ impl FromIterator<State> for Hidden {
             hidden.len += 1;
         }
         hidden
+    }
+}
+
+/// The links a static search follows on one grid, each node's listed
+/// once in the order [`follow`] would work them out. A static search
+/// never changes its grid, and a producer follows hundreds of searches
+/// on the same one: finding a node's successors from the table instead
+/// of the grid's units makes each search about twice as fast.
+pub(super) struct Links {
+    /// Where each state's successors start in `successors`; the next
+    /// state's start is where they end.
+    starts: Vec<u32>,
+    successors: Vec<(State, Cause)>,
+}
+
+impl Links {
+    /// The links of `grid` under `mode`, which must not be dynamic or
+    /// nested.
+    pub fn new(grid: &Grid, mode: Mode) -> Links {
+        debug_assert!(!mode.dynamic && mode.level == 0, "a static search");
+        let mut links = Links {
+            starts: Vec::with_capacity(STATES + 1),
+            successors: Vec::with_capacity(4 * STATES),
+        };
+        let mut found = Vec::new();
+        for node in 0..STATES as State {
+            links.starts.push(links.successors.len() as u32);
+            if !grid.has(cell_of(node), digit_of(node)) {
+                continue;
+            }
+            match is_on(node) {
+                true => turned_off(grid, node, mode, &mut found),
+                false => turned_on(grid, grid, node, mode, &mut found),
+            }
+            links
+                .successors
+                .extend(found.drain(..).map(|next| (next.state, next.cause)));
+        }
+        links.starts.push(links.successors.len() as u32);
+        links
+    }
+
+    fn of(&self, node: State) -> &[(State, Cause)] {
+        let node = usize::from(node);
+        &self.successors[self.starts[node] as usize..self.starts[node + 1] as usize]
+    }
+}
+
+/// Follows everything `start` implies by `links` alone: [`propagate`] on
+/// the grid the links were made from, in a static mode.
+pub(super) fn propagate_fixed(links: &Links, start: State) -> Propagation {
+    let mut found = Propagation::new();
+    let root = found.add(start, Cause::Assumed, &[], NO_NESTED);
+    found.list(root);
+    let (mut next_on, mut next_off) = (0, 0);
+    loop {
+        let from = if next_on < found.ons().len() {
+            next_on += 1;
+            found.ons()[next_on - 1]
+        } else if next_off < found.offs().len() {
+            next_off += 1;
+            found.offs()[next_off - 1]
+        } else {
+            return found;
+        };
+        for &(next, cause) in links.of(found.node(from).state) {
+            if let Some(other) = found.find(opposite(next)) {
+                let closing = found.add(next, cause, &[from], NO_NESTED);
+                found.contradiction = Some(match is_on(next) {
+                    true => (closing, other),
+                    false => (other, closing),
+                });
+                return found;
+            }
+            if !found.reached(next) {
+                let id = found.add(next, cause, &[from], NO_NESTED);
+                found.list(id);
+            }
+        }
     }
 }
 

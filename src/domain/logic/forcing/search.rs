@@ -27,7 +27,7 @@ use super::super::bits::{UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, state};
 use super::advanced::{Advanced, NestedChains};
-use super::propagation::{Mode, NO_NESTED, NodeId, Propagation, propagate};
+use super::propagation::{Links, Mode, NO_NESTED, NodeId, Propagation, propagate, propagate_fixed};
 
 /// What one producer looks for.
 #[derive(Debug, Clone, Copy)]
@@ -117,6 +117,8 @@ pub(super) struct Conclusion {
 struct Branches<'a> {
     grid: &'a Grid,
     mode: Mode,
+    /// The grid's links, for a static search.
+    links: Option<Links>,
     on: Vec<Option<Rc<Propagation>>>,
 }
 
@@ -126,29 +128,41 @@ impl Branches<'_> {
         if let Some(found) = &self.on[index] {
             return found.clone();
         }
-        let found = Rc::new(propagate(
-            self.grid,
-            state(cell, digit, true),
-            self.mode,
-            advanced,
-        ));
+        let start = state(cell, digit, true);
+        let found = Rc::new(match &self.links {
+            Some(links) => propagate_fixed(links, start),
+            None => propagate(self.grid, start, self.mode, advanced),
+        });
         self.on[index] = Some(found.clone());
         found
     }
 }
 
-/// Every conclusion `producer` finds on `grid`, in discovery order, each
-/// handed to `sink`; false if `should_stop` said stop first.
+/// Where a search's conclusions go.
+pub(super) trait Sink {
+    /// Whether a conclusion of `kind` resting on at least `nodes` nodes
+    /// could be kept. The search hands over only those, sparing the
+    /// others the count of what they rest on.
+    fn wants(&self, nodes: u32, kind: Kind) -> bool;
+
+    /// Takes a conclusion (`advanced` holds its nested chains).
+    fn take(&mut self, conclusion: Conclusion, advanced: &Advanced);
+}
+
+/// Every conclusion `producer` finds on `grid` that `sink` wants, in
+/// discovery order; false if `should_stop` said stop first.
 pub(super) fn conclusions(
     grid: &Grid,
     producer: Producer,
     advanced: &mut Advanced,
     should_stop: &dyn Fn() -> bool,
-    sink: &mut dyn FnMut(Conclusion, &Advanced),
+    sink: &mut dyn Sink,
 ) -> bool {
+    let static_mode = !producer.mode.dynamic && producer.mode.level == 0;
     let mut branches = Branches {
         grid,
         mode: producer.mode,
+        links: static_mode.then(|| Links::new(grid, producer.mode)),
         on: vec![None; 729],
     };
     for cell in grid.blanks().iter() {
@@ -191,7 +205,7 @@ fn binary(
     on: &Rc<Propagation>,
     off: Propagation,
     advanced: &Advanced,
-    sink: &mut dyn FnMut(Conclusion, &Advanced),
+    sink: &mut dyn Sink,
 ) {
     let off = Rc::new(off);
     let conclusion = |node, kind, targets| Conclusion {
@@ -205,9 +219,12 @@ fn binary(
     if producer.contradictions {
         for (branch, result) in [(on, false), (&off, true)] {
             if let Some((a, b)) = branch.contradiction {
+                if !sink.wants(least(branch, a) + least(branch, b), Kind::Contradiction) {
+                    continue;
+                }
                 let targets = vec![(branch.clone(), a), (branch.clone(), b)];
                 let node = state(cell, digit, result);
-                sink(conclusion(node, Kind::Contradiction, targets), advanced);
+                sink.take(conclusion(node, Kind::Contradiction, targets), advanced);
             }
         }
     }
@@ -220,9 +237,10 @@ fn binary(
             let Some(from_off) = off.find(node) else {
                 continue;
             };
-            if worth(grid, node) {
+            let nodes = least(on, from_on) + least(&off, from_off);
+            if worth(grid, node) && sink.wants(nodes, Kind::Double) {
                 let targets = vec![(on.clone(), from_on), (off.clone(), from_off)];
-                sink(conclusion(node, Kind::Double, targets), advanced);
+                sink.take(conclusion(node, Kind::Double, targets), advanced);
             }
         }
     }
@@ -237,7 +255,7 @@ fn regions(
     digit: u8,
     on: &Rc<Propagation>,
     advanced: &mut Advanced,
-    sink: &mut dyn FnMut(Conclusion, &Advanced),
+    sink: &mut dyn Sink,
 ) {
     for unit in units_of(cell) {
         let places = UNITS[unit].and(grid.cells_with(digit));
@@ -264,10 +282,11 @@ fn agreements(
     branches: &[Rc<Propagation>],
     (kind, cell, digit, unit): (Kind, usize, u8, Option<usize>),
     advanced: &Advanced,
-    sink: &mut dyn FnMut(Conclusion, &Advanced),
+    sink: &mut dyn Sink,
 ) {
     for node in common(branches) {
-        if worth(grid, node) {
+        let nodes = branches.iter().map(|b| least(b, id(b, node))).sum();
+        if worth(grid, node) && sink.wants(nodes, kind) {
             let targets = branches.iter().map(|b| (b.clone(), id(b, node))).collect();
             let conclusion = Conclusion {
                 node,
@@ -277,9 +296,15 @@ fn agreements(
                 digit,
                 unit,
             };
-            sink(conclusion, advanced);
+            sink.take(conclusion, advanced);
         }
     }
+}
+
+/// The fewest nodes `target` can rest on in `branch`: its line of first
+/// parents, itself included (each a different node).
+fn least(branch: &Propagation, target: NodeId) -> u32 {
+    u32::from(branch.node(target).depth) + 1
 }
 
 fn id(branch: &Propagation, node: State) -> NodeId {

@@ -6,7 +6,7 @@ use super::super::grid::Grid;
 use super::super::implications::{cell_of, digit_of, is_on, state};
 use super::super::technique::{Rating, Technique};
 use super::advanced::{Advanced, hash_map_order};
-use super::propagation::{Mode, propagate};
+use super::propagation::{Links, Mode, Propagation, propagate, propagate_fixed};
 use super::search::{complexity, walk};
 use super::*;
 
@@ -61,6 +61,77 @@ fn every_node_rests_on_nodes_reached_before_it_and_the_assumption_on_none() {
         }
     }
     assert!(contradictions > 0);
+}
+
+/// Every search from a candidate on or off of `grid` under `mode`.
+fn every_search(grid: &Grid, mode: Mode) -> Vec<(u16, Propagation)> {
+    let mut found = Vec::new();
+    for cell in grid.blanks().iter() {
+        for digit in super::super::bits::digits(grid.marks(cell)) {
+            for on in [true, false] {
+                let start = state(cell, digit, on);
+                found.push((
+                    start,
+                    propagate(grid, start, mode, &mut Advanced::default()),
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_static_search_by_the_grid_s_links_reaches_what_it_reaches_on_the_grid() {
+    let grid = Grid::new(&crate::domain::parse_board(CONTRADICTION).expect("a puzzle"));
+    let mode = search::STATIC.mode;
+    let links = Links::new(&grid, mode);
+    let mut contradictions = 0;
+    for (start, on_grid) in every_search(&grid, mode) {
+        let by_links = propagate_fixed(&links, start);
+        let nodes = |found: &Propagation| -> Vec<_> {
+            let ids = found.ons().iter().chain(found.offs());
+            ids.map(|&id| {
+                (
+                    found.node(id).state,
+                    found.node(id).cause,
+                    found.parents(id).to_vec(),
+                )
+            })
+            .collect()
+        };
+        assert_eq!(nodes(&by_links), nodes(&on_grid), "from {start}");
+        let ends = |found: &Propagation| {
+            found.contradiction.map(|(a, b)| {
+                (
+                    found.node(a).state,
+                    found.node(b).state,
+                    found.parents(a).to_vec(),
+                )
+            })
+        };
+        assert_eq!(ends(&by_links), ends(&on_grid), "from {start}");
+        contradictions += usize::from(on_grid.contradiction.is_some());
+    }
+    assert!(contradictions > 0, "{contradictions}");
+}
+
+#[test]
+fn a_node_rests_on_its_line_of_first_parents_at_least_and_in_a_static_search_on_it_alone() {
+    let grid = grid_before(CONTRADICTION, Technique::ContradictionForcingChain);
+    for (mode, exact) in [(DYNAMIC, false), (search::STATIC.mode, true)] {
+        let mut longer = 0;
+        for (_, found) in every_search(&grid, mode) {
+            for &id in found.ons().iter().chain(found.offs()) {
+                let line = u32::from(found.node(id).depth) + 1;
+                let rests_on = walk(&found, id, |_| {});
+                assert!(line <= rests_on, "{line} {rests_on}");
+                assert!(!exact || line == rests_on, "{line} {rests_on}");
+                longer += usize::from(line < rests_on);
+            }
+        }
+        // Dynamic nodes have hidden parents: the bound is not always met.
+        assert_eq!(longer > 0, !exact);
+    }
 }
 
 #[test]
