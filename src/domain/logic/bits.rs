@@ -21,6 +21,11 @@ impl Cells {
         Cells(1 << index)
     }
 
+    /// The cells whose index is below `index`.
+    pub const fn below(index: usize) -> Cells {
+        Cells((1 << index) - 1)
+    }
+
     /// How many cells the set holds.
     pub const fn len(self) -> u32 {
         self.0.count_ones()

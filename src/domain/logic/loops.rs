@@ -56,14 +56,35 @@ fn pattern_type(technique: Technique) -> u8 {
 /// The first unique loop (a rectangle, for four cells), by rating then
 /// type, if one removes something.
 pub fn unique_loop(grid: &Grid) -> Option<Step> {
+    first_loop(grid, true)
+}
+
+/// [`unique_loop`] with every loop searched from every cell of it, for
+/// tests of the search that starts each loop from its first cell only.
+#[cfg(test)]
+pub(super) fn unique_loop_from_every_cell(grid: &Grid) -> Option<Step> {
+    first_loop(grid, false)
+}
+
+fn first_loop(grid: &Grid, from_first_cell: bool) -> Option<Step> {
     // Each loop once per type, however many of its cells it was found from.
     let mut found: Vec<(Rating, u8, Vec<Mark>, Step)> = Vec::new();
-    for start in grid.bivalue_cells().iter() {
+    let bivalue = grid.bivalue_cells();
+    for start in bivalue.iter() {
         let pair = grid.marks(start);
+        // A loop through a two-candidate cell before `start` was found
+        // from the first such cell of it, in the same order: the search
+        // accepts a loop or not whichever of its cells it starts from.
+        let earlier = match from_first_cell {
+            true => bivalue.and(Cells::below(start)),
+            false => Cells::EMPTY,
+        };
         let mut growth = Growth {
             grid,
             pair,
-            holders: digits(pair).fold(Cells::ALL, |cells, d| cells.and(grid.cells_with(d))),
+            holders: digits(pair)
+                .fold(Cells::ALL, |cells, d| cells.and(grid.cells_with(d)))
+                .minus(earlier),
             on_path: Cells::single(start),
             loops: Vec::new(),
         };

@@ -939,6 +939,26 @@ impl Observer for Unremembered {
 }
 
 #[test]
+fn a_unique_loop_searched_from_its_first_cell_alone_is_the_one_found_from_every_cell() {
+    let puzzles = [&UNIQUE_LOOPS[..], &RATED[..], &BUGS].concat();
+    let (mut compared, mut loops) = (0, 0);
+    for (text, _, _) in puzzles {
+        let mut grid = Grid::new(&board(text));
+        while let Some(step) = ladder::simplest_step(&grid, &never) {
+            let found = loops::unique_loop(&grid);
+            assert_eq!(found, loops::unique_loop_from_every_cell(&grid), "{text}");
+            compared += 1;
+            loops += usize::from(found.is_some());
+            step.apply(&mut grid);
+        }
+    }
+    assert!(
+        compared > 1000 && loops > 20,
+        "{compared} grids, {loops} loops"
+    );
+}
+
+#[test]
 fn the_walk_s_ladder_finds_what_a_ladder_with_no_memory_finds() {
     // The walk's ladder searches only what changed below the rung that
     // found the last step; every step must still be the simplest.
