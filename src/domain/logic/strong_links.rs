@@ -319,6 +319,14 @@ impl<'a> Walk<'a> {
     /// than its reverse).
     fn pattern(&self, links: &DigitLinks, trail: &Trail) -> Option<(Discovery, Key, Step)> {
         let count = trail.len();
+        let turns = trail
+            .iter()
+            .fold(0u32, |all, &(_, turn)| all << 1 | turn as u32);
+        let mut chain = [&links.all[trail[0].0]; 4];
+        for (slot, &(id, _)) in chain.iter_mut().zip(trail) {
+            *slot = &links.all[id];
+        }
+        removals(self.grid, links.digit, &chain[..count], turns)?;
         let mut chosen = [0usize; 4];
         for (slot, &(id, _)) in chosen.iter_mut().zip(trail) {
             *slot = id;
@@ -334,9 +342,6 @@ impl<'a> Walk<'a> {
             order.iter().le(order.iter().rev()),
             "the walk reads a chain from its earlier end"
         );
-        let turns = trail
-            .iter()
-            .fold(0u32, |all, &(_, turn)| all << 1 | turn as u32);
         let mut picked = [links.all[chosen[0]]; 4];
         let mut positions = [(0, 0); 4];
         for (i, &id) in chosen.iter().enumerate() {
@@ -392,6 +397,61 @@ fn link_orders(count: usize) -> Vec<Vec<usize>> {
     orders
 }
 
+/// What the links of `chain`, in that order and each turned by its bit
+/// of `turns` (the first link's bit the highest), remove, if consecutive
+/// ends share a unit and they remove something: the test every chain the
+/// walk meets must pass (about one in a hundred does) before it is made
+/// into a pattern.
+fn removals(grid: &Grid, digit: u8, chain: &[&Link], turns: u32) -> Option<Cells> {
+    let count = chain.len();
+    let turned = |i: usize| (turns >> (count - 1 - i) & 1) as usize;
+    let mut bridges = [(Cells::EMPTY, 0); 3];
+    for (w, bridge) in bridges.iter_mut().enumerate().take(count - 1) {
+        let near = chain[w].ends[1 - turned(w)].or(chain[w + 1].ends[turned(w + 1)]);
+        *bridge = (near, shared_unit(near)?);
+    }
+    let bridges = &bridges[..count - 1];
+    let start = chain[0].ends[turned(0)];
+    let end = chain[count - 1].ends[1 - turned(count - 1)];
+    if chain[1..count - 1].iter().any(|l| !l.extra.is_empty()) {
+        // A middle link that leaves out a cell is no strong link.
+        return None;
+    }
+    let link_cells = chain
+        .iter()
+        .fold(Cells::EMPTY, |all, l| all.or(UNITS[l.unit]));
+    let places = grid.cells_with(digit);
+    let removed = match shared_unit(start.or(end)) {
+        Some(_) => {
+            let lowest = chain
+                .iter()
+                .all(|l| chain[0].unit_number() <= l.unit_number());
+            let with_extra = chain.iter().any(|l| !l.extra.is_empty());
+            if !lowest || turned(0) != 0 || with_extra {
+                return None;
+            }
+            bridges
+                .iter()
+                .map(|&(near, _)| near)
+                .chain([start.or(end)])
+                .fold(Cells::EMPTY, |all, pair| all.or(pair.common_peers()))
+                .and(places)
+                .minus(link_cells)
+        }
+        None => {
+            let far = start.or(end).or(chain[0].extra).or(chain[count - 1].extra);
+            let shared = bridges
+                .iter()
+                .fold(Cells::EMPTY, |all, &(_, u)| all.or(UNITS[u]));
+            far.common_peers()
+                .and(places)
+                .minus(link_cells)
+                .minus(shared)
+        }
+    };
+    (!removed.is_empty()).then_some(removed)
+}
+
 /// The pattern that chains `links` in `order`, each turned by its bit of
 /// `turns` (the first link's bit the highest), if consecutive ends share
 /// a unit and it removes something.
@@ -405,55 +465,11 @@ fn pattern(
     let count = links.len();
     let turned = |i: usize| (turns >> (count - 1 - i) & 1) as usize;
     let link = |i: usize| &links[order[i]];
-    let mut bridges = [(Cells::EMPTY, 0); 3];
-    for (w, bridge) in bridges.iter_mut().enumerate().take(count - 1) {
-        let near = link(w).ends[1 - turned(w)].or(link(w + 1).ends[turned(w + 1)]);
-        *bridge = (near, shared_unit(near)?);
+    let mut chain = [&links[0]; 4];
+    for (i, slot) in chain.iter_mut().enumerate().take(count) {
+        *slot = link(i);
     }
-    let bridges = &bridges[..count - 1];
-    let start = link(0).ends[turned(0)];
-    let end = link(count - 1).ends[1 - turned(count - 1)];
-    let middle_extra = (1..count - 1).any(|i| !link(i).extra.is_empty());
-    if middle_extra {
-        // A middle link that leaves out a cell is no strong link.
-        return None;
-    }
-    let link_cells = links
-        .iter()
-        .fold(Cells::EMPTY, |all, l| all.or(UNITS[l.unit]));
-    let places = grid.cells_with(digit);
-    let ring = shared_unit(start.or(end));
-    let removed = match ring {
-        Some(_) => {
-            let lowest = order
-                .iter()
-                .all(|&i| links[order[0]].unit_number() <= links[i].unit_number());
-            let with_extra = links.iter().any(|l| !l.extra.is_empty());
-            if !lowest || turned(0) != 0 || with_extra {
-                return None;
-            }
-            bridges
-                .iter()
-                .map(|&(near, _)| near)
-                .chain([start.or(end)])
-                .fold(Cells::EMPTY, |all, pair| all.or(pair.common_peers()))
-                .and(places)
-                .minus(link_cells)
-        }
-        None => {
-            let far = start.or(end).or(link(0).extra).or(link(count - 1).extra);
-            let shared = bridges
-                .iter()
-                .fold(Cells::EMPTY, |all, &(_, u)| all.or(UNITS[u]));
-            far.common_peers()
-                .and(places)
-                .minus(link_cells)
-                .minus(shared)
-        }
-    };
-    if removed.is_empty() {
-        return None;
-    }
+    let removed = removals(grid, digit, &chain[..count], turns)?;
     let grouped = links.iter().filter(|l| l.grouped).count();
     let kinds: Vec<Kind> = order.iter().map(|&i| links[i].kind).collect();
     let oriented = match kinds.iter().le(kinds.iter().rev()) {
