@@ -51,7 +51,12 @@ pub fn als_wing(grid: &Grid, size: usize, scope: Scope) -> Option<Step> {
                 true => pairs,
                 false => changed_pairs,
             };
-            for pair in partners.iter() {
+            // Only a cell outside the set, seeing some of it, whose two
+            // digits the set holds can make a wing (`wing` asks again).
+            let seen = set.iter().fold(Cells::EMPTY, |all, &c| all.or(PEERS[c]));
+            let foreign =
+                digits(0x1ff & !held).fold(Cells::EMPTY, |all, d| all.or(grid.cells_with(d)));
+            for pair in partners.and(seen).minus(members).minus(foreign).iter() {
                 if let Some(step) = wing(grid, set, members, pair, held, technique) {
                     let better = best.as_ref().is_none_or(|b| {
                         (step.rating, std::cmp::Reverse(step.eliminations.len()))
