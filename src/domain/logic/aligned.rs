@@ -64,6 +64,10 @@ pub fn aligned_triple_exclusion(grid: &Grid, scope: Scope) -> Option<Step> {
         for first in 0..second {
             let (a, a_excluders) = bases[first];
             let (b, b_excluders) = bases[second];
+            // A triple shares no more excluders than its pair.
+            if a_excluders.and(b_excluders).len() < 2 {
+                continue;
+            }
             let pair = Cells::single(a).or(Cells::single(b));
             // A triple sees no more than its pair: when the pair is
             // untouched, only a changed third cell can make it new.
@@ -102,27 +106,24 @@ fn touched(scope: Scope, base: &[usize]) -> bool {
 
 /// The cells that can be a base, in index order, with their excluders:
 /// two candidates or more, no peer with one candidate, and some peer with
-/// two to `widest` candidates (the excluders).
+/// at most `widest` candidates (the excluders; none has fewer than two
+/// unless the grid is broken).
 fn base_cells(grid: &Grid, widest: u32) -> Vec<(usize, Cells)> {
-    grid.blanks()
-        .iter()
-        .filter(|&cell| grid.marks(cell).count_ones() >= 2)
-        .filter_map(|cell| excluders(grid, cell, widest).map(|excluders| (cell, excluders)))
-        .collect()
-}
-
-/// The cells with two to `widest` candidates that `cell` sees, if it
-/// sees some and no cell with one candidate left.
-fn excluders(grid: &Grid, cell: usize, widest: u32) -> Option<Cells> {
-    let mut found = Cells::EMPTY;
-    for peer in PEERS[cell].and(grid.blanks()).iter() {
-        match grid.marks(peer).count_ones() {
-            1 => return None,
-            n if n <= widest => found = found.or(Cells::single(peer)),
+    let (mut singles, mut narrow) = (Cells::EMPTY, Cells::EMPTY);
+    for cell in grid.blanks().iter() {
+        match grid.marks(cell).count_ones() {
+            1 => singles = singles.or(Cells::single(cell)),
+            n if n <= widest => narrow = narrow.or(Cells::single(cell)),
             _ => {}
         }
     }
-    (!found.is_empty()).then_some(found)
+    grid.blanks()
+        .iter()
+        .filter(|&cell| grid.marks(cell).count_ones() >= 2)
+        .filter(|&cell| PEERS[cell].and(singles).is_empty())
+        .map(|cell| (cell, PEERS[cell].and(narrow)))
+        .filter(|(_, excluders)| !excluders.is_empty())
+        .collect()
 }
 
 /// The step that removes the digits of `base` found in no possible
@@ -252,6 +253,63 @@ impl<const N: usize> Combinations<'_, N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`base_cells`] written plainly, a peer at a time.
+    fn base_cells_plainly(grid: &Grid, widest: u32) -> Vec<(usize, Cells)> {
+        let excluders = |cell: usize| {
+            let mut found = Cells::EMPTY;
+            for peer in PEERS[cell].and(grid.blanks()).iter() {
+                match grid.marks(peer).count_ones() {
+                    1 => return None,
+                    n if n <= widest => found = found.or(Cells::single(peer)),
+                    _ => {}
+                }
+            }
+            (!found.is_empty()).then_some(found)
+        };
+        grid.blanks()
+            .iter()
+            .filter(|&cell| grid.marks(cell).count_ones() >= 2)
+            .filter_map(|cell| excluders(cell).map(|found| (cell, found)))
+            .collect()
+    }
+
+    #[test]
+    fn base_cells_and_their_excluders_are_those_found_a_peer_at_a_time() {
+        // Every position of a hard puzzle's walk, and the same positions
+        // with a cell's candidates cut to one (a naked single among the
+        // peers rules a base out): it fails when the widest excluder,
+        // the single test or the two-candidate floor is off by one.
+        let text =
+            "5.4.2.8.77.......3...7.3.....8.3.9....5.9.4.....6.4...8..3.2..1.2..6..5.6...8...9";
+        let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
+        let mut compared = 0;
+        loop {
+            let mut cut = grid.clone();
+            if let Some(cell) = cut.blanks().iter().find(|&c| cut.marks(c).count_ones() > 2) {
+                let keep = super::super::bits::digits(cut.marks(cell))
+                    .next()
+                    .expect("a digit");
+                for digit in super::super::bits::digits(cut.marks(cell) & !bit(keep)) {
+                    cut.eliminate(cell, digit);
+                }
+            }
+            for position in [&grid, &cut] {
+                for widest in [2, 3] {
+                    assert_eq!(
+                        base_cells(position, widest),
+                        base_cells_plainly(position, widest)
+                    );
+                    compared += 1;
+                }
+            }
+            let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) else {
+                break;
+            };
+            step.apply(&mut grid);
+        }
+        assert!(compared > 100, "{compared}");
+    }
 
     #[test]
     fn the_three_cell_search_allows_what_the_general_one_does() {
