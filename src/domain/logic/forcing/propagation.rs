@@ -333,12 +333,18 @@ impl Links {
                 continue;
             }
             match is_on(node) {
-                true => turned_off(grid, node, mode, &mut found),
-                false => turned_on(grid, grid, node, mode, &mut found),
+                true => {
+                    turned_off(grid, node, mode, |next, cause| {
+                        links.successors.push((next, cause));
+                        true
+                    });
+                }
+                false => {
+                    turned_on(grid, grid, node, mode, &mut found);
+                    let successors = found.drain(..).map(|next| (next.state, next.cause));
+                    links.successors.extend(successors);
+                }
             }
-            links
-                .successors
-                .extend(found.drain(..).map(|next| (next.state, next.cause)));
         }
         links.starts.push(links.successors.len() as u32);
         links
@@ -420,17 +426,20 @@ fn follow(
         if next_on < found.ons().len() {
             let from = found.ons()[next_on];
             next_on += 1;
-            turned_off(&work, found.node(from).state, mode, successors);
-            for successor in successors.drain(..) {
-                if let Some(on) = found.find(opposite(successor.state)) {
-                    let off = found.add(successor.state, successor.cause, &[from], NO_NESTED);
+            let closed = !turned_off(&work, found.node(from).state, mode, |off, cause| {
+                if let Some(on) = found.find(opposite(off)) {
+                    let off = found.add(off, cause, &[from], NO_NESTED);
                     found.contradiction = Some((on, off));
-                    return;
+                    return false;
                 }
-                if !found.reached(successor.state) {
-                    let id = found.add(successor.state, successor.cause, &[from], NO_NESTED);
+                if !found.reached(off) {
+                    let id = found.add(off, cause, &[from], NO_NESTED);
                     found.list(id);
                 }
+                true
+            });
+            if closed {
+                return;
             }
             continue;
         }
@@ -495,29 +504,33 @@ fn add_advanced(
 }
 
 /// What an "on" turns off: its cell's other candidates (with cell links),
-/// then its digit's other places in its box, row and column, each once.
-fn turned_off(work: &Grid, on: State, mode: Mode, out: &mut Vec<Successor>) {
+/// then its digit's other places in its box, row and column, each once,
+/// each handed to `each` (an "off" has no hidden parents) until it says
+/// stop; false if it did.
+fn turned_off(
+    work: &Grid,
+    on: State,
+    mode: Mode,
+    mut each: impl FnMut(State, Cause) -> bool,
+) -> bool {
     let (cell, digit) = (cell_of(on), digit_of(on));
     if mode.cell_links {
         for other in digits(work.marks(cell) & !bit(digit)) {
-            out.push(Successor {
-                state: state(cell, other, false),
-                cause: Cause::Cell,
-                hidden: Hidden::default(),
-            });
+            if !each(state(cell, other, false), Cause::Cell) {
+                return false;
+            }
         }
     }
     let mut listed = super::super::bits::Cells::single(cell);
     for unit in units_of(cell) {
         for peer in UNITS[unit].and(work.cells_with(digit)).minus(listed).iter() {
-            out.push(Successor {
-                state: state(peer, digit, false),
-                cause: Cause::Unit(unit as u8),
-                hidden: Hidden::default(),
-            });
+            if !each(state(peer, digit, false), Cause::Unit(unit as u8)) {
+                return false;
+            }
         }
         listed = listed.or(UNITS[unit]);
     }
+    true
 }
 
 /// What an "off" turns on: the other candidate of a cell left with two
