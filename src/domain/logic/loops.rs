@@ -59,8 +59,9 @@ pub fn unique_loop(grid: &Grid) -> Option<Step> {
     first_loop(grid, true)
 }
 
-/// [`unique_loop`] with every loop searched from every cell of it, for
-/// tests of the search that starts each loop from its first cell only.
+/// [`unique_loop`] with every loop searched from every two-candidate cell
+/// of it, for tests of the search that starts each loop from its first
+/// one only.
 #[cfg(test)]
 pub(super) fn unique_loop_from_every_cell(grid: &Grid) -> Option<Step> {
     first_loop(grid, false)
@@ -73,8 +74,12 @@ fn first_loop(grid: &Grid, from_first_cell: bool) -> Option<Step> {
     for start in bivalue.iter() {
         let pair = grid.marks(start);
         // A loop through a two-candidate cell before `start` was found
-        // from the first such cell of it, in the same order: the search
-        // accepts a loop or not whichever of its cells it starts from.
+        // already, from the first such cell of it, and is dropped here as
+        // a repeat: whether a loop is kept does not depend on the cell it
+        // is searched from (the extras rule looks at all its cells with
+        // extras, and `alternates` at its cells in any rotation, rejecting
+        // the loops whose first and last moves share a unit kind, which
+        // the growth alone does not check).
         let earlier = match from_first_cell {
             true => bivalue.and(Cells::below(start)),
             false => Cells::EMPTY,

@@ -51,8 +51,9 @@ pub(super) const NO_NESTED: u32 = u32::MAX;
 pub(super) struct Node {
     pub state: State,
     pub cause: Cause,
-    /// How many nodes its first parent's first parent and so on come to,
-    /// back to the assumption: a lower bound on the nodes it rests on.
+    /// How many steps of first parents lead back to the assumption: the
+    /// node rests on at least one more node than that (those of the line
+    /// and itself, each a different node).
     pub depth: u16,
     parent_count: u16,
     first_parent: u32,
@@ -305,8 +306,8 @@ impl FromIterator<State> for Hidden {
     }
 }
 
-/// The links a static search follows on one grid, each node's listed
-/// once in the order [`follow`] would work them out. A static search
+/// The links a static search follows on one grid: each node's
+/// successors, listed once, in the order [`follow`] would work them out. A static search
 /// never changes its grid, and a producer follows hundreds of searches
 /// on the same one: finding a node's successors from the table instead
 /// of the grid's units makes each search about twice as fast.

@@ -106,6 +106,7 @@ fn a_static_search_by_the_grid_s_links_reaches_what_it_reaches_on_the_grid() {
                     found.node(a).state,
                     found.node(b).state,
                     found.parents(a).to_vec(),
+                    found.parents(b).to_vec(),
                 )
             })
         };
