@@ -109,17 +109,20 @@ fn touched(scope: Scope, base: &[usize]) -> bool {
 /// at most `widest` candidates (the excluders; none has fewer than two
 /// unless the grid is broken).
 fn base_cells(grid: &Grid, widest: u32) -> Vec<(usize, Cells)> {
-    let (mut singles, mut narrow) = (Cells::EMPTY, Cells::EMPTY);
+    let (mut singles, mut narrow, mut several) = (Cells::EMPTY, Cells::EMPTY, Cells::EMPTY);
     for cell in grid.blanks().iter() {
-        match grid.marks(cell).count_ones() {
+        let count = grid.marks(cell).count_ones();
+        match count {
             1 => singles = singles.or(Cells::single(cell)),
             n if n <= widest => narrow = narrow.or(Cells::single(cell)),
             _ => {}
         }
+        if count >= 2 {
+            several = several.or(Cells::single(cell));
+        }
     }
-    grid.blanks()
+    several
         .iter()
-        .filter(|&cell| grid.marks(cell).count_ones() >= 2)
         .filter(|&cell| PEERS[cell].and(singles).is_empty())
         .map(|cell| (cell, PEERS[cell].and(narrow)))
         .filter(|(_, excluders)| !excluders.is_empty())

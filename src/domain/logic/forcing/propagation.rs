@@ -229,6 +229,25 @@ impl Propagation {
         (self.buffers.nodes.len() - 1) as NodeId
     }
 
+    /// Follows a link to `next` (`cause`, resting on `parents`): lists it
+    /// if it is new; false if its opposite was reached, when it closes
+    /// the contradiction that ends the search.
+    fn follow_link(&mut self, next: State, cause: Cause, parents: &[NodeId]) -> bool {
+        if let Some(other) = self.find(opposite(next)) {
+            let closing = self.add(next, cause, parents, NO_NESTED);
+            self.contradiction = Some(match is_on(next) {
+                true => (closing, other),
+                false => (other, closing),
+            });
+            return false;
+        }
+        if !self.reached(next) {
+            let id = self.add(next, cause, parents, NO_NESTED);
+            self.list(id);
+        }
+        true
+    }
+
     /// Lists `id` as reached.
     fn list(&mut self, id: NodeId) {
         let state = self.buffers.nodes[id as usize].state;
@@ -375,17 +394,8 @@ pub(super) fn propagate_fixed(links: &Links, start: State) -> Propagation {
             return found;
         };
         for &(next, cause) in links.of(found.node(from).state) {
-            if let Some(other) = found.find(opposite(next)) {
-                let closing = found.add(next, cause, &[from], NO_NESTED);
-                found.contradiction = Some(match is_on(next) {
-                    true => (closing, other),
-                    false => (other, closing),
-                });
+            if !found.follow_link(next, cause, &[from]) {
                 return found;
-            }
-            if !found.reached(next) {
-                let id = found.add(next, cause, &[from], NO_NESTED);
-                found.list(id);
             }
         }
     }
@@ -427,19 +437,10 @@ fn follow(
         if next_on < found.ons().len() {
             let from = found.ons()[next_on];
             next_on += 1;
-            let closed = !turned_off(&work, found.node(from).state, mode, |off, cause| {
-                if let Some(on) = found.find(opposite(off)) {
-                    let off = found.add(off, cause, &[from], NO_NESTED);
-                    found.contradiction = Some((on, off));
-                    return false;
-                }
-                if !found.reached(off) {
-                    let id = found.add(off, cause, &[from], NO_NESTED);
-                    found.list(id);
-                }
-                true
-            });
-            if closed {
+            let on = found.node(from).state;
+            if !turned_off(&work, on, mode, |off, cause| {
+                found.follow_link(off, cause, &[from])
+            }) {
                 return;
             }
             continue;
@@ -456,14 +457,8 @@ fn follow(
                 parents.clear();
                 parents.push(from);
                 parents.extend(successor.hidden.iter().filter_map(|&s| found.find(s)));
-                if let Some(off) = found.find(opposite(successor.state)) {
-                    let on = found.add(successor.state, successor.cause, parents, NO_NESTED);
-                    found.contradiction = Some((on, off));
+                if !found.follow_link(successor.state, successor.cause, parents) {
                     return;
-                }
-                if !found.reached(successor.state) {
-                    let id = found.add(successor.state, successor.cause, parents, NO_NESTED);
-                    found.list(id);
                 }
             }
             continue;

@@ -303,7 +303,7 @@ fn agreements(
 
 /// The fewest nodes `target` can rest on in `branch`: its line of first
 /// parents, itself included (each a different node).
-fn least(branch: &Propagation, target: NodeId) -> u32 {
+pub(super) fn least(branch: &Propagation, target: NodeId) -> u32 {
     u32::from(branch.node(target).depth) + 1
 }
 

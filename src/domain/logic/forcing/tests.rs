@@ -7,7 +7,7 @@ use super::super::implications::{cell_of, digit_of, is_on, state};
 use super::super::technique::{Rating, Technique};
 use super::advanced::{Advanced, hash_map_order};
 use super::propagation::{Links, Mode, Propagation, propagate, propagate_fixed};
-use super::search::{complexity, walk};
+use super::search::{complexity, least, walk};
 use super::*;
 
 const DYNAMIC: Mode = Mode {
@@ -123,7 +123,7 @@ fn a_node_rests_on_its_line_of_first_parents_at_least_and_in_a_static_search_on_
         let mut longer = 0;
         for (_, found) in every_search(&grid, mode) {
             for &id in found.ons().iter().chain(found.offs()) {
-                let line = u32::from(found.node(id).depth) + 1;
+                let line = least(&found, id);
                 let rests_on = walk(&found, id, |_| {});
                 assert!(line <= rests_on, "{line} {rests_on}");
                 assert!(!exact || line == rests_on, "{line} {rests_on}");
