@@ -72,6 +72,32 @@ impl Reach {
         let word = self.reached[a as usize * self.stride + b as usize / 64];
         word >> (b % 64) & 1 != 0
     }
+
+    /// Whether some node is reached from every one of `from` (which must
+    /// not be empty): the words their components' sets have in common.
+    pub(super) fn reached_from_all(&self, from: &[State]) -> bool {
+        assert!((1..=9).contains(&from.len()), "one to nine nodes");
+        let mut components = [0u32; 9];
+        let (mut low, mut high) = (0, usize::MAX);
+        for (slot, &node) in components.iter_mut().zip(from) {
+            let component = self.component[usize::from(node)];
+            if component == NONE {
+                return false;
+            }
+            *slot = component;
+            low = low.max(self.first_word[component as usize] as usize);
+            high = high.min(component as usize / 64);
+        }
+        let components = &components[..from.len()];
+        (low..=high).any(|word| {
+            let row = |c: &u32| self.reached[*c as usize * self.stride + word];
+            components
+                .iter()
+                .map(row)
+                .fold(u64::MAX, |all, bits| all & bits)
+                != 0
+        })
+    }
 }
 
 /// Tarjan's search for strongly connected components.
@@ -257,5 +283,48 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn nodes_reach_one_in_common_where_some_node_is_reached_from_each() {
+        // Chains of components, a loop among them: sets of up to three
+        // starts, each checked against every node's reach.
+        let successors: [&[State]; 12] = [
+            &[1],
+            &[2, 5],
+            &[3],
+            &[1],
+            &[3],
+            &[],
+            &[7],
+            &[8],
+            &[],
+            &[0, 8],
+            &[10, 11],
+            &[],
+        ];
+        let nodes: Vec<State> = (0..12).collect();
+        let reach = Reach::new(&nodes, |n| successors[usize::from(n)]);
+        let (mut shared, mut apart) = (0, 0);
+        for a in 0..12 {
+            for b in 0..12 {
+                for c in 0..12 {
+                    let starts = [a, b, c];
+                    let expected = (0..12).any(|to| starts.iter().all(|&s| reach.reaches(s, to)));
+                    assert_eq!(reach.reached_from_all(&starts), expected, "{starts:?}");
+                    assert_eq!(
+                        reach.reached_from_all(&starts[..2]),
+                        (0..12).any(|to| reach.reaches(a, to) && reach.reaches(b, to)),
+                        "{a} {b}"
+                    );
+                    if expected { shared += 1 } else { apart += 1 }
+                }
+            }
+        }
+        assert!(shared > 100 && apart > 100, "{shared} {apart}");
+        assert!(
+            !reach.reached_from_all(&[0, 20]),
+            "a node outside the graph"
+        );
     }
 }

@@ -1431,7 +1431,7 @@ fn aligned_pair_exclusion_rates_as_sukaku_explainer_rates_it() {
 /// settings) and the kind it names: "Dynamic Cell/Region/Contradiction/
 /// Double Forcing Chains". The last has its first placement only at the
 /// hardest step.
-const DYNAMIC_CHAINS: [(&str, [u16; 3], Technique); 5] = [
+pub(super) const DYNAMIC_CHAINS: [(&str, [u16; 3], Technique); 5] = [
     (
         "16.....49.7..1..3...26.57....6...3...8..6..5..4.9.1.2....8.2.......7....6.8...1.2",
         [87, 12, 12],

@@ -24,6 +24,7 @@
 use super::super::bits::{UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
+use super::super::reach::Reach;
 use super::advanced::Advanced;
 
 /// Why a node follows from its first parent.
@@ -334,7 +335,11 @@ pub(super) struct Links {
     /// Where each state's successors start in `successors`; the next
     /// state's start is where they end.
     starts: Vec<u32>,
-    successors: Vec<(State, Cause)>,
+    successors: Vec<State>,
+    /// Each successor's cause, in step with `successors`.
+    causes: Vec<Cause>,
+    /// The grid's candidates, on and off.
+    nodes: Vec<State>,
 }
 
 impl Links {
@@ -345,6 +350,8 @@ impl Links {
         let mut links = Links {
             starts: Vec::with_capacity(STATES + 1),
             successors: Vec::with_capacity(4 * STATES),
+            causes: Vec::with_capacity(4 * STATES),
+            nodes: Vec::with_capacity(STATES),
         };
         let mut found = Vec::new();
         for node in 0..STATES as State {
@@ -352,17 +359,21 @@ impl Links {
             if !grid.has(cell_of(node), digit_of(node)) {
                 continue;
             }
+            links.nodes.push(node);
             match is_on(node) {
                 true => {
                     turned_off(grid, node, mode, |next, cause| {
-                        links.successors.push((next, cause));
+                        links.successors.push(next);
+                        links.causes.push(cause);
                         true
                     });
                 }
                 false => {
                     turned_on(grid, grid, node, mode, &mut found);
-                    let successors = found.drain(..).map(|next| (next.state, next.cause));
-                    links.successors.extend(successors);
+                    for next in found.drain(..) {
+                        links.successors.push(next.state);
+                        links.causes.push(next.cause);
+                    }
                 }
             }
         }
@@ -370,9 +381,17 @@ impl Links {
         links
     }
 
-    fn of(&self, node: State) -> &[(State, Cause)] {
+    /// Which nodes lead to which by these links. A static search reaches
+    /// exactly the nodes its start leads to, up to a contradiction.
+    pub fn reach(&self) -> Reach {
+        Reach::new(&self.nodes, |node| self.of(node).0)
+    }
+
+    /// The successors of `node`, and their causes.
+    fn of(&self, node: State) -> (&[State], &[Cause]) {
         let node = usize::from(node);
-        &self.successors[self.starts[node] as usize..self.starts[node + 1] as usize]
+        let span = self.starts[node] as usize..self.starts[node + 1] as usize;
+        (&self.successors[span.clone()], &self.causes[span])
     }
 }
 
@@ -393,7 +412,8 @@ pub(super) fn propagate_fixed(links: &Links, start: State) -> Propagation {
         } else {
             return found;
         };
-        for &(next, cause) in links.of(found.node(from).state) {
+        let (successors, causes) = links.of(found.node(from).state);
+        for (&next, &cause) in successors.iter().zip(causes) {
             if !found.follow_link(next, cause, &[from]) {
                 return found;
             }

@@ -26,6 +26,7 @@ use std::rc::Rc;
 use super::super::bits::{UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, state};
+use super::super::reach::Reach;
 use super::advanced::{Advanced, NestedChains};
 use super::propagation::{Links, Mode, NO_NESTED, NodeId, Propagation, propagate, propagate_fixed};
 
@@ -119,6 +120,8 @@ struct Branches<'a> {
     mode: Mode,
     /// The grid's links, for a static search.
     links: Option<Links>,
+    /// Which nodes lead to which by those links.
+    reach: Option<Reach>,
     on: Vec<Option<Rc<Propagation>>>,
 }
 
@@ -135,6 +138,16 @@ impl Branches<'_> {
         });
         self.on[index] = Some(found.clone());
         found
+    }
+
+    /// Whether the searches from `starts` (each an "on") may reach a node
+    /// in common. A static search reaches no more than what its start
+    /// leads to, so where those share no node the searches need not be
+    /// followed: they cannot agree. A dynamic search may reach more.
+    fn may_agree(&self, starts: &[State]) -> bool {
+        self.reach
+            .as_ref()
+            .is_none_or(|reach| reach.reached_from_all(starts))
     }
 }
 
@@ -158,11 +171,38 @@ pub(super) fn conclusions(
     should_stop: &dyn Fn() -> bool,
     sink: &mut dyn Sink,
 ) -> bool {
+    search(grid, producer, advanced, should_stop, sink, true)
+}
+
+/// [`conclusions`], following every branch of every cell and unit, even
+/// of those whose branches cannot meet: what the search skips, for tests.
+#[cfg(test)]
+pub(super) fn unskipped_conclusions(
+    grid: &Grid,
+    producer: Producer,
+    advanced: &mut Advanced,
+    sink: &mut dyn Sink,
+) {
+    search(grid, producer, advanced, &|| false, sink, false);
+}
+
+/// [`conclusions`]; a static search skips cells and units whose branches
+/// cannot meet if `skip` says so.
+fn search(
+    grid: &Grid,
+    producer: Producer,
+    advanced: &mut Advanced,
+    should_stop: &dyn Fn() -> bool,
+    sink: &mut dyn Sink,
+    skip: bool,
+) -> bool {
     let static_mode = !producer.mode.dynamic && producer.mode.level == 0;
+    let links = static_mode.then(|| Links::new(grid, producer.mode));
     let mut branches = Branches {
         grid,
         mode: producer.mode,
-        links: static_mode.then(|| Links::new(grid, producer.mode)),
+        reach: links.as_ref().filter(|_| skip).map(Links::reach),
+        links,
         on: vec![None; 729],
     };
     for cell in grid.blanks().iter() {
@@ -173,19 +213,22 @@ pub(super) fn conclusions(
         if should_stop() {
             return false;
         }
-        let mut per_digit = Vec::new();
-        for digit in digits(grid.marks(cell) & producer.digits) {
-            let on = branches.on(cell, digit, advanced);
+        let assumed = grid.marks(cell) & producer.digits;
+        for digit in digits(assumed) {
             if producer.contradictions || producer.double {
+                let on = branches.on(cell, digit, advanced);
                 let off = propagate(grid, state(cell, digit, false), producer.mode, advanced);
                 binary(grid, producer, count, cell, digit, &on, off, advanced, sink);
             }
             if producer.multiple {
-                regions(grid, &mut branches, cell, digit, &on, advanced, sink);
+                regions(grid, &mut branches, cell, digit, advanced, sink);
             }
-            per_digit.push(on);
         }
-        if producer.multiple {
+        let starts: Vec<State> = digits(assumed).map(|d| state(cell, d, true)).collect();
+        if producer.multiple && branches.may_agree(&starts) {
+            let per_digit: Vec<_> = digits(assumed)
+                .map(|digit| branches.on(cell, digit, advanced))
+                .collect();
             let source = (Kind::Cell, cell, 0, None);
             agreements(grid, &per_digit, source, advanced, sink);
         }
@@ -253,7 +296,6 @@ fn regions(
     branches: &mut Branches,
     cell: usize,
     digit: u8,
-    on: &Rc<Propagation>,
     advanced: &mut Advanced,
     sink: &mut dyn Sink,
 ) {
@@ -262,12 +304,13 @@ fn regions(
         if places.len() < 2 || places.first() != Some(cell) {
             continue;
         }
+        let starts: Vec<State> = places.iter().map(|p| state(p, digit, true)).collect();
+        if !branches.may_agree(&starts) {
+            continue;
+        }
         let per_place: Vec<Rc<Propagation>> = places
             .iter()
-            .map(|place| match place == cell {
-                true => on.clone(),
-                false => branches.on(place, digit, advanced),
-            })
+            .map(|place| branches.on(place, digit, advanced))
             .collect();
         let source = (Kind::Region, cell, digit, Some(unit));
         agreements(grid, &per_place, source, advanced, sink);
