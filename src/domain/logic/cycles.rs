@@ -290,7 +290,10 @@ struct Scratch {
     ons: VecDeque<u32>,
     offs: VecDeque<u32>,
     reached: VecDeque<u32>,
-    path: Vec<State>,
+    /// The nodes a search has seen.
+    seen: NodeSet,
+    /// The nodes on the way to the one being followed.
+    on_path: NodeSet,
 }
 
 impl Scratch {
@@ -324,37 +327,56 @@ impl Arena {
     }
 
     /// The nodes from `index` back to the start, through first parents.
-    fn path(&self, index: u32) -> Vec<State> {
+    fn path(&self, mut index: u32) -> Vec<State> {
         let mut path = Vec::new();
-        self.path_into(index, &mut path);
-        path
-    }
-
-    /// The nodes from `index` back to the start, into `path`.
-    fn path_into(&self, mut index: u32, path: &mut Vec<State>) {
-        path.clear();
         while index != ROOT {
             let (node, parent) = self.nodes[index as usize];
             path.push(node);
             index = parent;
         }
+        path
+    }
+
+    /// The nodes from `index` back to the start, as a new set in `set`.
+    fn path_set(&self, mut index: u32, set: &mut NodeSet) {
+        set.renew();
+        while index != ROOT {
+            let (node, parent) = self.nodes[index as usize];
+            set.insert(node);
+            index = parent;
+        }
     }
 }
 
-/// A set of nodes, one bit each.
-struct NodeSet([u64; STATES.div_ceil(64)]);
+/// Sets of nodes, one at a time: each node keeps the number of the last
+/// set it joined, so a new set starts empty without clearing anything
+/// (the searches make one per start, millions over a hard puzzle).
+#[derive(Default)]
+struct NodeSet {
+    joined: Vec<u32>,
+    current: u32,
+}
 
 impl NodeSet {
-    fn new() -> NodeSet {
-        NodeSet([0; STATES.div_ceil(64)])
+    /// Starts a new, empty set.
+    fn renew(&mut self) {
+        if self.joined.is_empty() || self.current == u32::MAX {
+            self.joined = vec![0; STATES];
+            self.current = 0;
+        }
+        self.current += 1;
     }
 
     /// Adds `node`; false if it was there already.
     fn insert(&mut self, node: State) -> bool {
-        let (word, mask) = (usize::from(node) / 64, 1u64 << (node % 64));
-        let new = self.0[word] & mask == 0;
-        self.0[word] |= mask;
+        let joined = &mut self.joined[usize::from(node)];
+        let new = *joined != self.current;
+        *joined = self.current;
         new
+    }
+
+    fn has(&self, node: State) -> bool {
+        self.joined[usize::from(node)] == self.current
     }
 }
 
@@ -530,11 +552,12 @@ impl Search<'_> {
             arena,
             ons,
             offs,
-            path,
+            seen: seen_on,
+            on_path,
             ..
         } = scratch;
         ons.push_back(root);
-        let mut seen_on = NodeSet::new();
+        seen_on.renew();
         seen_on.insert(start);
         let (mut depth, mut finds) = (0, Vec::new());
         while !ons.is_empty() || !offs.is_empty() {
@@ -543,9 +566,9 @@ impl Search<'_> {
             }
             depth += 1;
             while let Some(from) = ons.pop_front() {
-                arena.path_into(from, path);
+                arena.path_set(from, on_path);
                 for &node in links.of(arena.node(from)) {
-                    if links.leads(node, start) && !path.contains(&node) {
+                    if links.leads(node, start) && !on_path.has(node) {
                         offs.push_back(arena.add(node, from));
                     }
                 }
@@ -590,9 +613,10 @@ impl Search<'_> {
             ons,
             offs,
             reached,
+            seen,
             ..
         } = scratch;
-        let mut seen = NodeSet::new();
+        seen.renew();
         seen.insert(start);
         if is_on(start) {
             ons.push_back(root);

@@ -76,6 +76,10 @@ impl GridCache {
         if self.recent.len() >= CACHE_LIMIT / 2 {
             self.older = std::mem::take(&mut self.recent);
         }
+        if self.recent.capacity() == 0 {
+            // Room for a whole half at once: growing rehashes every grid.
+            self.recent.reserve(CACHE_LIMIT / 2);
+        }
         self.recent.insert(grid, hints);
     }
 }

@@ -21,7 +21,7 @@
 //! search, whose grid never changes, reads each node's successors from a
 //! table made once per grid ([`Links`]).
 
-use super::super::bits::{UNITS, bit, digits, units_of};
+use super::super::bits::{Cells, UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::super::reach::Reach;
@@ -215,7 +215,11 @@ impl Propagation {
     /// A new node, not yet listed as reached.
     fn add(&mut self, state: State, cause: Cause, parents: &[NodeId], nested: u32) -> NodeId {
         let first_parent = self.buffers.parents.len() as u32;
-        self.buffers.parents.extend_from_slice(parents);
+        match parents {
+            // Nearly every node has one parent: a push is cheaper.
+            &[parent] => self.buffers.parents.push(parent),
+            _ => self.buffers.parents.extend_from_slice(parents),
+        }
         let depth = parents
             .first()
             .map_or(0, |&parent| self.buffers.nodes[parent as usize].depth + 1);
@@ -292,38 +296,10 @@ impl Pool {
     }
 }
 
-/// A successor found by one implication step: its state, cause, and its
-/// parents beyond the node it came from.
+/// A successor found by one implication step: its state and cause.
 struct Successor {
     state: State,
     cause: Cause,
-    hidden: Hidden,
-}
-
-/// The hidden parents of a successor: at most eight candidates a cell or
-/// unit lost, kept inline since nearly every successor of a dynamic
-/// search has some.
-#[derive(Default)]
-struct Hidden {
-    states: [State; 8],
-    len: u8,
-}
-
-impl Hidden {
-    fn iter(&self) -> impl Iterator<Item = &State> {
-        self.states[..usize::from(self.len)].iter()
-    }
-}
-
-impl FromIterator<State> for Hidden {
-    fn from_iter<I: IntoIterator<Item = State>>(states: I) -> Hidden {
-        let mut hidden = Hidden::default();
-        for state in states {
-            hidden.states[usize::from(hidden.len)] = state;
-            hidden.len += 1;
-        }
-        hidden
-    }
 }
 
 /// The links a static search follows on one grid: each node's
@@ -369,7 +345,7 @@ impl Links {
                     });
                 }
                 false => {
-                    turned_on(grid, grid, node, mode, &mut found);
+                    turned_on(grid, node, mode, &mut found);
                     for next in found.drain(..) {
                         links.successors.push(next.state);
                         links.causes.push(next.cause);
@@ -469,17 +445,23 @@ fn follow(
             let from = found.offs()[next_off];
             next_off += 1;
             let off = found.node(from).state;
-            turned_on(&work, grid, off, mode, successors);
-            if mode.dynamic {
-                work.eliminate(cell_of(off), digit_of(off));
-            }
-            for successor in successors.drain(..) {
+            turned_on(&work, off, mode, successors);
+            for Successor { state, cause } in successors.drain(..) {
+                if found.reached(state) && !found.reached(opposite(state)) {
+                    continue; // nothing new: spare it its hidden parents
+                }
                 parents.clear();
                 parents.push(from);
-                parents.extend(successor.hidden.iter().filter_map(|&s| found.find(s)));
-                if !found.follow_link(successor.state, successor.cause, parents) {
+                if mode.dynamic {
+                    let hidden = lost_by(&work, grid, off, cause);
+                    parents.extend(hidden.filter_map(|s| found.find(s)));
+                }
+                if !found.follow_link(state, cause, parents) {
                     return;
                 }
+            }
+            if mode.dynamic {
+                work.eliminate(cell_of(off), digit_of(off));
             }
             continue;
         }
@@ -537,7 +519,7 @@ fn turned_off(
             }
         }
     }
-    let mut listed = super::super::bits::Cells::single(cell);
+    let mut listed = Cells::single(cell);
     for unit in units_of(cell) {
         for peer in UNITS[unit].and(work.cells_with(digit)).minus(listed).iter() {
             if !each(state(peer, digit, false), Cause::Unit(unit as u8)) {
@@ -551,28 +533,20 @@ fn turned_off(
 
 /// What an "off" turns on: the other candidate of a cell left with two
 /// (with cell links), then the other place of the digit in its box, row
-/// and column where one other is left, each node once. In a dynamic
-/// search, the candidates the source had there and the working grid lost
-/// are hidden parents.
-fn turned_on(work: &Grid, source: &Grid, off: State, mode: Mode, out: &mut Vec<Successor>) {
+/// and column where one other is left, each node once.
+fn turned_on(work: &Grid, off: State, mode: Mode, out: &mut Vec<Successor>) {
     let (cell, digit) = (cell_of(off), digit_of(off));
     let marks = work.marks(cell);
     if mode.cell_links && marks.count_ones() == 2 {
         let other = digits(marks & !bit(digit)).next().expect("two candidates");
-        let lost = if mode.dynamic {
-            source.marks(cell) & !marks
-        } else {
-            0
-        };
         out.push(Successor {
             state: state(cell, other, true),
             cause: Cause::Cell,
-            hidden: digits(lost).map(|d| state(cell, d, false)).collect(),
         });
     }
     for unit in units_of(cell) {
         let places = UNITS[unit].and(work.cells_with(digit));
-        let others = places.minus(super::super::bits::Cells::single(cell));
+        let others = places.minus(Cells::single(cell));
         if others.len() != 1 {
             continue;
         }
@@ -581,21 +555,32 @@ fn turned_on(work: &Grid, source: &Grid, off: State, mode: Mode, out: &mut Vec<S
         if out.iter().any(|s| s.state == node) {
             continue;
         }
-        let hidden = match mode.dynamic {
-            true => UNITS[unit]
-                .and(source.cells_with(digit))
-                .minus(places)
-                .iter()
-                .map(|c| state(c, digit, false))
-                .collect(),
-            false => Hidden::default(),
-        };
         out.push(Successor {
             state: node,
             cause: Cause::Unit(unit as u8),
-            hidden,
         });
     }
+}
+
+/// The hidden parents of what `off` turns on by `cause` in a dynamic
+/// search, on the working grid before `off` is crossed out: the
+/// candidates the source had in that cell, or the places it had for the
+/// digit in that unit, that the working grid has lost.
+fn lost_by(work: &Grid, source: &Grid, off: State, cause: Cause) -> impl Iterator<Item = State> {
+    let (cell, digit) = (cell_of(off), digit_of(off));
+    let (lost_digits, lost_places) = match cause {
+        Cause::Cell => (source.marks(cell) & !work.marks(cell), Cells::EMPTY),
+        Cause::Unit(unit) => {
+            let unit = &UNITS[usize::from(unit)];
+            let lost = unit
+                .and(source.cells_with(digit))
+                .minus(work.cells_with(digit));
+            (0, lost)
+        }
+        Cause::Assumed | Cause::Advanced => unreachable!("an off turns nodes on by links"),
+    };
+    let in_cell = digits(lost_digits).map(move |d| state(cell, d, false));
+    in_cell.chain(lost_places.iter().map(move |c| state(c, digit, false)))
 }
 
 #[cfg(test)]
