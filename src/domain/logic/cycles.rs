@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
 use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
-use super::reach::Reach;
+use super::reach::{Reach, of_every_link};
 use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
@@ -146,7 +146,7 @@ fn each_find_with(
         let graph: &Graph = graph.get_or_insert_with(|| Graph::new(grid));
         let reach = match wanted {
             Wanted::Unpruned => None,
-            _ => Some(&*reach.get_or_insert_with(|| graph.reach())),
+            _ => Some(&**reach.get_or_insert_with(|| of_every_link(grid, || graph.reach()))),
         };
         let links = Links::new(graph, sweep, reach);
         let search = Search {
@@ -238,6 +238,13 @@ pub(super) struct Find {
     /// to the start.
     pub path: Vec<State>,
     pub is_cycle: bool,
+}
+
+/// Which nodes lead to which under every cell and unit link of `grid`,
+/// as the cycles work it out, for tests.
+#[cfg(test)]
+pub(super) fn every_link_reach(grid: &Grid) -> Reach {
+    Graph::new(grid).reach()
 }
 
 /// Every cycle and forcing chain on the grid, easiest first, in the order
@@ -426,7 +433,7 @@ impl Graph {
     }
 
     /// Which nodes lead to which under all the links.
-    fn reach(&self) -> Reach {
+    pub(super) fn reach(&self) -> Reach {
         Reach::new(&self.nodes, |node| {
             let [start, _, end] = self.spans[usize::from(node)];
             &self.next[start as usize..end as usize]

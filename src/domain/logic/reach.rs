@@ -15,7 +15,33 @@
 //! components its links enter, all of them already known. A reach is a
 //! bit set over components, so one question costs one bit test.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::grid::Grid;
 use super::implications::{STATES, State};
+
+thread_local! {
+    /// The last grid whose reach under every link was asked for, and it.
+    static LAST: RefCell<Option<(Grid, Rc<Reach>)>> = const { RefCell::new(None) };
+}
+
+/// The reach of `grid`'s cell and unit links together: `build` makes it,
+/// unless it was made for this very grid last. The cycles' XY sweep and
+/// the static forcing chains follow the same links, and their rungs ask
+/// in turn on the same grid, as do the chains nested on a working grid.
+pub(super) fn of_every_link(grid: &Grid, build: impl FnOnce() -> Reach) -> Rc<Reach> {
+    LAST.with_borrow_mut(|last| {
+        if let Some((seen, reach)) = last.as_ref()
+            && seen == grid
+        {
+            return reach.clone();
+        }
+        let reach = Rc::new(build());
+        *last = Some((grid.clone(), reach.clone()));
+        reach
+    })
+}
 
 /// Which nodes reach which.
 pub(super) struct Reach {

@@ -21,10 +21,12 @@
 //! search, whose grid never changes, reads each node's successors from a
 //! table made once per grid ([`Links`]).
 
+use std::rc::Rc;
+
 use super::super::bits::{Cells, UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
-use super::super::reach::Reach;
+use super::super::reach::{Reach, of_every_link};
 use super::advanced::Advanced;
 
 /// Why a node follows from its first parent.
@@ -357,9 +359,16 @@ impl Links {
         links
     }
 
-    /// Which nodes lead to which by these links. A static search reaches
-    /// exactly the nodes its start leads to, up to a contradiction.
-    pub fn reach(&self) -> Reach {
+    /// Which nodes lead to which by these links, the links of `grid`
+    /// (made once per grid: see [`of_every_link`]). A static search
+    /// reaches exactly the nodes its start leads to, up to a
+    /// contradiction.
+    pub fn reach(&self, grid: &Grid) -> Rc<Reach> {
+        of_every_link(grid, || self.own_reach())
+    }
+
+    /// Which nodes lead to which by these links, worked out afresh.
+    pub fn own_reach(&self) -> Reach {
         Reach::new(&self.nodes, |node| self.of(node).0)
     }
 

@@ -121,7 +121,7 @@ struct Branches<'a> {
     /// The grid's links, for a static search.
     links: Option<Links>,
     /// Which nodes lead to which by those links.
-    reach: Option<Reach>,
+    reach: Option<Rc<Reach>>,
     on: Vec<Option<Rc<Propagation>>>,
 }
 
@@ -201,7 +201,7 @@ fn search(
     let mut branches = Branches {
         grid,
         mode: producer.mode,
-        reach: links.as_ref().filter(|_| skip).map(Links::reach),
+        reach: links.as_ref().filter(|_| skip).map(|l| l.reach(grid)),
         links,
         on: vec![None; 729],
     };

@@ -220,3 +220,38 @@ fn a_static_search_skips_only_cells_and_units_whose_branches_cannot_meet() {
         "{grids} grids, {found} conclusions"
     );
 }
+
+#[test]
+fn the_cycles_and_the_static_chains_follow_links_that_reach_alike() {
+    // They share one reach per grid (`of_every_link`): on grids along
+    // the paths of puzzles that need chains, every pair of candidates
+    // reaches alike by either's links.
+    let (mut grids, mut reached) = (0, 0);
+    for (text, ..) in super::super::tests::DYNAMIC_CHAINS {
+        let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
+        let mut at = 0;
+        while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+            at += 1;
+            if at % 5 == 0 {
+                let by_cycles = super::super::cycles::every_link_reach(&grid);
+                let by_chains = Links::new(&grid, search::STATIC.mode).own_reach();
+                let nodes: Vec<u16> = (0..super::super::implications::STATES as u16)
+                    .filter(|&n| grid.has(cell_of(n), digit_of(n)))
+                    .collect();
+                for &from in &nodes {
+                    for &to in &nodes {
+                        let reaches = by_cycles.reaches(from, to);
+                        assert_eq!(reaches, by_chains.reaches(from, to), "{from} -> {to}");
+                        reached += usize::from(reaches);
+                    }
+                }
+                grids += 1;
+            }
+            step.apply(&mut grid);
+        }
+    }
+    assert!(
+        grids > 20 && reached > 100_000,
+        "{grids} grids, {reached} pairs"
+    );
+}
