@@ -40,7 +40,7 @@ pub enum MarksError {
 }
 
 /// Hashes the placed digits and the candidates alone: the rest is worked
-/// out from them, so equal grids still hash alike, at a third of the
+/// out from them, so equal grids still hash alike, from under half the
 /// bytes (the nested chains' caches hash working grids by the hundred
 /// thousand).
 impl std::hash::Hash for Grid {

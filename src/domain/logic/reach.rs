@@ -31,16 +31,18 @@ thread_local! {
 /// the static forcing chains follow the same links, and their rungs ask
 /// in turn on the same grid, as do the chains nested on a working grid.
 pub(super) fn of_every_link(grid: &Grid, build: impl FnOnce() -> Reach) -> Rc<Reach> {
-    LAST.with_borrow_mut(|last| {
-        if let Some((seen, reach)) = last.as_ref()
-            && seen == grid
-        {
-            return reach.clone();
-        }
-        let reach = Rc::new(build());
-        *last = Some((grid.clone(), reach.clone()));
-        reach
-    })
+    let kept = LAST.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(seen, _)| seen == grid)
+            .map(|(_, reach)| reach.clone())
+    });
+    if let Some(reach) = kept {
+        return reach;
+    }
+    // Built outside the borrow, so that a builder may itself ask.
+    let reach = Rc::new(build());
+    LAST.set(Some((grid.clone(), reach.clone())));
+    reach
 }
 
 /// Which nodes reach which.
@@ -309,6 +311,18 @@ mod tests {
                 );
             }
         }
+        // Sets of starts whose components' sets span several words.
+        let (mut shared, mut apart) = (0, 0);
+        for _ in 0..3000 {
+            let starts: Vec<State> = (0..1 + next() % 3)
+                .map(|_| (next() % count) as State)
+                .collect();
+            let expected =
+                (0..count as State).any(|to| starts.iter().all(|&s| reach.reaches(s, to)));
+            assert_eq!(reach.reached_from_all(&starts), expected, "{starts:?}");
+            if expected { shared += 1 } else { apart += 1 }
+        }
+        assert!(shared > 100 && apart > 100, "{shared} {apart}");
     }
 
     #[test]

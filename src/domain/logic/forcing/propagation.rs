@@ -318,6 +318,9 @@ pub(super) struct Links {
     causes: Vec<Cause>,
     /// The grid's candidates, on and off.
     nodes: Vec<State>,
+    /// Whether they include the cell links: only then are they the links
+    /// whose reach [`of_every_link`] keeps.
+    cell_links: bool,
 }
 
 impl Links {
@@ -330,6 +333,7 @@ impl Links {
             successors: Vec::with_capacity(4 * STATES),
             causes: Vec::with_capacity(4 * STATES),
             nodes: Vec::with_capacity(STATES),
+            cell_links: mode.cell_links,
         };
         let mut found = Vec::new();
         for node in 0..STATES as State {
@@ -364,6 +368,7 @@ impl Links {
     /// reaches exactly the nodes its start leads to, up to a
     /// contradiction.
     pub fn reach(&self, grid: &Grid) -> Rc<Reach> {
+        assert!(self.cell_links, "the kept reach is that of every link");
         of_every_link(grid, || self.own_reach())
     }
 

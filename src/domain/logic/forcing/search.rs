@@ -214,6 +214,15 @@ fn search(
             return false;
         }
         let assumed = grid.marks(cell) & producer.digits;
+        // A dynamic producer follows each "on" here first, before its
+        // regions and its cell need it: the order nested searches fill
+        // their caches in, which their ratings depend on, stays the one
+        // of the cells and digits. Only a static producer follows them
+        // lazily.
+        debug_assert!(
+            !producer.mode.dynamic || producer.contradictions || producer.double,
+            "a dynamic producer follows each on in order"
+        );
         for digit in digits(assumed) {
             if producer.contradictions || producer.double {
                 let on = branches.on(cell, digit, advanced);
