@@ -190,30 +190,40 @@ impl Sink for Every {
     }
 }
 
+/// Every grid, before each step, on the paths of the SE-rated puzzles
+/// that need dynamic chains.
+fn grids_on_dynamic_chain_paths() -> Vec<Grid> {
+    let mut grids = Vec::new();
+    for (text, ..) in super::super::tests::DYNAMIC_CHAINS {
+        let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
+        while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+            grids.push(grid.clone());
+            step.apply(&mut grid);
+        }
+    }
+    grids
+}
+
 #[test]
 fn a_static_search_skips_only_cells_and_units_whose_branches_cannot_meet() {
     // Every grid on the paths of puzzles that need dynamic chains: the
     // static search finds every conclusion, in the same order, when it
     // skips the cells and units whose branches reach no node in common.
     let (mut grids, mut found) = (0, 0);
-    for (text, ..) in super::super::tests::DYNAMIC_CHAINS {
-        let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
-        while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
-            let (mut skipping, mut every) = (Every::default(), Every::default());
-            let plain = &mut Advanced::default();
-            assert!(conclusions(
-                &grid,
-                search::STATIC,
-                plain,
-                &|| false,
-                &mut skipping
-            ));
-            unskipped_conclusions(&grid, search::STATIC, plain, &mut every);
-            assert_eq!(skipping.0, every.0, "{}", grid.marks_text());
-            grids += 1;
-            found += every.0.len();
-            step.apply(&mut grid);
-        }
+    for grid in grids_on_dynamic_chain_paths() {
+        let (mut skipping, mut every) = (Every::default(), Every::default());
+        let plain = &mut Advanced::default();
+        assert!(conclusions(
+            &grid,
+            search::STATIC,
+            plain,
+            &|| false,
+            &mut skipping
+        ));
+        unskipped_conclusions(&grid, search::STATIC, plain, &mut every);
+        assert_eq!(skipping.0, every.0, "{}", grid.marks_text());
+        grids += 1;
+        found += every.0.len();
     }
     assert!(
         grids > 100 && found > 1000,
@@ -227,28 +237,20 @@ fn the_cycles_and_the_static_chains_follow_links_that_reach_alike() {
     // the paths of puzzles that need chains, every pair of candidates
     // reaches alike by either's links.
     let (mut grids, mut reached) = (0, 0);
-    for (text, ..) in super::super::tests::DYNAMIC_CHAINS {
-        let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
-        let mut at = 0;
-        while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
-            at += 1;
-            if at % 5 == 0 {
-                let by_cycles = super::super::cycles::every_link_reach(&grid);
-                let by_chains = Links::new(&grid, search::STATIC.mode).own_reach();
-                let nodes: Vec<u16> = (0..super::super::implications::STATES as u16)
-                    .filter(|&n| grid.has(cell_of(n), digit_of(n)))
-                    .collect();
-                for &from in &nodes {
-                    for &to in &nodes {
-                        let reaches = by_cycles.reaches(from, to);
-                        assert_eq!(reaches, by_chains.reaches(from, to), "{from} -> {to}");
-                        reached += usize::from(reaches);
-                    }
-                }
-                grids += 1;
+    for grid in grids_on_dynamic_chain_paths().iter().step_by(5) {
+        let by_cycles = super::super::cycles::every_link_reach(grid);
+        let by_chains = Links::new(grid, search::STATIC.mode).own_reach();
+        let nodes: Vec<u16> = (0..super::super::implications::STATES as u16)
+            .filter(|&n| grid.has(cell_of(n), digit_of(n)))
+            .collect();
+        for &from in &nodes {
+            for &to in &nodes {
+                let reaches = by_cycles.reaches(from, to);
+                assert_eq!(reaches, by_chains.reaches(from, to), "{from} -> {to}");
+                reached += usize::from(reaches);
             }
-            step.apply(&mut grid);
         }
+        grids += 1;
     }
     assert!(
         grids > 20 && reached > 100_000,
