@@ -451,6 +451,43 @@ fn a_unique_rectangle_of_type_2_takes_the_shared_extra_from_cells_seeing_its_roo
 }
 
 #[test]
+fn a_unique_rectangle_of_type_3_makes_its_roof_one_cell_of_a_naked_subset() {
+    // r1c1 and r1c6 hold only {5,8}; the roof r2c1 {5,6,8} and r2c6
+    // {5,7,8} holds 6 or 7, and r2c2 {6,7} the other: 6 and 7 are taken
+    // in row 2, so r2c4 {1,6} is not 6.
+    let grid = position(
+        "r1c1=58 r1c6=58 r2c1=568 r2c6=578 r2c2=67 r2c4=16 r1c4=6 r1c5=7 r7c2=6 r7c6=7 \
+         r2c9=8 r3c3=8 r4c1=8",
+    );
+    let step = found(&grid, Technique::UniqueRectangle3);
+    assert_eq!(sorted(&step.eliminations), marks("r2c4=6"));
+    assert!(
+        step.pattern.contains(&Mark::new(cell("r2c2"), 0)),
+        "the subset's own cell is shown: {:?}",
+        step.pattern
+    );
+    assert_true_to(&step, SOLUTION);
+}
+
+#[test]
+fn a_unique_rectangle_of_type_4_keeps_the_digit_its_roof_holds_alone_in_a_unit() {
+    // r1c1 and r1c6 hold only {5,8}; in row 2, 5 has no place but the
+    // roof r2c1 and r2c6, so one of them is 5 and neither can be 8 (both
+    // 8 would leave the other 5 and the deadly pattern).
+    let roof_alone = "r1c1=58 r1c6=58 r2c1=568 r2c6=568 r1c4=6 r9c6=6 r2c9=8 r3c3=8 r4c1=8";
+    let step = found(&position(roof_alone), Technique::UniqueRectangle4);
+    assert_eq!(sorted(&step.eliminations), marks("r2c1=8 r2c6=8"));
+    assert_true_to(&step, SOLUTION);
+    // With a third place for 5 in row 2 (r2c4), neither digit of the pair
+    // is the roof's alone, and there is no type 4.
+    let third_place = position(&format!("{roof_alone} r2c4=15 r7c4=5"));
+    assert_eq!(
+        find_technique(&third_place, Technique::UniqueRectangle4),
+        None
+    );
+}
+
+#[test]
 fn a_rectangle_with_two_corners_beyond_the_pair_is_no_type_1() {
     // r1c6 {5,6,8} and r2c1 {6,8} both hold more than the pair: type 1
     // needs three corners holding just the pair.
