@@ -472,8 +472,8 @@ fn a_unique_rectangle_of_type_3_makes_its_roof_one_cell_of_a_naked_subset() {
 #[test]
 fn a_unique_rectangle_of_type_4_keeps_the_digit_its_roof_holds_alone_in_a_unit() {
     // r1c1 and r1c6 hold only {5,8}; in row 2, 5 has no place but the
-    // roof r2c1 and r2c6, so one of them is 5 and neither can be 8 (both
-    // 8 would leave the other 5 and the deadly pattern).
+    // roof r2c1 and r2c6, so one of them is 5. Were the other 8, the four
+    // cells would hold only 5 and 8, the deadly pattern: neither is 8.
     let roof_alone = "r1c1=58 r1c6=58 r2c1=568 r2c6=568 r1c4=6 r9c6=6 r2c9=8 r3c3=8 r4c1=8";
     let step = found(&position(roof_alone), Technique::UniqueRectangle4);
     assert_eq!(sorted(&step.eliminations), marks("r2c1=8 r2c6=8"));
