@@ -473,6 +473,20 @@ impl<'a> Links<'a> {
         self.reach.is_none_or(|reach| reach.reaches(from, to))
     }
 
+    /// Whether `node`, which `start` leads to, may lead back to it: the
+    /// two then reach each other, so they share a component.
+    fn leads_back(&self, node: State, start: State) -> bool {
+        self.reach.is_none_or(|reach| reach.together(node, start))
+    }
+
+    /// Whether a loop of `length` distinct nodes may pass through `node`:
+    /// each node of a loop reaches every other, so it needs as many in
+    /// `node`'s component.
+    fn may_loop(&self, node: State, length: usize) -> bool {
+        self.reach
+            .is_none_or(|reach| reach.looped_with(node) >= length)
+    }
+
     /// The nodes `node` implies, in Sukaku Explainer's order: an "on"
     /// turns off the same digit in the cells it sees, and with cell links
     /// first the cell's other candidates; an "off" turns on the other
@@ -551,7 +565,14 @@ impl Search<'_> {
     /// led to it.
     fn cycles_from(&self, start: State, ceiling: &Ceiling, scratch: &mut Scratch) -> Vec<Find> {
         let Search { grid, links, sweep } = *self;
-        if !links.of(start).iter().any(|&next| links.leads(next, start)) {
+        // A cycle closes at depth 4 or more, on as many distinct nodes: its
+        // "ons" are each met once, and an "off" is never one on its way.
+        if !links.may_loop(start, 4)
+            || !links
+                .of(start)
+                .iter()
+                .any(|&next| links.leads_back(next, start))
+        {
             return Vec::new();
         }
         let root = scratch.restart(start);
@@ -575,7 +596,7 @@ impl Search<'_> {
             while let Some(from) = ons.pop_front() {
                 arena.path_set(from, on_path);
                 for &node in links.of(arena.node(from)) {
-                    if links.leads(node, start) && !on_path.has(node) {
+                    if links.leads_back(node, start) && !on_path.has(node) {
                         offs.push_back(arena.add(node, from));
                     }
                 }
@@ -590,7 +611,7 @@ impl Search<'_> {
                         let closing = arena.add(node, from);
                         finds.extend(cycle(grid, &arena.path(closing), sweep));
                     }
-                    if links.leads(node, start) && seen_on.insert(node) {
+                    if links.leads_back(node, start) && seen_on.insert(node) {
                         ons.push_back(arena.add(node, from));
                     }
                 }

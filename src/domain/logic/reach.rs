@@ -14,6 +14,11 @@
 //! component's reach is then itself and the union of the reaches of the
 //! components its links enter, all of them already known. A reach is a
 //! bit set over components, so one question costs one bit test.
+//!
+//! The nodes of a cycle all reach one another, so they share a component;
+//! on most grids nearly every component is a single node, and a cycle
+//! search asks only whether its nodes share its start's component, and
+//! skips a start whose component is smaller than the shortest cycle.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -57,6 +62,8 @@ pub(super) struct Reach {
     /// bit: a component reaches only itself and components found before
     /// it, so its set ends at its own word.
     first_word: Vec<u32>,
+    /// For each component, how many nodes it holds.
+    members: Vec<u32>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -72,6 +79,7 @@ impl Reach {
                 stride,
                 reached: Vec::with_capacity(nodes.len() * stride),
                 first_word: Vec::with_capacity(nodes.len()),
+                members: Vec::with_capacity(nodes.len()),
             },
             number: vec![NONE; STATES],
             low: vec![0; STATES],
@@ -99,6 +107,22 @@ impl Reach {
         }
         let word = self.reached[a as usize * self.stride + b as usize / 64];
         word >> (b % 64) & 1 != 0
+    }
+
+    /// Whether `a` and `b` reach each other (share a component).
+    pub(super) fn together(&self, a: State, b: State) -> bool {
+        let component = self.component[usize::from(a)];
+        component != NONE && component == self.component[usize::from(b)]
+    }
+
+    /// How many nodes reach `node` and are reached from it, itself
+    /// included (its component's size; 0 for a node outside the graph):
+    /// every node of a loop through `node` is among them.
+    pub(super) fn looped_with(&self, node: State) -> usize {
+        match self.component[usize::from(node)] {
+            NONE => 0,
+            component => self.members[component as usize] as usize,
+        }
     }
 
     /// Whether some node is reached from every one of `from` (which must
@@ -216,6 +240,7 @@ impl Tarjan {
             }
         }
         reach.first_word.push(first_word);
+        reach.members.push((self.stack.len() - split) as u32);
         self.stack.truncate(split);
     }
 }
@@ -265,6 +290,30 @@ mod tests {
         }
         assert!(reach.reaches(6, 5));
         assert!(!reach.reaches(5, 4));
+    }
+
+    #[test]
+    fn nodes_that_reach_each_other_are_counted_together() {
+        // Two loops, of three nodes and of two, joined one way, and a
+        // node that leads into the first.
+        let reach = reach_of(&[
+            (1, &[2]),
+            (2, &[3]),
+            (3, &[1, 4]),
+            (4, &[5]),
+            (5, &[4]),
+            (6, &[1]),
+        ]);
+        for node in [1, 2, 3] {
+            assert_eq!(reach.looped_with(node), 3, "{node}");
+            assert!(reach.together(node, 1) && !reach.together(node, 4));
+        }
+        assert_eq!((reach.looped_with(4), reach.looped_with(5)), (2, 2));
+        assert!(reach.together(5, 4));
+        assert_eq!(reach.looped_with(6), 1);
+        assert!(reach.together(6, 6) && !reach.together(6, 1));
+        assert_eq!(reach.looped_with(9), 0, "a node outside the graph");
+        assert!(!reach.together(9, 9));
     }
 
     #[test]
