@@ -411,19 +411,17 @@ impl Graph {
             next: Vec::with_capacity(candidates * 16),
             nodes: Vec::with_capacity(candidates * 2),
         };
-        let mut found = Vec::new();
         for cell in grid.blanks().iter() {
             for digit in digits(grid.marks(cell)) {
                 for on in [false, true] {
                     let node = state(cell, digit, on);
                     graph.nodes.push(node);
-                    let cell_links = if on {
-                        turned_off(grid, node, &mut found)
-                    } else {
-                        turned_on(grid, node, &mut found)
-                    };
                     let start = graph.next.len() as u32;
-                    graph.next.extend_from_slice(&found);
+                    let cell_links = if on {
+                        turned_off(grid, node, &mut graph.next)
+                    } else {
+                        turned_on(grid, node, &mut graph.next)
+                    };
                     graph.spans[usize::from(node)] =
                         [start, start + cell_links as u32, graph.next.len() as u32];
                 }
@@ -499,40 +497,37 @@ impl<'a> Links<'a> {
     }
 }
 
-/// The nodes an "on" turns off, in Sukaku Explainer's order: the cell's
-/// other candidates (with cell links), then the digit's other places in
-/// its box, row and column, each cell once.
+/// Adds to `out` the nodes an "on" turns off, in Sukaku Explainer's
+/// order: the cell's other candidates (with cell links), then the digit's
+/// other places in its box, row and column, each cell once; and says how
+/// many of them are cell links.
 fn turned_off(grid: &Grid, on: State, out: &mut Vec<State>) -> usize {
-    out.clear();
     let (cell, digit) = (cell_of(on), digit_of(on));
-    for other in digits(grid.marks(cell) & !bit(digit)) {
-        out.push(state(cell, other, false));
-    }
-    let cell_links = out.len();
+    let others = grid.marks(cell) & !bit(digit);
+    out.extend(digits(others).map(|other| state(cell, other, false)));
     let holders = grid.cells_with(digit);
     let mut listed = Cells::single(cell);
     for unit in units_of(cell) {
-        for peer in UNITS[unit].and(holders).minus(listed).iter() {
-            out.push(state(peer, digit, false));
-        }
+        let peers = UNITS[unit].and(holders).minus(listed);
+        out.extend(peers.iter().map(|peer| state(peer, digit, false)));
         listed = listed.or(UNITS[unit]);
     }
-    cell_links
+    others.count_ones() as usize
 }
 
-/// The nodes an "off" turns on: the other candidate of a cell with two
-/// (its cell link), then the other place of the digit in its box, row and
-/// column where it has two (its unit links), each node once; and how many
-/// of them are cell links.
+/// Adds to `out` the nodes an "off" turns on: the other candidate of a
+/// cell with two (its cell link), then the other place of the digit in
+/// its box, row and column where it has two (its unit links), each node
+/// once; and says how many of them are cell links.
 fn turned_on(grid: &Grid, off: State, out: &mut Vec<State>) -> usize {
-    out.clear();
     let (cell, digit) = (cell_of(off), digit_of(off));
     let marks = grid.marks(cell);
+    let start = out.len();
     if marks.count_ones() == 2 && marks & bit(digit) != 0 {
         let other = digits(marks & !bit(digit)).next().expect("two candidates");
         out.push(state(cell, other, true));
     }
-    let cell_links = out.len();
+    let cell_links = out.len() - start;
     let holders = grid.cells_with(digit);
     for unit in units_of(cell) {
         let places = UNITS[unit].and(holders);
@@ -542,7 +537,7 @@ fn turned_on(grid: &Grid, off: State, out: &mut Vec<State>) -> usize {
                 .first()
                 .expect("two places");
             let node = state(other, digit, true);
-            if !out[cell_links..].contains(&node) {
+            if !out[start + cell_links..].contains(&node) {
                 out.push(node);
             }
         }
