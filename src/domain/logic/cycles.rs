@@ -755,8 +755,8 @@ fn find(step: Step, complexity: usize, sweep: Sweep, path: &[State], is_cycle: b
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::path_of;
     use super::*;
-    use crate::domain::parse_board;
 
     /// What tells finds apart, for comparing two searches.
     fn described(find: &Find) -> (String, usize, u8, Step, Vec<State>, bool) {
@@ -811,9 +811,7 @@ mod tests {
         };
         let mut compared = 0;
         for (text, ..) in super::super::tests::CYCLES_AND_CHAINS {
-            let board = parse_board(text).expect("a valid board");
-            let mut grid = Grid::new(&board);
-            while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+            for (grid, _) in path_of(text).0 {
                 let wide = grid
                     .blanks()
                     .iter()
@@ -829,7 +827,6 @@ mod tests {
                         compared += before.len();
                     }
                 }
-                step.apply(&mut grid);
             }
         }
         assert!(compared > 20, "{compared} finds");
@@ -843,9 +840,7 @@ mod tests {
         // easiest find.
         let (mut grids, mut compared) = (0, 0);
         for (text, ..) in super::super::tests::CYCLES_AND_CHAINS {
-            let board = parse_board(text).expect("a valid board");
-            let mut grid = Grid::new(&board);
-            while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
+            for (grid, _) in path_of(text).0 {
                 let plain = finds(&grid, Wanted::Unpruned);
                 let pruned = finds(&grid, Wanted::All);
                 let described_all =
@@ -859,7 +854,6 @@ mod tests {
                 assert_eq!(found, easiest.map(|find| find.step), "{text}");
                 grids += 1;
                 compared += pruned.len();
-                step.apply(&mut grid);
             }
         }
         assert!(

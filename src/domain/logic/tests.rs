@@ -90,6 +90,20 @@ fn solution_of(puzzle: &Board) -> Board {
     report.solution.expect("a solved puzzle has its solution")
 }
 
+/// The grading path of `text`, the simplest step at each position: every
+/// grid with the step taken from it, and the grid where no step is left.
+/// The logic tests that check a finder along real paths walk them here.
+pub(super) fn path_of(text: &str) -> (Vec<(Grid, Step)>, Grid) {
+    let mut grid = Grid::new(&board(text));
+    let mut steps = Vec::new();
+    while let Some(step) = ladder::simplest_step(&grid, &never) {
+        let before = grid.clone();
+        step.apply(&mut grid);
+        steps.push((before, step));
+    }
+    (steps, grid)
+}
+
 /// The index of a cell named like `r4c7`.
 fn cell(name: &str) -> usize {
     match name.as_bytes() {
@@ -980,13 +994,11 @@ fn a_unique_loop_searched_from_its_first_cell_alone_is_the_one_found_from_every_
     let puzzles = [&UNIQUE_LOOPS[..], &RATED[..], &BUGS].concat();
     let (mut compared, mut loops) = (0, 0);
     for (text, _, _) in puzzles {
-        let mut grid = Grid::new(&board(text));
-        while let Some(step) = ladder::simplest_step(&grid, &never) {
+        for (grid, _) in path_of(text).0 {
             let found = loops::unique_loop(&grid);
             assert_eq!(found, loops::unique_loop_from_every_cell(&grid), "{text}");
             compared += 1;
             loops += usize::from(found.is_some());
-            step.apply(&mut grid);
         }
     }
     assert!(

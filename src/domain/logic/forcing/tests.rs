@@ -5,6 +5,7 @@
 use super::super::grid::Grid;
 use super::super::implications::{cell_of, digit_of, is_on, state};
 use super::super::technique::{Rating, Technique};
+use super::super::tests::path_of;
 use super::advanced::{Advanced, hash_map_order};
 use super::propagation::{Links, Mode, Propagation, propagate, propagate_fixed};
 use super::search::{Conclusion, Kind, Sink, complexity, least, unskipped_conclusions, walk};
@@ -23,14 +24,11 @@ const CONTRADICTION: &str =
 
 /// The position of `text` where its path first needs `technique`.
 fn grid_before(text: &str, technique: Technique) -> Grid {
-    let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
-    loop {
-        let step = super::super::ladder::simplest_step(&grid, &|| false).expect("a step");
-        if step.technique == technique {
-            return grid;
-        }
-        step.apply(&mut grid);
-    }
+    path_of(text)
+        .0
+        .into_iter()
+        .find_map(|(grid, step)| (step.technique == technique).then_some(grid))
+        .expect("the path needs the technique")
 }
 
 #[test]
@@ -193,15 +191,11 @@ impl Sink for Every {
 /// Every grid, before each step, on the paths of the SE-rated puzzles
 /// that need dynamic chains.
 fn grids_on_dynamic_chain_paths() -> Vec<Grid> {
-    let mut grids = Vec::new();
-    for (text, ..) in super::super::tests::DYNAMIC_CHAINS {
-        let mut grid = Grid::new(&crate::domain::parse_board(text).expect("a puzzle"));
-        while let Some(step) = super::super::ladder::simplest_step(&grid, &|| false) {
-            grids.push(grid.clone());
-            step.apply(&mut grid);
-        }
-    }
-    grids
+    super::super::tests::DYNAMIC_CHAINS
+        .iter()
+        .flat_map(|(text, ..)| path_of(text).0)
+        .map(|(grid, _)| grid)
+        .collect()
 }
 
 #[test]
