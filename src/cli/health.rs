@@ -6,7 +6,7 @@ use tonic::transport::Endpoint;
 
 use super::args::{ConnectArgs, ServersArg};
 use super::output::ExitCode;
-use super::{Failure, with_runtime};
+use super::{Failure, print_out, with_runtime};
 use crate::client::resolve::{SystemLookup, endpoints};
 use crate::client::{self, ClientError};
 
@@ -42,9 +42,9 @@ pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
                 Err(error) => return Err(error.into()),
             };
             if several {
-                println!("{server} {status}");
+                print_out(&format!("{server} {status}\n"))?;
             } else {
-                println!("{status}");
+                print_out(&format!("{status}\n"))?;
             }
             worst = worst.max(code);
         }

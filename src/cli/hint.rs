@@ -15,7 +15,7 @@ use clap::Args;
 
 use super::args::TargetArgs;
 use super::output::{ExitCode, why_no_path};
-use super::{Failure, with_runtime};
+use super::{Failure, print_out, with_runtime};
 use crate::client::{self, ClientError};
 use crate::domain::logic::Mark;
 use crate::domain::{
@@ -80,23 +80,20 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
     match report.hint {
         None => refuse(report.outcome),
         Some(HintSummary::Step(step)) => {
-            print!(
-                "{}",
-                draw(&position, &step.pattern, std::io::stdout().is_terminal())
-            );
-            println!("{}", step_line(&step));
+            let grid = draw(&position, &step.pattern, std::io::stdout().is_terminal());
+            print_out(&format!("{grid}{}\n", step_line(&step)))?;
             Ok(ExitCode::Success)
         }
         Some(HintSummary::Mistake(mark)) => {
-            println!(
-                "mistake at {}: {} is not the solution's digit there, or was crossed out",
+            print_out(&format!(
+                "mistake at {}: {} is not the solution's digit there, or was crossed out\n",
                 mark.cell(),
                 mark.digit
-            );
+            ))?;
             Ok(ExitCode::Success)
         }
         Some(HintSummary::Solved) => {
-            println!("the position is solved");
+            print_out("the position is solved\n")?;
             Ok(ExitCode::Success)
         }
         Some(HintSummary::Stalled(why)) => Err(Failure::error(format!("no hint: {why}"))),
@@ -118,8 +115,9 @@ pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
     let Some(grade) = path.grade else {
         return refuse(path.outcome);
     };
+    let mut text = String::new();
     for (number, step) in path.steps.iter().enumerate() {
-        println!("{:3}. {}", number + 1, step_line(step));
+        text.push_str(&format!("{:3}. {}\n", number + 1, step_line(step)));
     }
     let hardest = grade.hardest.map_or("none", |t| t.name());
     let stalled = grade
@@ -127,11 +125,12 @@ pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
         .as_ref()
         .map(|s| format!(" (stalled: {s})"))
         .unwrap_or_default();
-    println!(
-        "rating {} ({}), hardest step: {hardest}{stalled}",
+    text.push_str(&format!(
+        "rating {} ({}), hardest step: {hardest}{stalled}\n",
         grade.rating,
         grade.level()
-    );
+    ));
+    print_out(&text)?;
     Ok(ExitCode::Success)
 }
 

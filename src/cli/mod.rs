@@ -139,6 +139,17 @@ impl From<ClientError> for Failure {
     }
 }
 
+/// Writes `text` to stdout. A closed pipe or a full disk is a
+/// [`Failure::io`] (a closed pipe ends the run quietly), never a panic as
+/// with `print!`.
+fn print_out(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Failure::io)
+}
+
 /// Runs a future that talks to a server on a single-threaded runtime.
 fn with_runtime<T>(future: impl Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
     start_runtime(&mut tokio::runtime::Builder::new_current_thread())?.block_on(future)

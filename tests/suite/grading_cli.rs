@@ -180,3 +180,43 @@ fn bad_input_exits_2_with_the_reason_and_two_solutions_exit_1() {
         assert_eq!(ungraded.status.code(), Some(1));
     }
 }
+
+/// `sudoku ARGS` with its output into a pipe whose reader has gone
+/// (`sudoku ... | head` after head exits), or into `/dev/full`.
+fn with_closed_output(args: &[&str], full_disk: bool) -> Output {
+    let stdout = if full_disk {
+        std::process::Stdio::from(std::fs::File::create("/dev/full").unwrap())
+    } else {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        std::process::Stdio::from(writer)
+    };
+    Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .args(args)
+        .stdout(stdout)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_pipe_ends_hint_explain_and_health_quietly_and_a_full_disk_is_an_error() {
+    let server = ServerProcess::start(&["--workers", "1"]);
+    let commands: [&[&str]; 4] = [
+        &["hint", HARD, "--local"],
+        &["hint", HARD, "--local", "--progress", HARD],
+        &["explain", HARD, "--local"],
+        &["health", "--server", &server.address],
+    ];
+    for command in commands {
+        let closed = with_closed_output(command, false);
+        assert_eq!(closed.status.code(), Some(0), "{command:?}");
+        assert_eq!(text(&closed.stderr), "", "{command:?}");
+        let full = with_closed_output(command, true);
+        assert_eq!(full.status.code(), Some(3), "{command:?}");
+        assert!(
+            text(&full.stderr).contains("No space left on device"),
+            "{command:?}: {}",
+            text(&full.stderr)
+        );
+    }
+}

@@ -71,7 +71,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     let report = start_runtime(&mut tokio::runtime::Builder::new_multi_thread())?
         .block_on(loadgen::run(&options))
         .map_err(|error| Failure::error(error.to_string()))?;
-    print!("{}", table(&report, &options));
+    super::print_out(&table(&report, &options))?;
     match failed_calls(&report) {
         Some(failures) => Err(Failure::error(failures)),
         None => Ok(ExitCode::Success),
