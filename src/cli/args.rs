@@ -1,6 +1,7 @@
 //! Flags more than one command takes: which servers, and how to reach them.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 use tonic::codec::CompressionEncoding;
@@ -50,6 +51,40 @@ pub struct TargetArgs {
     pub servers: ServersArg,
     #[command(flatten)]
     pub connect: ConnectArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
+}
+
+impl TargetArgs {
+    /// The client options the connection and timeout flags ask for.
+    pub fn options(&self) -> Result<ConnectOptions, Failure> {
+        Ok(self.timeout.applied_to(self.connect.options()?))
+    }
+}
+
+/// How long a single call may wait for its server.
+#[derive(Debug, Args)]
+pub struct TimeoutArg {
+    /// How long to wait for a server's answer to one puzzle, a hint, an
+    /// explanation or a health check, or for generate's next puzzle
+    /// (500ms, 30s, 2m; 0 waits as long as the server takes). A file's
+    /// streams have limits of their own.
+    #[arg(
+        long,
+        env = "SUDOKU_TIMEOUT",
+        value_name = "DURATION",
+        default_value = "30s",
+        value_parser = crate::server::parse_duration
+    )]
+    pub timeout: Duration,
+}
+
+impl TimeoutArg {
+    /// `options` with this timeout.
+    pub fn applied_to(&self, options: ConnectOptions) -> ConnectOptions {
+        let timeout = (!self.timeout.is_zero()).then_some(self.timeout);
+        ConnectOptions { timeout, ..options }
+    }
 }
 
 /// How to reach the servers: TLS and compression.
@@ -111,6 +146,7 @@ impl ConnectArgs {
             tls: self.tls()?,
             tls_domain: self.tls_domain.clone(),
             compression,
+            timeout: None,
         })
     }
 

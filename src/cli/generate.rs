@@ -196,7 +196,7 @@ fn generate_on_server(
     seed: u64,
     emit: &mut dyn FnMut(Made) -> io::Result<()>,
 ) -> Result<(), Failure> {
-    let connect = args.target.connect.options()?;
+    let connect = args.target.options()?;
     let server = args.target.servers.servers()?[0].clone();
     let request = client::generate::pb_request(target, args.count, seed);
     with_runtime(async {

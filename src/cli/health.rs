@@ -4,7 +4,7 @@
 use clap::Args;
 use tonic::transport::Endpoint;
 
-use super::args::{ConnectArgs, ServersArg};
+use super::args::{ConnectArgs, ServersArg, TimeoutArg};
 use super::output::ExitCode;
 use super::{Failure, print_out, with_runtime};
 use crate::client::resolve::{SystemLookup, endpoints};
@@ -20,6 +20,8 @@ pub struct HealthArgs {
     pub servers: ServersArg,
     #[command(flatten)]
     pub connect: ConnectArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
 }
 
 /// Checks every server given (every address of a `dns:` target). One
@@ -28,14 +30,14 @@ pub struct HealthArgs {
 /// one does not, 3 when one cannot be reached (each is still checked, and
 /// the reason printed).
 pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
-    let connect = args.connect.options()?;
+    let connect = args.timeout.applied_to(args.connect.options()?);
     let servers = args.servers.servers()?;
     with_runtime(async {
         let servers = endpoints(servers, &connect, &SystemLookup).await;
         let several = servers.len() > 1;
         let mut worst = ExitCode::Success;
         for (server, endpoint) in servers {
-            let (code, status) = match check(&server, endpoint, &args.service).await {
+            let (code, status) = match check(&server, endpoint, &connect, &args.service).await {
                 Ok(true) => (ExitCode::Success, "SERVING".to_string()),
                 Ok(false) => (ExitCode::NotUnique, "NOT_SERVING".to_string()),
                 Err(error) if several => (ExitCode::Failure, format!("UNREACHABLE ({error})")),
@@ -55,8 +57,9 @@ pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
 async fn check(
     server: &str,
     endpoint: Result<Endpoint, ClientError>,
+    options: &client::ConnectOptions,
     service: &str,
 ) -> Result<bool, ClientError> {
     let channel = client::connect_endpoint(server, &endpoint?).await?;
-    client::check_health(channel, service).await
+    client::check_health(channel, options, service).await
 }

@@ -144,13 +144,13 @@ fn on_server<T, F>(
 where
     F: Future<Output = Result<T, ClientError>>,
 {
-    let connect = target.connect.options()?;
+    let connect = target.options()?;
     let server = &target.servers.servers()?[0];
     with_runtime(async {
         let channel = client::connect(server, &connect).await?;
         call(channel, connect).await.map_err(|error| match error {
             ClientError::Rpc(status) if status.code() == tonic::Code::InvalidArgument => {
-                Failure::usage(client::check::shown(status.message()))
+                Failure::usage(client::check::shown_status_message(&status))
             }
             other => Failure::from(other),
         })

@@ -171,7 +171,7 @@ pub(super) fn answer_one(puzzle: &str, run: &RunArgs, grade: bool) -> Result<Ans
     if run.target.local {
         return Ok(solve_here(puzzle, grade));
     }
-    let connect = run.target.connect.options()?;
+    let connect = run.target.options()?;
     let server = &run.target.servers.servers()?[0];
     with_runtime(async {
         let channel = client::connect(server, &connect).await?;

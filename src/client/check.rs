@@ -31,6 +31,38 @@ impl ProtocolError {
 /// How much of a string from the network an error message quotes.
 const QUOTED_CHARS: usize = 100;
 
+/// How much of a status message from a server an error message quotes:
+/// this server's say what is wrong and where in a few hundred characters.
+const STATUS_CHARS: usize = 500;
+
+/// A status from a server, made safe to show: its code's gRPC name
+/// (`INVALID_ARGUMENT`) and its message, cut to [`STATUS_CHARS`]
+/// characters with control characters escaped.
+pub fn shown_status(status: &tonic::Status) -> String {
+    format!(
+        "{}: {}",
+        code_name(status.code()),
+        shown_up_to(status.message(), STATUS_CHARS)
+    )
+}
+
+/// A status message alone, as [`shown_status`] shows it.
+pub fn shown_status_message(status: &tonic::Status) -> String {
+    shown_up_to(status.message(), STATUS_CHARS)
+}
+
+/// The name gRPC's specification gives a status code: `NOT_FOUND`.
+pub fn code_name(code: tonic::Code) -> String {
+    let mut name = String::new();
+    for (i, character) in format!("{code:?}").chars().enumerate() {
+        if character.is_uppercase() && i > 0 {
+            name.push('_');
+        }
+        name.push(character.to_ascii_uppercase());
+    }
+    name
+}
+
 /// A string from the network made safe to show: control characters
 /// escaped, cut to its first [`QUOTED_CHARS`] characters.
 pub fn shown(text: &str) -> String {
@@ -538,6 +570,21 @@ mod tests {
                 .to_string(),
             "outcome OUTCOME_INVALID in a unary answer, which fails the call instead"
         );
+    }
+
+    #[test]
+    fn statuses_show_their_code_s_grpc_name_and_most_of_their_message() {
+        let long = "x".repeat(600);
+        let status = tonic::Status::invalid_argument(format!("bad\n{long}"));
+        let shown = shown_status(&status);
+        assert!(shown.starts_with("INVALID_ARGUMENT: bad\\nxxx"), "{shown}");
+        assert_eq!(shown.chars().count(), "INVALID_ARGUMENT: ".len() + 501 + 3);
+        assert_eq!(code_name(tonic::Code::Ok), "OK");
+        assert_eq!(
+            code_name(tonic::Code::DeadlineExceeded),
+            "DEADLINE_EXCEEDED"
+        );
+        assert_eq!(code_name(tonic::Code::Unauthenticated), "UNAUTHENTICATED");
     }
 
     #[test]

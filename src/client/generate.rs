@@ -46,13 +46,15 @@ pub async fn generate(
     mut each: impl FnMut(CheckedPuzzle) -> std::io::Result<()>,
 ) -> Result<usize, ClientError> {
     let asked = (request.count as usize).max(1);
-    let mut stream = options
-        .sudoku_client(channel)
-        .generate(request)
-        .await?
-        .into_inner();
+    // No deadline for the call as a whole: the timeout bounds the wait
+    // for each puzzle, however many are asked for.
+    let call = async { Ok(options.sudoku_client(channel).generate(request).await?) };
+    let mut stream = options.within(call).await?.into_inner();
     let mut made = 0;
-    while let Some(response) = stream.message().await? {
+    while let Some(response) = options
+        .within(async { Ok(stream.message().await?) })
+        .await?
+    {
         if made == asked {
             return Err(
                 ProtocolError::new(format!("more than the {asked} puzzles asked for")).into(),

@@ -34,7 +34,11 @@ pub async fn hint(
     options: &ConnectOptions,
     request: pb::HintRequest,
 ) -> Result<HintReport, ClientError> {
-    let response = options.sudoku_client(channel).hint(request.clone()).await?;
+    let call = async {
+        let sent = options.request(request.clone());
+        Ok(options.sudoku_client(channel).hint(sent).await?)
+    };
+    let response = options.within(call).await?;
     Ok(checked_hint(&request, response.get_ref())?)
 }
 
@@ -44,14 +48,17 @@ pub async fn explain(
     options: &ConnectOptions,
     puzzle: &str,
 ) -> Result<PathReport, ClientError> {
-    let request = pb::ExplainRequest {
+    let request = options.request(pb::ExplainRequest {
         puzzle: puzzle.to_string(),
+    });
+    let call = async {
+        Ok(options
+            .sudoku_client(channel)
+            .max_decoding_message_size(MAX_EXPLAIN_RESPONSE_BYTES)
+            .explain(request)
+            .await?)
     };
-    let response = options
-        .sudoku_client(channel)
-        .max_decoding_message_size(MAX_EXPLAIN_RESPONSE_BYTES)
-        .explain(request)
-        .await?;
+    let response = options.within(call).await?;
     Ok(checked_path(puzzle, response.get_ref())?)
 }
 

@@ -107,11 +107,14 @@ pub enum ClientError {
         source: tonic::transport::Error,
     },
     /// The server answered with an error status.
-    #[error("the server answered {}: {}", .0.code(), check::shown(.0.message()))]
+    #[error("the server answered {}", check::shown_status(.0))]
     Rpc(#[from] tonic::Status),
     /// The server answered in a way that cannot be trusted.
     #[error("protocol error: the server sent {0}")]
     Protocol(#[from] check::ProtocolError),
+    /// The server did not answer in time.
+    #[error("no answer from the server within {0:?}")]
+    TimedOut(Duration),
     /// What the server sent could not be written out.
     #[error("cannot write the output: {0}")]
     Output(String),
@@ -132,9 +135,50 @@ pub struct ConnectOptions {
     pub tls_domain: Option<String>,
     /// Compress requests this way, and accept responses compressed this way.
     pub compression: Option<CompressionEncoding>,
+    /// How long a single call may wait for its server: a unary call's
+    /// answer (the server hears it as the call's `grpc-timeout`), or the
+    /// next puzzle of a Generate stream. `None` waits as long as the
+    /// server takes.
+    pub timeout: Option<Duration>,
 }
 
 impl ConnectOptions {
+    /// `message` as a unary call's request, with the [`timeout`] as its
+    /// deadline.
+    ///
+    /// [`timeout`]: ConnectOptions::timeout
+    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        if let Some(timeout) = self.timeout {
+            request.set_timeout(timeout);
+        }
+        request
+    }
+
+    /// Waits for `call`, for at most the [`timeout`]. tonic ends a call
+    /// whose request carries the deadline itself, with CANCELLED: that
+    /// too is a timeout once the time has passed.
+    ///
+    /// [`timeout`]: ConnectOptions::timeout
+    pub async fn within<T>(
+        &self,
+        call: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, ClientError> {
+        let Some(timeout) = self.timeout else {
+            return call.await;
+        };
+        let started = tokio::time::Instant::now();
+        match tokio::time::timeout(timeout, call).await {
+            Err(_) => Err(ClientError::TimedOut(timeout)),
+            Ok(Err(ClientError::Rpc(status)))
+                if status.code() == tonic::Code::Cancelled && started.elapsed() >= timeout =>
+            {
+                Err(ClientError::TimedOut(timeout))
+            }
+            Ok(result) => result,
+        }
+    }
+
     /// A SudokuService client on `channel` that compresses as configured
     /// and refuses responses over [`MAX_RESPONSE_BYTES`].
     pub fn sudoku_client(&self, channel: Channel) -> SudokuServiceClient<Channel> {
@@ -242,29 +286,32 @@ pub async fn solve(
     puzzle: &str,
     grade: bool,
 ) -> Result<Answer, ClientError> {
-    let request = SolveRequest {
+    let request = options.request(SolveRequest {
         puzzle: puzzle.to_string(),
         grade,
-    };
-    match options.sudoku_client(channel).solve(request).await {
+    });
+    let call = async { Ok(options.sudoku_client(channel).solve(request).await?) };
+    match options.within(call).await {
         Ok(response) => Ok(check::unary_answer(puzzle, response.get_ref(), grade)?),
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+        Err(ClientError::Rpc(status)) if status.code() == tonic::Code::InvalidArgument => {
             Ok(Answer::refused(Outcome::Invalid, status.message()))
         }
-        Err(status) => Err(status.into()),
+        Err(error) => Err(error),
     }
 }
 
 /// Asks the server's standard health service about `service` ("" for the
 /// server as a whole); true when it is SERVING.
-pub async fn check_health(channel: Channel, service: &str) -> Result<bool, ClientError> {
-    let request = HealthCheckRequest {
+pub async fn check_health(
+    channel: Channel,
+    options: &ConnectOptions,
+    service: &str,
+) -> Result<bool, ClientError> {
+    let request = options.request(HealthCheckRequest {
         service: service.to_string(),
-    };
-    let response = HealthClient::new(channel)
-        .check(request)
-        .await?
-        .into_inner();
+    });
+    let call = async { Ok(HealthClient::new(channel).check(request).await?) };
+    let response = options.within(call).await?.into_inner();
     Ok(response.status() == tonic_health::pb::health_check_response::ServingStatus::Serving)
 }
 
@@ -294,6 +341,7 @@ mod tests {
             tls: Some(ClientTlsConfig::new().domain_name("localhost")),
             tls_domain: None,
             compression: None,
+            timeout: None,
         };
         assert_eq!(
             endpoint("localhost:50051", &tls)

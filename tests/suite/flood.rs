@@ -54,7 +54,7 @@ async fn serving(address: &str) -> bool {
     else {
         return false;
     };
-    let health = sudoku_grpc::client::check_health(channel.clone(), "").await;
+    let health = sudoku_grpc::client::check_health(channel.clone(), &Default::default(), "").await;
     let request = SolveRequest {
         puzzle: CLASSIC.to_string(),
         grade: false,
@@ -375,7 +375,8 @@ async fn a_flood_of_explain_calls_on_the_hardest_puzzles_stays_under_the_bound()
     // Health answers at once while every worker is busy.
     for _ in 0..10 {
         let started = Instant::now();
-        let health = sudoku_grpc::client::check_health(channel.clone(), "").await;
+        let health =
+            sudoku_grpc::client::check_health(channel.clone(), &Default::default(), "").await;
         assert!(matches!(health, Ok(true)), "{health:?}");
         assert!(started.elapsed() < Duration::from_secs(1));
         tokio::time::sleep(Duration::from_millis(200)).await;

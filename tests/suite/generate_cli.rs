@@ -183,7 +183,7 @@ fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
     assert_eq!(never.status.code(), Some(3));
     let stderr = text(&never.stderr);
     assert!(
-        stderr.contains("the server answered Some resource has been exhausted"),
+        stderr.contains("the server answered RESOURCE_EXHAUSTED"),
         "{stderr}"
     );
     assert!(

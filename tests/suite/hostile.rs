@@ -201,7 +201,7 @@ async fn a_long_stream_of_invalid_items_gets_every_answer_in_order() {
     }
     feeder.await.unwrap();
     assert_eq!(count, ITEMS);
-    let health = sudoku_grpc::client::check_health(server.channel().await, "")
+    let health = sudoku_grpc::client::check_health(server.channel().await, &Default::default(), "")
         .await
         .unwrap();
     assert!(health);

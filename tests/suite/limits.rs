@@ -161,7 +161,8 @@ async fn calls_over_the_cap_are_refused_at_once_and_health_still_answers() {
         refused.message(),
         "server overloaded: 2 calls are in flight (--max-calls); retry with backoff"
     );
-    let health = sudoku_grpc::client::check_health(server.channel().await, "").await;
+    let health =
+        sudoku_grpc::client::check_health(server.channel().await, &Default::default(), "").await;
     assert!(matches!(health, Ok(true)), "{health:?}");
     // A stream holds its slot until it ends.
     let (requests, mut answers) = held.pop().unwrap();

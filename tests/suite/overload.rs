@@ -47,7 +47,7 @@ async fn a_unary_flood_on_one_worker_is_shed_while_health_says_serving() {
     })
     .await;
     for _ in 0..5 {
-        let serving = sudoku_grpc::client::check_health(channel.clone(), "")
+        let serving = sudoku_grpc::client::check_health(channel.clone(), &Default::default(), "")
             .await
             .unwrap();
         assert!(serving, "health answers SERVING during the flood");

@@ -169,7 +169,7 @@ async fn a_client_that_drops_mid_stream_leaves_the_server_healthy_and_idle() {
         server.pool.stats().in_flight == 0
     })
     .await;
-    let health = sudoku_grpc::client::check_health(server.channel().await, "")
+    let health = sudoku_grpc::client::check_health(server.channel().await, &Default::default(), "")
         .await
         .unwrap();
     assert!(health, "the server is still SERVING");

@@ -4,6 +4,7 @@
 //! puzzle, and exits 3 with a message saying what the server sent.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use crate::common::process::{run_sudoku, temp_file, text};
 use crate::common::{CLASSIC, CLASSIC_SOLUTION};
@@ -483,4 +484,42 @@ async fn generated_puzzles_that_fail_their_checks_end_the_run_after_those_that_p
     let line: serde_json::Value = serde_json::from_str(text(&output.stdout).trim()).unwrap();
     assert_eq!(line["puzzle"], CLASSIC);
     assert!(line["rating"].is_null(), "{line}");
+}
+
+/// A server that accepts connections and never says a word.
+async fn start_silent_server() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((connection, _)) = listener.accept().await {
+            held.push(connection);
+        }
+    });
+    address
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_fails_each_single_call_once_its_timeout_passes() {
+    let address = start_silent_server().await;
+    let commands: [&[&str]; 6] = [
+        &["solve", CLASSIC],
+        &["grade", CLASSIC],
+        &["hint", CLASSIC],
+        &["explain", CLASSIC],
+        &["generate", "--count", "1", "--quiet"],
+        &["health"],
+    ];
+    for command in commands {
+        let args = [command, &["--timeout", "300ms"]].concat();
+        let run = tokio::time::timeout(Duration::from_secs(60), sudoku(address, &args));
+        let output = run.await.unwrap_or_else(|_| panic!("{command:?} hung"));
+        assert_eq!(output.status.code(), Some(3), "{command:?}");
+        assert!(
+            text(&output.stderr).contains("no answer from the server within 300ms"),
+            "{command:?}: {}",
+            text(&output.stderr)
+        );
+        assert_eq!(text(&output.stdout), "", "{command:?}");
+    }
 }

@@ -370,9 +370,5 @@ async fn reserve<R>(sender: &Option<GroupSender<R>>) -> Option<mpsc::Permit<'_, 
 
 /// A status in a few words, for logs and the final error.
 fn describe(status: &tonic::Status) -> String {
-    format!(
-        "{:?}: {}",
-        status.code(),
-        crate::client::check::shown(status.message())
-    )
+    crate::client::check::shown_status(status)
 }
