@@ -169,7 +169,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     out.flush().map_err(Failure::io)?;
     let how = outcome?;
     if !args.quiet {
-        eprintln!("{}", summary.report(&how, started.elapsed().as_secs_f64()));
+        super::note(summary.report(&how, started.elapsed().as_secs_f64()));
     }
     if summary.made < count && args.target.local {
         return Err(Failure::error(format!(

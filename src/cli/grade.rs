@@ -49,7 +49,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode, Failure> {
     }
     let code = run_file(&args.input, &args.run, lines.clone(), true)?;
     if !args.run.quiet {
-        eprintln!("{}", lines.summary());
+        super::note(lines.summary());
     }
     Ok(code)
 }

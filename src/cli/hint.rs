@@ -162,10 +162,10 @@ fn step_line(step: &StepSummary) -> String {
 }
 
 fn refuse(outcome: Outcome) -> Result<ExitCode, Failure> {
-    eprintln!(
+    super::note(format_args!(
         "sudoku: {}, so there is no logical path to show",
         why_no_path(outcome)
-    );
+    ));
     Ok(ExitCode::of(outcome))
 }
 

@@ -88,7 +88,7 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     result.unwrap_or_else(|failure| {
         if !failure.message.is_empty() {
-            eprintln!("sudoku: {}", failure.message);
+            note(format_args!("sudoku: {}", failure.message));
         }
         failure.code
     })
@@ -137,6 +137,14 @@ impl From<ClientError> for Failure {
     fn from(error: ClientError) -> Self {
         Failure::error(error.to_string())
     }
+}
+
+/// Writes `text` and a newline to stderr. What cannot be written there
+/// is dropped: a message has nowhere else to go, and `eprintln!` would
+/// panic on a closed pipe (`sudoku ... 2>&1 | head`).
+pub fn note(text: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Writes `text` to stdout. A closed pipe or a full disk is a

@@ -55,7 +55,7 @@ impl RunDisplay {
         for (line, message) in progress.errors {
             if !self.quiet && self.errors_seen < ERRORS_SHOWN {
                 let note = format!("sudoku: line {line}: {}", escaped(message));
-                self.bar.suspend(|| eprintln!("{note}"));
+                self.bar.suspend(|| super::note(&note));
             }
             self.errors_seen += 1;
         }
@@ -76,13 +76,13 @@ impl RunDisplay {
             return;
         }
         if self.errors_seen > ERRORS_SHOWN {
-            eprintln!(
+            super::note(format_args!(
                 "sudoku: ... and {} more lines with errors",
                 self.errors_seen - ERRORS_SHOWN
-            );
+            ));
         }
         if let Some((tally, elapsed)) = run {
-            eprintln!("{}", summary(tally, elapsed));
+            super::note(summary(tally, elapsed));
         }
     }
 }

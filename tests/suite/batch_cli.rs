@@ -173,3 +173,27 @@ fn a_reader_that_stops_early_ends_the_run_quietly() {
     );
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn a_closed_stderr_loses_only_the_messages() {
+    // `sudoku ... 2>&1 | head` once head has gone: the notes on stderr
+    // are dropped, the answers and the exit code are not.
+    let (contents, _) = mixed_file();
+    let path = temp_file("mixed_for_closed_stderr.txt", &contents);
+    let run = |args: &[&str]| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        Command::new(env!("CARGO_BIN_EXE_sudoku"))
+            .args(args)
+            .stderr(Stdio::from(writer))
+            .output()
+            .unwrap()
+    };
+    let file = run(&["solve", "--local", path.to_str().unwrap()]);
+    assert_eq!(file.status.code(), Some(2));
+    assert_eq!(text(&file.stdout).lines().count(), 5);
+    let missing = run(&["solve", "--local", "/no/such/file.txt"]);
+    assert_eq!(missing.status.code(), Some(3));
+    let several = run(&["explain", &read_puzzles("multiple.txt")[0], "--local"]);
+    assert_eq!(several.status.code(), Some(1));
+}
