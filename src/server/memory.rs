@@ -235,7 +235,7 @@ mod tests {
         assert_eq!(bound.calls, (100 + SIDE_CALLS) * (CALL_BYTES + 4096));
         assert_eq!(bound.streams, 5 * STREAM_BYTES);
         assert_eq!(bound.requests, 1 << 20);
-        let batch_request = 259 + 100 * 2051;
+        let batch_request = 259 + 2 + 100 * 2051;
         let answers = 101 * 512;
         let batch_response = 256 + 101 * (512 + GRADE_OVERHEAD_BYTES);
         let text = |bytes: usize| bytes.div_ceil(3) * 4;
@@ -252,7 +252,7 @@ mod tests {
             max_batch: 1024,
             ..settings.clone()
         };
-        let batch_request = 259 + 1024 * 2051;
+        let batch_request = 259 + 2 + 1024 * 2051;
         let batch_response = 256 + 1025 * (512 + GRADE_OVERHEAD_BYTES);
         let batch =
             CALL_BYTES + STREAM_BYTES + batch_request + batch_response + text(batch_response);

@@ -223,7 +223,8 @@ mod tests {
         let largest = crate::pb::SolveBatchRequest::new(
             "i".repeat(MAX_ID_BYTES),
             vec!["1".repeat(MAX_PUZZLE_BYTES); limits.max_batch],
-        );
+        )
+        .graded(true);
         assert_eq!(largest.encoded_len(), limits.max_batch_request_bytes());
         let (_, _, charge) = admit_batch(
             largest.id.clone(),

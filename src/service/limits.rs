@@ -135,11 +135,13 @@ impl Limits {
     }
 
     /// The largest batch request message: a full batch of the largest
-    /// items, each with its field's tag and length, and the largest id.
-    /// A larger message cannot be a batch the server would take.
+    /// items, each with its field's tag and length, the largest id, and
+    /// `grade` set (a tag and a one-byte value). A larger message cannot
+    /// be a batch the server would take.
     pub fn max_batch_request_bytes(&self) -> usize {
+        const GRADE_FIELD_BYTES: usize = 2;
         let field = |bytes: usize| 1 + prost::length_delimiter_len(bytes) + bytes;
-        field(MAX_ID_BYTES) + self.max_batch * field(MAX_PUZZLE_BYTES)
+        field(MAX_ID_BYTES) + self.max_batch * field(MAX_PUZZLE_BYTES) + GRADE_FIELD_BYTES
     }
 
     /// The largest batch response message: the largest id, and each
