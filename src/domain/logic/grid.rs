@@ -27,10 +27,15 @@ pub enum MarksError {
     /// The marks are not 729 characters.
     #[error("marks must be 729 characters (9 per cell), not {0}")]
     Length(usize),
-    /// A character is neither its digit nor `.`.
-    #[error("mark {position} is {found:?}: it must be the digit {expected} or '.'")]
+    /// A character is neither its digit nor `.` (or `0`).
+    #[error(
+        "character {} of the marks, digit {expected} of {}, is {found:?}: it must be {expected} \
+         while a candidate, or '.' (or '0') where crossed out",
+        position + 1,
+        crate::domain::Cell::new(position / 9).expect("a position within 729")
+    )]
     Character {
-        /// 0-based position in the text.
+        /// 0-based position in the text, counted in characters.
         position: usize,
         /// The character found.
         found: char,
@@ -68,20 +73,20 @@ impl Grid {
     /// `.` (or `0`) where it is crossed out. Marks of placed cells are ignored, and
     /// marks a placed digit rules out are dropped too.
     pub fn with_marks(board: &Board, text: &str) -> Result<Grid, MarksError> {
-        let bytes = text.as_bytes();
-        if bytes.len() != 729 {
-            return Err(MarksError::Length(text.chars().count()));
+        let length = text.chars().count();
+        if length != 729 {
+            return Err(MarksError::Length(length));
         }
         let mut grid = Grid::new(board);
-        for (position, &byte) in bytes.iter().enumerate() {
+        for (position, found) in text.chars().enumerate() {
             let (index, digit) = (position / 9, (position % 9 + 1) as u8);
-            match byte {
-                b'.' | b'0' => grid.eliminate(index, digit),
-                _ if byte == b'0' + digit => {}
+            match found {
+                '.' | '0' => grid.eliminate(index, digit),
+                _ if found == char::from(b'0' + digit) => {}
                 _ => {
                     return Err(MarksError::Character {
                         position,
-                        found: text[position..].chars().next().unwrap_or('?'),
+                        found,
                         expected: digit,
                     });
                 }

@@ -615,13 +615,35 @@ fn pencil_marks_read_back_as_the_same_grid_and_bad_marks_are_refused() {
     );
     let mut wrong = text.clone();
     wrong.replace_range(10..11, "x");
+    let refused = Grid::with_marks(&grid.board(), &wrong);
     assert_eq!(
-        Grid::with_marks(&grid.board(), &wrong),
+        refused,
         Err(MarksError::Character {
             position: 10,
             found: 'x',
             expected: 2
         })
+    );
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "character 11 of the marks, digit 2 of r1c2, is 'x': it must be 2 while a candidate, \
+         or '.' (or '0') where crossed out"
+    );
+    // Characters, not bytes: 729 characters with one of two bytes are
+    // the right length, and the one out of place is named.
+    let mut accented = text.clone();
+    accented.replace_range(728..729, "é");
+    assert_eq!(
+        Grid::with_marks(&grid.board(), &accented),
+        Err(MarksError::Character {
+            position: 728,
+            found: 'é',
+            expected: 9
+        })
+    );
+    assert_eq!(
+        Grid::with_marks(&grid.board(), &format!("{}é", &text[..727])),
+        Err(MarksError::Length(728))
     );
 }
 
