@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::args::TargetArgs;
 use super::output::{ExitCode, Format};
 use super::{Failure, with_runtime};
-use crate::client::{self, generate::CheckedPuzzle};
+use crate::client::{self, ClientError, generate::CheckedPuzzle};
 use crate::domain::GradeSummary;
 use crate::domain::generate::{Generated, Request, Seeds, Symmetry, attempt_each, clock_seed};
 use crate::domain::logic::{Level, Rating};
@@ -47,9 +47,10 @@ pub struct GenerateArgs {
     /// go without a second solution.
     #[arg(long)]
     pub minimal: bool,
-    /// The seed [default: a random one]; the same flags and seed print the
-    /// same puzzles (on the same version).
-    #[arg(long)]
+    /// The seed, 1 or more [default: a random one]; the same flags and
+    /// seed print the same puzzles (on the same version). A server takes
+    /// 0 for "pick one at random", so 0 is refused here.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub seed: Option<u64>,
     /// Make the puzzles without grading them, which is most of the cost of
     /// a minimal puzzle: the same puzzles (bar the rare one the grader
@@ -144,6 +145,11 @@ impl From<CheckedPuzzle> for Made {
 /// Runs `sudoku generate`.
 pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     let request = request_of(&args);
+    // Refused before any work: here it would spend --max-attempts, and a
+    // server refuses it too.
+    request
+        .check()
+        .map_err(|error| Failure::usage(format!("no puzzle can meet the target: {error}")))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let count = args.count as usize;
     let bar = progress_bar(count, args.quiet);
@@ -201,11 +207,18 @@ fn generate_on_server(
     let request = client::generate::pb_request(target, args.count, seed);
     with_runtime(async {
         let channel = client::connect(&server, &connect).await?;
-        client::generate::generate(channel, &connect, request, target, |checked| {
+        let made = client::generate::generate(channel, &connect, request, target, |checked| {
             emit(Made::from(checked))
-        })
-        .await?;
-        Ok(())
+        });
+        match made.await {
+            Ok(_) => Ok(()),
+            // The server's limits refuse what this command line asked for
+            // (a count over its --max-generate-count, say).
+            Err(ClientError::Rpc(status)) if status.code() == tonic::Code::InvalidArgument => {
+                Err(Failure::usage(client::check::shown_status_message(&status)))
+            }
+            Err(error) => Err(error.into()),
+        }
     })
 }
 

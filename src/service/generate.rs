@@ -100,6 +100,7 @@ pub fn parse_request(
     target.check().map_err(|error| {
         let field = match error {
             generate::RequestError::MinAboveMax { .. } => "min_rating",
+            generate::RequestError::MaxBelowEasiest { .. } => "max_rating",
             generate::RequestError::LevelOutsideRatings { .. } => "level",
             generate::RequestError::TargetWithoutGrade => "skip_grade",
         };

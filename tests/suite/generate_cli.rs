@@ -87,6 +87,33 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
     let backwards = sudoku(&["generate", "--rating", "5..3"]);
     assert_eq!(backwards.status.code(), Some(2));
     assert!(text(&backwards.stderr).contains("the lowest rating 5.0 is above the highest 3.0"));
+    // Targets no puzzle meets are refused before any attempt, here as on
+    // a server (no server is running: the refusal comes first).
+    for (target, reason) in [
+        (
+            &["--level", "easy", "--rating", "3..4"][..],
+            "no puzzle of level easy is rated within 3.0..4.0",
+        ),
+        (&["--rating", "..0.5"], "max_rating 0.5 is below 1.0"),
+    ] {
+        for place in [&["--local"][..], &["--server", "127.0.0.1:9"]] {
+            let refused = sudoku(&[&["generate"], target, place].concat());
+            assert_eq!(refused.status.code(), Some(2), "{target:?} {place:?}");
+            assert!(
+                text(&refused.stderr).contains(reason),
+                "{}",
+                text(&refused.stderr)
+            );
+        }
+    }
+    // 0 is a server's "pick a seed", so it cannot name one.
+    let zero = sudoku(&["generate", "--seed", "0", "--local"]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(
+        text(&zero.stderr).contains("--seed"),
+        "{}",
+        text(&zero.stderr)
+    );
 }
 
 #[test]
@@ -177,6 +204,19 @@ fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
         Some(2),
         "{}",
         text(&conflicting.stderr)
+    );
+
+    let too_many = sudoku(&["generate", "--count", "20000", "--server", &server.address]);
+    assert_eq!(
+        too_many.status.code(),
+        Some(2),
+        "{}",
+        text(&too_many.stderr)
+    );
+    assert!(
+        text(&too_many.stderr).contains("--max-generate-count"),
+        "{}",
+        text(&too_many.stderr)
     );
 
     let never = sudoku(&["generate", "--rating", "11..", "--server", &server.address]);

@@ -230,6 +230,19 @@ async fn invalid_requests_name_their_field() {
     let message = assert_refused(
         &server,
         GenerateRequest {
+            max_rating: 0.5,
+            ..request()
+        },
+        "max_rating",
+    )
+    .await;
+    assert_eq!(
+        message,
+        "max_rating 0.5 is below 1.0, the rating of the easiest puzzle"
+    );
+    let message = assert_refused(
+        &server,
+        GenerateRequest {
             count: 101,
             ..request()
         },

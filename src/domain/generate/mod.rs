@@ -76,6 +76,13 @@ pub enum RequestError {
         /// The highest.
         max: Rating,
     },
+    /// The highest rating is below every puzzle's: even the easiest step
+    /// is rated 1.0.
+    #[error("max_rating {max} is below 1.0, the rating of the easiest puzzle")]
+    MaxBelowEasiest {
+        /// The highest rating asked for.
+        max: Rating,
+    },
     /// The rating bounds leave no rating of the level.
     #[error("no puzzle of level {level} is rated within {min}..{max}")]
     LevelOutsideRatings {
@@ -94,6 +101,10 @@ pub enum RequestError {
 /// The top of Sudoku Explainer's scale, as a bound.
 const TOP_RATING: Rating = Rating(200);
 
+/// The rating of the easiest step there is (a full house, a naked or
+/// hidden single in a box): no puzzle is rated lower.
+const EASIEST_RATING: Rating = Rating(10);
+
 impl Request {
     /// Whether some puzzle could meet the target: the rating bounds in
     /// order, and overlapping the level's ratings.
@@ -107,6 +118,9 @@ impl Request {
         let max = self.max_rating.unwrap_or(TOP_RATING);
         if min > max {
             return Err(RequestError::MinAboveMax { min, max });
+        }
+        if max < EASIEST_RATING {
+            return Err(RequestError::MaxBelowEasiest { max });
         }
         if let Some(level) = self.level {
             let (low, high) = level.ratings();

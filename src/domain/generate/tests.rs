@@ -142,6 +142,24 @@ fn a_request_that_skips_the_grade_cannot_ask_for_a_level_or_rating() {
     }
 }
 
+#[test]
+fn a_ceiling_below_the_easiest_rating_is_refused_and_one_at_it_is_not() {
+    let below = Request {
+        max_rating: Some(Rating(9)),
+        ..Request::default()
+    };
+    assert_eq!(
+        below.check(),
+        Err(RequestError::MaxBelowEasiest { max: Rating(9) })
+    );
+    let at = Request {
+        max_rating: Some(Rating(10)),
+        ..Request::default()
+    };
+    assert_eq!(at.check(), Ok(()));
+    assert!(at.accepts_rating(Rating(10)));
+}
+
 /// [`attempt`] as it was before grading stopped at the target's ceiling:
 /// the whole grade, then the target.
 fn attempt_grading_to_the_end(request: &Request, seed: u64) -> Option<Generated> {
