@@ -25,9 +25,15 @@ pub struct ServersArg {
         value_name = "URL",
         env = "SUDOKU_SERVER",
         default_value = DEFAULT_SERVER,
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = trimmed
     )]
     pub list: Vec<String>,
+}
+
+/// A server of a list, without the spaces around it (`a, b`).
+fn trimmed(text: &str) -> Result<String, std::convert::Infallible> {
+    Ok(text.trim().to_string())
 }
 
 impl ServersArg {

@@ -40,6 +40,7 @@ pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
             let (code, status) = match check(&server, endpoint, &connect, &args.service).await {
                 Ok(true) => (ExitCode::Success, "SERVING".to_string()),
                 Ok(false) => (ExitCode::NotUnique, "NOT_SERVING".to_string()),
+                Err(error @ ClientError::InvalidAddress { .. }) => return Err(error.into()),
                 Err(error) if several => (ExitCode::Failure, format!("UNREACHABLE ({error})")),
                 Err(error) => return Err(error.into()),
             };

@@ -134,8 +134,15 @@ impl Failure {
 }
 
 impl From<ClientError> for Failure {
+    /// Exit code 2 for a server address that cannot be one, or none at
+    /// all (the command line is wrong), and 3 for the rest.
     fn from(error: ClientError) -> Self {
-        Failure::error(error.to_string())
+        match error {
+            ClientError::InvalidAddress { .. } | ClientError::NoServers => {
+                Failure::usage(error.to_string())
+            }
+            error => Failure::error(error.to_string()),
+        }
     }
 }
 

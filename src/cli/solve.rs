@@ -72,7 +72,9 @@ pub struct RunArgs {
     /// each address a dns:/// name has at the start].
     #[arg(long, conflicts_with = "local", value_parser = clap::value_parser!(u16).range(1..))]
     pub streams: Option<u16>,
-    /// Failed attempts in a row, per stream, before a file run gives up.
+    /// How many times in a row a stream retries a failed call before a
+    /// file run gives up (0: at the first failure; the default makes six
+    /// attempts).
     #[arg(long, default_value_t = 5, conflicts_with = "local")]
     pub retries: u32,
 }
@@ -190,8 +192,12 @@ pub(super) fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Failure>
     if path == "-" {
         return Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin())));
     }
-    let file = std::fs::File::open(path)
-        .map_err(|error| Failure::error(format!("cannot read {path}: {error}")))?;
+    let cannot_read = |reason: String| Failure::error(format!("cannot read {path}: {reason}"));
+    let file = std::fs::File::open(path).map_err(|error| cannot_read(error.to_string()))?;
+    // Opening a directory succeeds; reading it would fail with no name.
+    if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
+        return Err(cannot_read("it is a directory".to_string()));
+    }
     Ok(Box::new(BufReader::with_capacity(READ_BUFFER, file)))
 }
 

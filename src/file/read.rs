@@ -7,9 +7,43 @@ use std::io::{self, BufRead};
 /// that is not whitespace, and the first such is not `#`. Blank lines and
 /// comments are skipped (but counted, so that line numbers match the file).
 pub fn is_puzzle_line(line: &[u8]) -> bool {
-    line.iter()
+    starts_a_puzzle(first_printed(line))
+}
+
+/// The first byte of `text` that is not whitespace.
+fn first_printed(text: &[u8]) -> Option<u8> {
+    text.iter()
+        .copied()
         .find(|byte| !byte.is_ascii_whitespace())
-        .is_some_and(|&first| first != b'#')
+}
+
+/// Whether a line whose first byte that is not whitespace is `first`
+/// holds a puzzle: it is not blank and not a comment.
+fn starts_a_puzzle(first: Option<u8>) -> bool {
+    first.is_some_and(|first| first != b'#')
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a file: not
+/// part of its first line.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// Skips the rest of a line (through its line break, or to the end of the
+/// input), and returns its first byte that is not whitespace.
+fn skip_rest_of_line(input: &mut impl BufRead) -> io::Result<Option<u8>> {
+    let mut first = None;
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(first);
+        }
+        let line_end = buffer.iter().position(|&byte| byte == b'\n');
+        let used = line_end.map_or(buffer.len(), |end| end + 1);
+        first = first.or_else(|| first_printed(&buffer[..used]));
+        input.consume(used);
+        if line_end.is_some() {
+            return Ok(first);
+        }
+    }
 }
 
 /// Every puzzle line of `input` (see [`is_puzzle_line`]), without its line
@@ -17,10 +51,13 @@ pub fn is_puzzle_line(line: &[u8]) -> bool {
 /// a whole (small) file in memory, such as the load generator.
 pub fn read_puzzle_lines(input: impl BufRead) -> io::Result<Vec<String>> {
     let mut puzzles = Vec::new();
-    for line in input.split(b'\n') {
+    for (index, line) in input.split(b'\n').enumerate() {
         let mut line = line?;
         if line.last() == Some(&b'\r') {
             line.pop();
+        }
+        if index == 0 && line.starts_with(BYTE_ORDER_MARK) {
+            line.drain(..BYTE_ORDER_MARK.len());
         }
         if is_puzzle_line(&line) {
             puzzles.push(String::from_utf8_lossy(&line).into_owned());
@@ -162,18 +199,26 @@ impl<R: BufRead> ChunkReader<R> {
             return Ok(());
         }
         self.line_number += 1;
+        if self.line_number == 1 && chunk.data[start..].starts_with(BYTE_ORDER_MARK) {
+            chunk.data.drain(start..start + BYTE_ORDER_MARK.len());
+        }
         let mut end = chunk.data.len();
-        let ended = chunk.data[end - 1] == b'\n';
+        let ended = chunk.data[..end].last() == Some(&b'\n');
         let overlong = !ended && read as u64 == limit;
-        if overlong {
-            // Skip the rest of the line without keeping it.
-            self.input.skip_until(b'\n')?;
-            chunk.data.truncate(start);
-            end = start;
-        } else if ended {
+        if ended {
             end -= 1;
         }
-        if overlong || is_puzzle_line(&chunk.data[start..end]) {
+        let mut first = first_printed(&chunk.data[start..end]);
+        if overlong {
+            // Skip the rest of the line without keeping it: a comment or
+            // a blank line of any length is skipped, and anything else is
+            // a puzzle line too long to read.
+            let rest = skip_rest_of_line(&mut self.input)?;
+            first = first.or(rest);
+            chunk.data.truncate(start);
+            end = start;
+        }
+        if starts_a_puzzle(first) {
             chunk.lines.push(LineRecord {
                 number: self.line_number,
                 start,
@@ -205,6 +250,31 @@ mod tests {
             all.push(lines);
         }
         all
+    }
+
+    #[test]
+    fn comments_and_blank_lines_of_any_length_are_skipped_and_a_byte_order_mark_ignored() {
+        let long = MAX_LINE_BYTES + 10;
+        let input = [
+            b"\xEF\xBB\xBF111\n".to_vec(),
+            format!("# {}\n", "x".repeat(long)).into_bytes(),
+            format!("{}\n", " ".repeat(long)).into_bytes(),
+            format!("{}# late comment\n", " ".repeat(long)).into_bytes(),
+            format!("{}222\n", " ".repeat(long)).into_bytes(),
+            b"\xEF\xBB\xBF333\n".to_vec(),
+            " ".repeat(long).into_bytes(),
+        ]
+        .concat();
+        assert_eq!(
+            chunks(&input).concat(),
+            [
+                (1, PuzzleLine::Text(b"111")),
+                (5, PuzzleLine::TooLong),
+                (6, PuzzleLine::Text(b"\xEF\xBB\xBF333")),
+            ]
+        );
+        let lines = read_puzzle_lines(&b"\xEF\xBB\xBF# comment\n111\n"[..]).unwrap();
+        assert_eq!(lines, ["111"]);
     }
 
     #[test]

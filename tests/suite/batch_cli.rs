@@ -140,6 +140,14 @@ fn a_missing_input_file_exits_3_and_an_empty_one_is_fine() {
             "{}",
             text(&missing.stderr)
         );
+        let directory = std::env::temp_dir();
+        let directory = directory.to_str().unwrap();
+        let folder = run_sudoku(&["solve", mode, directory], "");
+        assert_eq!(folder.status.code(), Some(3), "{mode}");
+        assert_eq!(
+            text(&folder.stderr),
+            format!("sudoku: cannot read {directory}: it is a directory\n")
+        );
     }
 
     let empty = run_sudoku(&["solve", "--local", "-"], "# nothing but a comment\n\n");

@@ -291,10 +291,32 @@ fn health_checks_every_address_of_a_dns_name_and_refuses_two_slashes() {
     assert_eq!(output.status.code(), Some(3), "one could not be reached");
 
     let refused = sudoku(&["health", "--server", &format!("dns://localhost:{port}")]);
-    assert_eq!(refused.status.code(), Some(3));
+    assert_eq!(refused.status.code(), Some(2), "a wrong command line");
     let stderr = String::from_utf8(refused.stderr).unwrap();
     let advice = format!("write dns:///localhost:{port} (three slashes)");
     assert!(stderr.contains(&advice), "{stderr}");
+    // Addresses that cannot be one are usage errors too, among others.
+    for servers in [
+        "dns:///localhost".to_string(),
+        "not a url".to_string(),
+        format!("{},dns:///localhost", server.address),
+    ] {
+        let refused = sudoku(&["health", "--server", &servers]);
+        assert_eq!(refused.status.code(), Some(2), "{servers}");
+        assert!(
+            String::from_utf8(refused.stderr)
+                .unwrap()
+                .contains("invalid server address"),
+            "{servers}"
+        );
+    }
+    // Spaces around the servers of a list are not part of them.
+    let spaced = Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .arg("health")
+        .env("SUDOKU_SERVER", format!("{0}, {0}", server.address))
+        .output()
+        .unwrap();
+    assert_eq!(spaced.status.code(), Some(0), "{}", stdout(&spaced));
 }
 
 #[test]

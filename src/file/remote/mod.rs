@@ -29,7 +29,7 @@
 //! waits with exponential backoff, opens a new call on the next server, and
 //! sends again exactly the puzzles of its chunks that have no answer yet;
 //! answers already received are kept, so nothing is lost and nothing is
-//! answered twice. After `retries` failed attempts in a row without any
+//! answered twice. Once `retries` retries have failed in a row without any
 //! answer in between, the run gives up and says how many puzzles were
 //! answered (a name that resolves to nothing fails each attempt, so it
 //! gives up the same way). An answer that breaks the protocol (an unknown
@@ -93,7 +93,8 @@ pub struct RemoteOptions {
     /// address a name has when the run starts. Their number stays as the
     /// addresses change.
     pub streams: Option<usize>,
-    /// Failed attempts in a row, per stream, before giving up.
+    /// Retries in a row, per stream, of a failed call before giving up
+    /// (the run gives up after `retries + 1` failed attempts).
     pub retries: u32,
     /// TLS and compression.
     pub connect: ConnectOptions,
