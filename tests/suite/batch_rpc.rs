@@ -175,12 +175,15 @@ async fn a_unary_batch_over_max_batch_or_with_a_long_id_fails_the_call_as_a_whol
 async fn a_message_larger_than_a_full_batch_of_the_largest_items_is_resource_exhausted() {
     let server = TestServer::start(max_batch(2), 2, 64).await;
     let largest = "1".repeat(2048);
-    // The largest message the server reads: two puzzles of 2048 bytes and a
-    // 256-byte id, 259 + 2 x 2051 = 4361 bytes. Its puzzles are read, and
-    // refused one by one.
-    let full = solve_batch(&server, batch("i".repeat(256), &[&largest, &largest]))
-        .await
-        .unwrap();
+    // The largest message the server reads: two puzzles of 2048 bytes, a
+    // 256-byte id and `grade` set, 259 + 2 x 2051 + 2 = 4363 bytes. Its
+    // puzzles are read, and refused one by one.
+    let full = solve_batch(
+        &server,
+        batch("i".repeat(256), &[&largest, &largest]).graded(true),
+    )
+    .await
+    .unwrap();
     assert_eq!(full.id, "i".repeat(256));
     assert_eq!(outcomes(&full.results), [Outcome::Invalid; 2]);
     // One more puzzle is past what the message may be: it is not read, and
@@ -191,7 +194,7 @@ async fn a_message_larger_than_a_full_batch_of_the_largest_items_is_resource_exh
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert_eq!(
         status.message(),
-        "request message too large: found 6153 bytes, the limit is 4361 bytes \
+        "request message too large: found 6153 bytes, the limit is 4363 bytes \
          (a full batch: --max-batch puzzles of 2048 bytes)"
     );
     // The server still answers batches.
