@@ -64,10 +64,12 @@ pub mod pb {
     mod batch;
     #[cfg(test)]
     mod codec_tests;
+    mod codes;
     mod encoded;
     #[cfg(test)]
     pub(crate) mod twin;
     pub use batch::{MAX_KEPT, SharedText, SolveBatchRequest, SolveBatchResponse, SolveResult};
+    pub use codes::code_name;
     pub use encoded::{EncodedResults, EncodedRun, ResultsEncoder};
 
     /// The encoded descriptor set of `sudoku.v1` and its imports, for

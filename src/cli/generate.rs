@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::args::TargetArgs;
 use super::output::{ExitCode, Format};
 use super::{Failure, with_runtime};
-use crate::client::{self, ClientError, generate::CheckedPuzzle};
+use crate::client::{self, generate::CheckedPuzzle};
 use crate::domain::GradeSummary;
 use crate::domain::generate::{Generated, Request, Seeds, Symmetry, attempt_each, clock_seed};
 use crate::domain::logic::{Level, Rating};
@@ -206,19 +206,14 @@ fn generate_on_server(
     let server = args.target.servers.servers()?[0].clone();
     let request = client::generate::pb_request(target, args.count, seed);
     with_runtime(async {
-        let channel = client::connect(&server, &connect).await?;
+        let channel = connect.within(client::connect(&server, &connect)).await?;
         let made = client::generate::generate(channel, &connect, request, target, |checked| {
             emit(Made::from(checked))
         });
-        match made.await {
-            Ok(_) => Ok(()),
-            // The server's limits refuse what this command line asked for
-            // (a count over its --max-generate-count, say).
-            Err(ClientError::Rpc(status)) if status.code() == tonic::Code::InvalidArgument => {
-                Err(Failure::usage(client::check::shown_status_message(&status)))
-            }
-            Err(error) => Err(error.into()),
-        }
+        // The server's limits may refuse what this command line asked
+        // for (a count over its --max-generate-count, say).
+        made.await.map_err(Failure::refused_as_usage)?;
+        Ok(())
     })
 }
 

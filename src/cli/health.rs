@@ -28,31 +28,52 @@ pub struct HealthArgs {
 /// server prints `SERVING` or `NOT_SERVING`; several print one line each,
 /// `ADDRESS STATUS`. The exit code is the worst: 0 when all serve, 1 when
 /// one does not, 3 when one cannot be reached (each is still checked, and
-/// the reason printed).
+/// the reason printed), and 2 before any check when an address cannot be
+/// one. Once stdout's reader has gone (`| grep -q`), the checks go on
+/// unprinted, for the exit code.
 pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
     let connect = args.timeout.applied_to(args.connect.options()?);
     let servers = args.servers.servers()?;
     with_runtime(async {
-        let servers = endpoints(servers, &connect, &SystemLookup).await;
+        let mut servers = endpoints(servers, &connect, &SystemLookup).await;
+        if let Some(index) = servers
+            .iter()
+            .position(|(_, endpoint)| matches!(endpoint, Err(ClientError::InvalidAddress { .. })))
+        {
+            let (_, refused) = servers.swap_remove(index);
+            return Err(refused.expect_err("an invalid address").into());
+        }
         let several = servers.len() > 1;
-        let mut worst = ExitCode::Success;
+        let (mut worst, mut printing) = (ExitCode::Success, true);
         for (server, endpoint) in servers {
             let (code, status) = match check(&server, endpoint, &connect, &args.service).await {
                 Ok(true) => (ExitCode::Success, "SERVING".to_string()),
                 Ok(false) => (ExitCode::NotUnique, "NOT_SERVING".to_string()),
-                Err(error @ ClientError::InvalidAddress { .. }) => return Err(error.into()),
                 Err(error) if several => (ExitCode::Failure, format!("UNREACHABLE ({error})")),
                 Err(error) => return Err(error.into()),
             };
-            if several {
-                print_out(&format!("{server} {status}\n"))?;
-            } else {
-                print_out(&format!("{status}\n"))?;
-            }
             worst = worst.max(code);
+            if printing {
+                let line = match several {
+                    true => format!("{server} {status}\n"),
+                    false => format!("{status}\n"),
+                };
+                printing = still_printing(print_out(&line))?;
+            }
         }
         Ok(worst)
     })
+}
+
+/// Whether to go on printing after a write: not once the reader has gone
+/// (a closed pipe, which [`print_out`] reports as exit code 0), and any
+/// other failure is the command's.
+fn still_printing(written: Result<(), Failure>) -> Result<bool, Failure> {
+    match written {
+        Ok(()) => Ok(true),
+        Err(failure) if failure.code == ExitCode::Success => Ok(false),
+        Err(failure) => Err(failure),
+    }
 }
 
 async fn check(
@@ -61,6 +82,9 @@ async fn check(
     options: &client::ConnectOptions,
     service: &str,
 ) -> Result<bool, ClientError> {
-    let channel = client::connect_endpoint(server, &endpoint?).await?;
+    let endpoint = endpoint?;
+    let channel = options
+        .within(client::connect_endpoint(server, &endpoint))
+        .await?;
     client::check_health(channel, options, service).await
 }

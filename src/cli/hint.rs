@@ -147,13 +147,10 @@ where
     let connect = target.options()?;
     let server = &target.servers.servers()?[0];
     with_runtime(async {
-        let channel = client::connect(server, &connect).await?;
-        call(channel, connect).await.map_err(|error| match error {
-            ClientError::Rpc(status) if status.code() == tonic::Code::InvalidArgument => {
-                Failure::usage(client::check::shown_status_message(&status))
-            }
-            other => Failure::from(other),
-        })
+        let channel = connect.within(client::connect(server, &connect)).await?;
+        call(channel, connect)
+            .await
+            .map_err(Failure::refused_as_usage)
     })
 }
 

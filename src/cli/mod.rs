@@ -133,6 +133,20 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// A server's error, where INVALID_ARGUMENT means that the server
+    /// refuses what the command line asked for: exit code 2, with the
+    /// server's reason.
+    fn refused_as_usage(error: ClientError) -> Failure {
+        match error {
+            ClientError::Rpc(status) if status.code() == tonic::Code::InvalidArgument => {
+                Failure::usage(crate::client::check::shown_status_message(&status))
+            }
+            other => Failure::from(other),
+        }
+    }
+}
+
 impl From<ClientError> for Failure {
     /// Exit code 2 for a server address that cannot be one, or none at
     /// all (the command line is wrong), and 3 for the rest.

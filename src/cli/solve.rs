@@ -176,7 +176,7 @@ pub(super) fn answer_one(puzzle: &str, run: &RunArgs, grade: bool) -> Result<Ans
     let connect = run.target.options()?;
     let server = &run.target.servers.servers()?[0];
     with_runtime(async {
-        let channel = client::connect(server, &connect).await?;
+        let channel = connect.within(client::connect(server, &connect)).await?;
         Ok(client::solve(channel, &connect, puzzle, grade).await?)
     })
 }
@@ -234,6 +234,7 @@ fn remote_options(run: &RunArgs, grade: bool) -> Result<RemoteOptions, Failure> 
 fn remote_failure(error: RemoteError) -> Failure {
     match error {
         RemoteError::Io(error) => Failure::io(error),
+        RemoteError::Address(error) => Failure::from(error),
         other => Failure::error(other.to_string()),
     }
 }

@@ -41,7 +41,7 @@ const STATUS_CHARS: usize = 500;
 pub fn shown_status(status: &tonic::Status) -> String {
     format!(
         "{}: {}",
-        code_name(status.code()),
+        crate::pb::code_name(status.code()),
         shown_up_to(status.message(), STATUS_CHARS)
     )
 }
@@ -49,18 +49,6 @@ pub fn shown_status(status: &tonic::Status) -> String {
 /// A status message alone, as [`shown_status`] shows it.
 pub fn shown_status_message(status: &tonic::Status) -> String {
     shown_up_to(status.message(), STATUS_CHARS)
-}
-
-/// The name gRPC's specification gives a status code: `NOT_FOUND`.
-pub fn code_name(code: tonic::Code) -> String {
-    let mut name = String::new();
-    for (i, character) in format!("{code:?}").chars().enumerate() {
-        if character.is_uppercase() && i > 0 {
-            name.push('_');
-        }
-        name.push(character.to_ascii_uppercase());
-    }
-    name
 }
 
 /// A string from the network made safe to show: control characters
@@ -579,12 +567,15 @@ mod tests {
         let shown = shown_status(&status);
         assert!(shown.starts_with("INVALID_ARGUMENT: bad\\nxxx"), "{shown}");
         assert_eq!(shown.chars().count(), "INVALID_ARGUMENT: ".len() + 501 + 3);
-        assert_eq!(code_name(tonic::Code::Ok), "OK");
+        assert_eq!(crate::pb::code_name(tonic::Code::Ok), "OK");
         assert_eq!(
-            code_name(tonic::Code::DeadlineExceeded),
+            crate::pb::code_name(tonic::Code::DeadlineExceeded),
             "DEADLINE_EXCEEDED"
         );
-        assert_eq!(code_name(tonic::Code::Unauthenticated), "UNAUTHENTICATED");
+        assert_eq!(
+            crate::pb::code_name(tonic::Code::Unauthenticated),
+            "UNAUTHENTICATED"
+        );
     }
 
     #[test]

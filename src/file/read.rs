@@ -191,6 +191,9 @@ impl<R: BufRead> ChunkReader<R> {
 
     /// Reads one line into the chunk, recording it if it is a puzzle.
     fn read_line(&mut self, chunk: &mut Chunk) -> io::Result<()> {
+        if self.line_number == 0 && self.input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
+            self.input.consume(BYTE_ORDER_MARK.len());
+        }
         let start = chunk.data.len();
         let limit = MAX_LINE_BYTES as u64 + 1;
         let read = io::Read::take(&mut self.input, limit).read_until(b'\n', &mut chunk.data)?;
@@ -199,9 +202,6 @@ impl<R: BufRead> ChunkReader<R> {
             return Ok(());
         }
         self.line_number += 1;
-        if self.line_number == 1 && chunk.data[start..].starts_with(BYTE_ORDER_MARK) {
-            chunk.data.drain(start..start + BYTE_ORDER_MARK.len());
-        }
         let mut end = chunk.data.len();
         let ended = chunk.data[..end].last() == Some(&b'\n');
         let overlong = !ended && read as u64 == limit;
@@ -256,7 +256,8 @@ mod tests {
     fn comments_and_blank_lines_of_any_length_are_skipped_and_a_byte_order_mark_ignored() {
         let long = MAX_LINE_BYTES + 10;
         let input = [
-            b"\xEF\xBB\xBF111\n".to_vec(),
+            b"\xEF\xBB\xBF".to_vec(),
+            format!("{}\n", "1".repeat(MAX_LINE_BYTES)).into_bytes(),
             format!("# {}\n", "x".repeat(long)).into_bytes(),
             format!("{}\n", " ".repeat(long)).into_bytes(),
             format!("{}# late comment\n", " ".repeat(long)).into_bytes(),
@@ -268,7 +269,10 @@ mod tests {
         assert_eq!(
             chunks(&input).concat(),
             [
-                (1, PuzzleLine::Text(b"111")),
+                (
+                    1,
+                    PuzzleLine::Text("1".repeat(MAX_LINE_BYTES).leak().as_bytes())
+                ),
                 (5, PuzzleLine::TooLong),
                 (6, PuzzleLine::Text(b"\xEF\xBB\xBF333")),
             ]

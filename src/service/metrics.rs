@@ -266,7 +266,7 @@ impl Metrics {
     /// Counts a finished call by its status code.
     pub fn call_finished(&self, rpc: Rpc, code: Code) {
         self.calls
-            .with_label_values(&[rpc.label(), code_name(code)])
+            .with_label_values(&[rpc.label(), crate::pb::code_name(code)])
             .inc();
     }
 
@@ -556,29 +556,6 @@ pub struct StreamGuard(Arc<Metrics>);
 impl Drop for StreamGuard {
     fn drop(&mut self) {
         self.0.streams_open.dec();
-    }
-}
-
-/// The canonical name of a gRPC status code, as other gRPC metrics use it.
-pub fn code_name(code: Code) -> &'static str {
-    match code {
-        Code::Ok => "OK",
-        Code::Cancelled => "CANCELLED",
-        Code::Unknown => "UNKNOWN",
-        Code::InvalidArgument => "INVALID_ARGUMENT",
-        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
-        Code::NotFound => "NOT_FOUND",
-        Code::AlreadyExists => "ALREADY_EXISTS",
-        Code::PermissionDenied => "PERMISSION_DENIED",
-        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
-        Code::FailedPrecondition => "FAILED_PRECONDITION",
-        Code::Aborted => "ABORTED",
-        Code::OutOfRange => "OUT_OF_RANGE",
-        Code::Unimplemented => "UNIMPLEMENTED",
-        Code::Internal => "INTERNAL",
-        Code::Unavailable => "UNAVAILABLE",
-        Code::DataLoss => "DATA_LOSS",
-        Code::Unauthenticated => "UNAUTHENTICATED",
     }
 }
 

@@ -43,7 +43,7 @@ pub use generate::{GenerateStream, parse_request as parse_generate_request};
 pub use limits::Limits;
 pub use local::{answer_request, answer_stream_request};
 pub use logic_messages::pb_outcome;
-pub use metrics::{ConnectionGauge, Metrics, Rpc, code_name};
+pub use metrics::{ConnectionGauge, Metrics, Rpc};
 pub use state::SudokuService;
 pub use transport::{MAX_EXPLAIN_RESPONSE_BYTES, SudokuServer};
 

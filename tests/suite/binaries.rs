@@ -268,6 +268,17 @@ fn health_checks_each_of_several_servers_and_exits_with_the_worst() {
         lines[1]
     );
     assert_eq!(output.status.code(), Some(3), "one could not be reached");
+    // `sudoku health | grep -q SERVING` after grep has gone: every
+    // server is still checked, for the exit code.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let unread = Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .arg("health")
+        .env("SUDOKU_SERVER", &servers)
+        .stdout(std::process::Stdio::from(writer))
+        .output()
+        .unwrap();
+    assert_eq!(unread.status.code(), Some(3), "{}", stdout(&unread));
     let one = sudoku(&["health", "--server", &server.address]);
     assert_eq!(
         (stdout(&one).as_str(), one.status.code()),
@@ -296,19 +307,30 @@ fn health_checks_every_address_of_a_dns_name_and_refuses_two_slashes() {
     let advice = format!("write dns:///localhost:{port} (three slashes)");
     assert!(stderr.contains(&advice), "{stderr}");
     // Addresses that cannot be one are usage errors too, among others.
+    // Addresses that cannot be one are usage errors too, among others,
+    // found before any server is checked; and for file runs and bench.
+    let file = crate::common::process::temp_file("for-bad-address.txt", "1\n");
+    let file = file.to_str().unwrap();
     for servers in [
         "dns:///localhost".to_string(),
         "not a url".to_string(),
         format!("{},dns:///localhost", server.address),
     ] {
-        let refused = sudoku(&["health", "--server", &servers]);
-        assert_eq!(refused.status.code(), Some(2), "{servers}");
-        assert!(
-            String::from_utf8(refused.stderr)
-                .unwrap()
-                .contains("invalid server address"),
-            "{servers}"
-        );
+        for command in [
+            &["health"][..],
+            &["solve", file],
+            &["bench", file, "--requests", "1"],
+        ] {
+            let refused = sudoku(&[command, &["--server", &servers]].concat());
+            assert_eq!(refused.status.code(), Some(2), "{command:?} {servers}");
+            assert_eq!(stdout(&refused), "", "{command:?} {servers}");
+            assert!(
+                String::from_utf8(refused.stderr)
+                    .unwrap()
+                    .contains("invalid server address"),
+                "{command:?} {servers}"
+            );
+        }
     }
     // Spaces around the servers of a list are not part of them.
     let spaced = Command::new(env!("CARGO_BIN_EXE_sudoku"))

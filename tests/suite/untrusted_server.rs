@@ -522,4 +522,19 @@ async fn a_server_that_never_answers_fails_each_single_call_once_its_timeout_pas
         );
         assert_eq!(text(&output.stdout), "", "{command:?}");
     }
+    // Over TLS the handshake waits too, within the same limit.
+    let tls = format!("https://{address}");
+    let run = tokio::task::spawn_blocking(move || {
+        run_sudoku(&["health", "--server", &tls, "--timeout", "300ms"], "")
+    });
+    let output = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("health over TLS hung")
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert!(
+        text(&output.stderr).contains("no answer from the server within 300ms"),
+        "{}",
+        text(&output.stderr)
+    );
 }

@@ -15,7 +15,7 @@ use super::args::{ConnectArgs, ServersArg};
 use super::output::ExitCode;
 use super::{Failure, start_runtime};
 use crate::file::read_puzzle_lines;
-use loadgen::{BenchOptions, BenchReport, StreamFigures, UnaryFigures};
+use loadgen::{BenchError, BenchOptions, BenchReport, StreamFigures, UnaryFigures};
 
 /// Flags of `sudoku bench`.
 #[derive(Debug, Args)]
@@ -70,7 +70,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     };
     let report = start_runtime(&mut tokio::runtime::Builder::new_multi_thread())?
         .block_on(loadgen::run(&options))
-        .map_err(|error| Failure::error(error.to_string()))?;
+        .map_err(|error| match error {
+            BenchError::Address(error) => Failure::from(error),
+            other => Failure::error(other.to_string()),
+        })?;
     super::print_out(&table(&report, &options))?;
     match failed_calls(&report) {
         Some(failures) => Err(Failure::error(failures)),

@@ -101,13 +101,14 @@ pub enum RequestError {
 /// The top of Sudoku Explainer's scale, as a bound.
 const TOP_RATING: Rating = Rating(200);
 
-/// The rating of the easiest step there is (a full house, a naked or
-/// hidden single in a box): no puzzle is rated lower.
+/// The rating of the easiest step there is, a full house: no puzzle is
+/// rated lower.
 const EASIEST_RATING: Rating = Rating(10);
 
 impl Request {
     /// Whether some puzzle could meet the target: the rating bounds in
-    /// order, and overlapping the level's ratings.
+    /// order, the ceiling at 1.0 or above, and the bounds overlapping the
+    /// level's ratings.
     pub fn check(&self) -> Result<(), RequestError> {
         let has_target =
             self.level.is_some() || self.min_rating.is_some() || self.max_rating.is_some();

@@ -106,7 +106,7 @@ impl<W: Wire> StreamTask<W> {
     /// Stream `stream` calls the server of its own turn, `stream` (server
     /// `stream` modulo their number, see [`ServerPool::server`]), and one
     /// turn further after each failed call, once the names have been
-    /// resolved again ([`Turns`]); it gives up after `retries` failed calls
+    /// resolved again ([`Turns`]); it gives up when `retries` retries have failed
     /// in a row. A call that ends because the servers changed is not a
     /// failure.
     pub async fn run(mut self, stream: usize, retries: u32) -> Result<(), StreamFailure> {
