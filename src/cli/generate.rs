@@ -206,7 +206,7 @@ fn generate_on_server(
     let server = args.target.servers.servers()?[0].clone();
     let request = client::generate::pb_request(target, args.count, seed);
     with_runtime(async {
-        let channel = connect.within(client::connect(&server, &connect)).await?;
+        let channel = client::connect(&server, &connect).await?;
         let made = client::generate::generate(channel, &connect, request, target, |checked| {
             emit(Made::from(checked))
         });

@@ -147,7 +147,7 @@ where
     let connect = target.options()?;
     let server = &target.servers.servers()?[0];
     with_runtime(async {
-        let channel = connect.within(client::connect(server, &connect)).await?;
+        let channel = client::connect(server, &connect).await?;
         call(channel, connect)
             .await
             .map_err(Failure::refused_as_usage)

@@ -176,7 +176,7 @@ pub(super) fn answer_one(puzzle: &str, run: &RunArgs, grade: bool) -> Result<Ans
     let connect = run.target.options()?;
     let server = &run.target.servers.servers()?[0];
     with_runtime(async {
-        let channel = connect.within(client::connect(server, &connect)).await?;
+        let channel = client::connect(server, &connect).await?;
         Ok(client::solve(channel, &connect, puzzle, grade).await?)
     })
 }

@@ -244,9 +244,16 @@ fn base_endpoint(url: String) -> Result<Endpoint, String> {
         .max_frame_size(MAX_FRAME_BYTES))
 }
 
-/// Connects to a server. A `dns:` target connects to the first of its
-/// addresses that accepts, in the order [`resolve()`] gives them.
+/// Connects to a server, within the options' timeout (tonic's connect
+/// timeout covers TCP alone, not the TLS handshake). A `dns:` target
+/// connects to the first of its addresses that accepts, in the order
+/// [`resolve()`] gives them.
 pub async fn connect(address: &str, options: &ConnectOptions) -> Result<Channel, ClientError> {
+    options.within(connect_to(address, options)).await
+}
+
+/// [`connect`], with no limit but the transport's own.
+async fn connect_to(address: &str, options: &ConnectOptions) -> Result<Channel, ClientError> {
     let name = match Target::parse(address)? {
         Target::Dns(name) => name,
         Target::Address(_) => {

@@ -250,7 +250,7 @@ impl<W: Wire> StreamTask<W> {
             }
             Ok(None) if self.in_flight.is_empty() && (call.moving || !self.queue_open) => Ok(true),
             Ok(None) => Err(call.broke("the server ended the stream early")),
-            Err(status) => Err(call.broke(&describe(&status))),
+            Err(status) => Err(call.broke(&crate::client::check::shown_status(&status))),
         }
     }
 
@@ -350,7 +350,7 @@ async fn open<W: Wire>(
     };
     match tokio::time::timeout(OPEN_TIMEOUT, W::open(client, requests)).await {
         Ok(Ok(responses)) => Ok(responses),
-        Ok(Err(status)) => Err(broke(describe(&status))),
+        Ok(Err(status)) => Err(broke(crate::client::check::shown_status(&status))),
         Err(_) => Err(broke("no server answered in time".to_string())),
     }
 }
@@ -366,9 +366,4 @@ async fn reserve<R>(sender: &Option<GroupSender<R>>) -> Option<mpsc::Permit<'_, 
         Some(sender) => sender.reserve().await.ok(),
         None => std::future::pending().await,
     }
-}
-
-/// A status in a few words, for logs and the final error.
-fn describe(status: &tonic::Status) -> String {
-    crate::client::check::shown_status(status)
 }
