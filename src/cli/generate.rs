@@ -23,7 +23,9 @@ use super::output::{ExitCode, Format};
 use super::{Failure, with_runtime};
 use crate::client::{self, generate::CheckedPuzzle};
 use crate::domain::GradeSummary;
-use crate::domain::generate::{Generated, Request, Seeds, Symmetry, attempt_each, clock_seed};
+use crate::domain::generate::{
+    BoundError, Generated, Request, Seeds, Symmetry, attempt_each, clock_seed, rating_bounds,
+};
 use crate::domain::logic::{Level, Rating};
 use crate::pool::{WorkerPool, available_cores};
 
@@ -37,7 +39,8 @@ pub struct GenerateArgs {
     #[arg(long, value_enum)]
     pub level: Option<LevelArg>,
     /// Only puzzles rated within MIN..MAX on Sudoku Explainer's scale
-    /// (e.g. 7.0..8.5; either end may be left out).
+    /// (e.g. 7.0..8.5; either end may be left out). Ratings come in
+    /// tenths: ..1.45 admits 1.4 and below.
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_rating_range)]
     pub rating: Option<(Option<Rating>, Option<Rating>)>,
     /// The symmetry of the givens.
@@ -305,32 +308,27 @@ fn line_of(made: &Made, format: Format) -> String {
     }
 }
 
-/// `MIN..MAX`, `MIN..` or `..MAX`, ratings such as `7.5`.
+/// `MIN..MAX`, `MIN..` or `..MAX`, ratings such as `7.5`, as the tenths
+/// they admit.
 fn parse_rating_range(text: &str) -> Result<(Option<Rating>, Option<Rating>), String> {
     let (min, max) = text
         .split_once("..")
         .ok_or_else(|| format!("expected MIN..MAX, e.g. 7.0..8.5, not {text:?}"))?;
-    let rating = |part: &str| -> Result<Option<Rating>, String> {
+    let number = |part: &str| -> Result<Option<f64>, String> {
         if part.is_empty() {
             return Ok(None);
         }
-        let value: f64 = part
+        let value = part
             .parse()
             .map_err(|_| format!("{part:?} is not a rating such as 7.5"))?;
-        if !(0.0..=20.0).contains(&value) {
-            return Err(format!("{part} is off Sudoku Explainer's scale (0 to 20)"));
-        }
-        Ok(Some(Rating((value * 10.0).round() as u16)))
+        Ok(Some(value))
     };
-    let (min, max) = (rating(min)?, rating(max)?);
-    if let (Some(low), Some(high)) = (min, max)
-        && low > high
-    {
-        return Err(format!(
-            "the lowest rating {low} is above the highest {high}"
-        ));
-    }
-    Ok((min, max))
+    rating_bounds(number(min)?, number(max)?).map_err(|error| match error {
+        BoundError::MinAboveMax { min, max } => {
+            format!("the lowest rating {min:?} is above the highest {max:?}")
+        }
+        _ => error.to_string(),
+    })
 }
 
 fn progress_bar(count: usize, quiet: bool) -> ProgressBar {

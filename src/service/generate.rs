@@ -38,7 +38,9 @@ use super::error::{GenerateProgress, ServiceError};
 use super::logic_messages::pb_grade;
 use super::metrics::{Metrics, Rpc};
 use super::state::SudokuService;
-use crate::domain::generate::{self, Generated, Request, Seeds, Symmetry, attempt_each};
+use crate::domain::generate::{
+    self, Bound, BoundError, Generated, Request, Seeds, Symmetry, attempt_each,
+};
 use crate::domain::logic::{Level, Rating};
 use crate::pb;
 use crate::pool::{JobError, JobHandle, WorkerPool};
@@ -89,12 +91,13 @@ pub fn parse_request(
     let symmetry = pb::Symmetry::try_from(request.symmetry)
         .map(domain_symmetry)
         .map_err(|_| invalid("symmetry", unknown_value("Symmetry", request.symmetry)))?;
+    let (min_rating, max_rating) = rating_bounds(request)?;
     let target = Request {
         symmetry,
         minimal: request.minimal,
         level,
-        min_rating: rating_bound("min_rating", request.min_rating)?,
-        max_rating: rating_bound("max_rating", request.max_rating)?,
+        min_rating,
+        max_rating,
         skip_grade: request.skip_grade,
     };
     target.check().map_err(|error| {
@@ -121,18 +124,24 @@ fn unknown_value(enum_name: &str, value: i32) -> String {
     format!("{value} is not a value of sudoku.v1.{enum_name}")
 }
 
-/// A rating bound: 0 for none, else a rating on the scale (0 to 20).
-fn rating_bound(field: &'static str, value: f64) -> Result<Option<Rating>, ServiceError> {
-    if value == 0.0 {
-        return Ok(None);
-    }
-    if !(0.0..=20.0).contains(&value) {
-        return Err(ServiceError::InvalidGenerateRequest {
-            field,
-            reason: format!("{field} {value} is off Sudoku Explainer's scale (0 to 20)"),
-        });
-    }
-    Ok(Some(Rating((value * 10.0).round() as u16)))
+/// The rating bounds of `request` (0 for none, else a number on the
+/// scale, 0 to 20), as the tenths they admit.
+fn rating_bounds(
+    request: &pb::GenerateRequest,
+) -> Result<(Option<Rating>, Option<Rating>), ServiceError> {
+    let given = |value: f64| (value != 0.0).then_some(value);
+    generate::rating_bounds(given(request.min_rating), given(request.max_rating)).map_err(|error| {
+        let (field, reason) = match error {
+            BoundError::OffScale {
+                bound: Bound::Min, ..
+            } => ("min_rating", format!("min_rating {error}")),
+            BoundError::OffScale {
+                bound: Bound::Max, ..
+            } => ("max_rating", format!("max_rating {error}")),
+            _ => ("min_rating", error.to_string()),
+        };
+        ServiceError::InvalidGenerateRequest { field, reason }
+    })
 }
 
 fn domain_level(level: pb::Level) -> Level {

@@ -87,6 +87,13 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
     let backwards = sudoku(&["generate", "--rating", "5..3"]);
     assert_eq!(backwards.status.code(), Some(2));
     assert!(text(&backwards.stderr).contains("the lowest rating 5.0 is above the highest 3.0"));
+    let between_tenths = sudoku(&["generate", "--local", "--rating", "1.41..1.49"]);
+    assert_eq!(between_tenths.status.code(), Some(2));
+    assert!(
+        text(&between_tenths.stderr).contains("no rating lies within 1.41..1.49"),
+        "{}",
+        text(&between_tenths.stderr)
+    );
     // Targets no puzzle meets are refused before any attempt, here as on
     // a server (no server is running: the refusal comes first).
     for (target, reason) in [

@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use crate::common::{TestServer, eventually, occupy_worker, sample, with_metrics};
 use sudoku_grpc::domain::generate::{Symmetry, is_minimal};
+use sudoku_grpc::domain::logic::Rating;
 use sudoku_grpc::domain::{Outcome, parse_board, solve_board};
 use sudoku_grpc::pb::{self, GenerateRequest, GenerateResponse};
 use sudoku_grpc::server::Settings;
-use sudoku_grpc::service::{ERROR_DOMAIN, GENERATE_GAVE_UP_REASON};
+use sudoku_grpc::service::{ERROR_DOMAIN, GENERATE_GAVE_UP_REASON, parse_generate_request};
 use tonic::{Code, Status, Streaming};
 use tonic_types::StatusExt;
 
@@ -92,6 +93,24 @@ async fn ratings_stay_within_the_bounds_and_count_zero_means_one() {
     let rating = puzzles[0].grade.as_ref().unwrap().rating;
     assert!((2.0..=3.4).contains(&rating), "{rating}");
     check(&puzzles[0], Symmetry::None, false);
+}
+
+#[test]
+fn rating_bounds_between_tenths_admit_only_the_tenths_inside_them() {
+    let bounds = |min_rating, max_rating| {
+        let request = GenerateRequest {
+            min_rating,
+            max_rating,
+            ..Default::default()
+        };
+        let order = parse_generate_request(&request, 1).unwrap().request;
+        (order.min_rating, order.max_rating)
+    };
+    // Rounding would let a 1.5 through a ceiling of 1.45, and a 1.4
+    // through a floor of 1.41.
+    assert_eq!(bounds(0.0, 1.45), (None, Some(Rating(14))));
+    assert_eq!(bounds(1.41, 0.0), (Some(Rating(15)), None));
+    assert_eq!(bounds(1.45, 1.55), (Some(Rating(15)), Some(Rating(15))));
 }
 
 #[tokio::test]
@@ -227,6 +246,20 @@ async fn invalid_requests_name_their_field() {
     )
     .await;
     assert_eq!(message, "min_rating 7.5 is above max_rating 6.0");
+    let message = assert_refused(
+        &server,
+        GenerateRequest {
+            min_rating: 1.45,
+            max_rating: 1.45,
+            ..request()
+        },
+        "min_rating",
+    )
+    .await;
+    assert!(
+        message.starts_with("no rating lies within 1.45..1.45: ratings come in tenths"),
+        "{message}"
+    );
     let message = assert_refused(
         &server,
         GenerateRequest {

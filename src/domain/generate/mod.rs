@@ -98,6 +98,70 @@ pub enum RequestError {
     TargetWithoutGrade,
 }
 
+/// Which end of a rating range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The lowest rating accepted (`min_rating`).
+    Min,
+    /// The highest (`max_rating`).
+    Max,
+}
+
+/// Why rating bounds given as numbers on the scale make no target.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum BoundError {
+    /// A bound below 0 or above 20 (or not a number).
+    #[error("{value} is off Sudoku Explainer's scale (0 to 20)")]
+    OffScale {
+        /// Which bound.
+        bound: Bound,
+        /// Its value.
+        value: f64,
+    },
+    /// The lowest rating is above the highest.
+    #[error("min_rating {min:?} is above max_rating {max:?}")]
+    MinAboveMax {
+        /// The lowest rating asked for.
+        min: f64,
+        /// The highest.
+        max: f64,
+    },
+    /// The bounds are in order but hold no tenth, the step ratings come in.
+    #[error("no rating lies within {min:?}..{max:?}: ratings come in tenths (1.4, 1.5, ...)")]
+    NoTenthWithin {
+        /// The lowest rating asked for.
+        min: f64,
+        /// The highest.
+        max: f64,
+    },
+}
+
+/// The [`Request`] bounds that numbers on the scale ask for: the lowest
+/// rating at or above `min`, the highest at or below `max` (ratings come in
+/// tenths, so 1.45..1.55 is 1.5..1.5). `None` is no bound.
+pub fn rating_bounds(
+    min: Option<f64>,
+    max: Option<f64>,
+) -> Result<(Option<Rating>, Option<Rating>), BoundError> {
+    for (bound, value) in [(Bound::Min, min), (Bound::Max, max)] {
+        if let Some(value) = value
+            && !(0.0..=20.0).contains(&value)
+        {
+            return Err(BoundError::OffScale { bound, value });
+        }
+    }
+    let (low, high) = (min.map(Rating::at_least), max.map(Rating::at_most));
+    if let (Some(min), Some(max), Some(low), Some(high)) = (min, max, low, high) {
+        if min > max {
+            return Err(BoundError::MinAboveMax { min, max });
+        }
+        if low > high {
+            return Err(BoundError::NoTenthWithin { min, max });
+        }
+    }
+    Ok((low, high))
+}
+
 /// The top of Sudoku Explainer's scale, as a bound.
 const TOP_RATING: Rating = Rating(200);
 

@@ -143,6 +143,42 @@ fn a_request_that_skips_the_grade_cannot_ask_for_a_level_or_rating() {
 }
 
 #[test]
+fn rating_bounds_admit_exactly_the_tenths_within_them() {
+    let tenths = |low: u16, high: u16| Ok((Some(Rating(low)), Some(Rating(high))));
+    assert_eq!(rating_bounds(Some(1.45), Some(1.55)), tenths(15, 15));
+    assert_eq!(rating_bounds(Some(0.7), Some(7.3)), tenths(7, 73));
+    assert_eq!(
+        rating_bounds(None, Some(20.0)),
+        Ok((None, Some(Rating(200))))
+    );
+    assert_eq!(rating_bounds(Some(1.4), None), Ok((Some(Rating(14)), None)));
+    for (min, max) in [(1.45, 1.45), (1.41, 1.49)] {
+        assert_eq!(
+            rating_bounds(Some(min), Some(max)),
+            Err(BoundError::NoTenthWithin { min, max })
+        );
+    }
+    let backwards = rating_bounds(Some(7.5), Some(6.0)).unwrap_err();
+    assert_eq!(
+        backwards.to_string(),
+        "min_rating 7.5 is above max_rating 6.0"
+    );
+    for (min, max, bound, value) in [
+        (Some(-0.1), None, Bound::Min, -0.1),
+        (None, Some(20.01), Bound::Max, 20.01),
+    ] {
+        assert_eq!(
+            rating_bounds(min, max),
+            Err(BoundError::OffScale { bound, value })
+        );
+    }
+    assert!(matches!(
+        rating_bounds(Some(f64::NAN), None),
+        Err(BoundError::OffScale { .. })
+    ));
+}
+
+#[test]
 fn a_ceiling_below_the_easiest_rating_is_refused_and_one_at_it_is_not() {
     let below = Request {
         max_rating: Some(Rating(9)),

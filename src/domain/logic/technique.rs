@@ -14,7 +14,24 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rating(pub u16);
 
+/// How far a tenth may be off when a number on the scale is turned into
+/// tenths: `0.7 * 10.0` is `7.000000000000001` in floating point.
+const TENTHS_SLACK: f64 = 1e-6;
+
 impl Rating {
+    /// The lowest rating at or above `value` on the scale: ratings come in
+    /// tenths, so a floor of 1.45 admits 1.5 and up. Negative values give
+    /// 0.0.
+    pub fn at_least(value: f64) -> Rating {
+        Rating((value * 10.0 - TENTHS_SLACK).ceil() as u16)
+    }
+
+    /// The highest rating at or below `value` on the scale: a ceiling of
+    /// 1.45 admits 1.4 and below. Negative values give 0.0.
+    pub fn at_most(value: f64) -> Rating {
+        Rating((value * 10.0 + TENTHS_SLACK).floor() as u16)
+    }
+
     /// The rating as a number on the scale, e.g. 2.3.
     pub fn value(self) -> f64 {
         f64::from(self.0) / 10.0
@@ -218,6 +235,22 @@ mod tests {
             .map(length_bonus)
             .to_vec();
         assert_eq!(bonuses, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]);
+    }
+
+    #[test]
+    fn bounds_on_the_scale_become_the_tenths_they_admit() {
+        for (value, floor, ceiling) in [
+            (0.7, 7, 7),
+            (7.3, 73, 73),
+            (1.45, 15, 14),
+            (1.41, 15, 14),
+            (1.49, 15, 14),
+            (20.0, 200, 200),
+            (0.0, 0, 0),
+        ] {
+            assert_eq!(Rating::at_least(value), Rating(floor), "at least {value}");
+            assert_eq!(Rating::at_most(value), Rating(ceiling), "at most {value}");
+        }
     }
 
     #[test]

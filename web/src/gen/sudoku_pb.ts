@@ -143,8 +143,9 @@ export type SolveStreamRequest = Message<"sudoku.v1.SolveStreamRequest"> & {
 
   /**
    * Also rate the puzzle for a human solver; the response then carries
-   * `grade` (when the puzzle has exactly one solution). Grading shares
-   * the puzzle's time budget with solving.
+   * `grade` (when the puzzle has exactly one solution). Grading has a
+   * time budget of its own after the solve (the server's
+   * --max-grade-time); a grade that runs out of it is marked stalled.
    *
    * @generated from field: bool grade = 3;
    */
@@ -727,7 +728,10 @@ export type GenerateRequest = Message<"sudoku.v1.GenerateRequest"> & {
 
   /**
    * Optional finer target on Sudoku Explainer's scale (0 to 20); 0 means
-   * no bound.
+   * no bound. Ratings come in tenths, so a bound between two tenths
+   * admits the tenths inside it (a max_rating of 1.45 admits 1.4 and
+   * below); bounds with no tenth between them (1.41 to 1.49) are
+   * INVALID_ARGUMENT.
    *
    * @generated from field: double min_rating = 3;
    */
