@@ -19,7 +19,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::TargetArgs;
-use super::output::{ExitCode, Format};
+use super::output::{ExitCode, Format, count_of};
 use super::{Failure, with_runtime};
 use crate::client::{self, generate::CheckedPuzzle};
 use crate::domain::GradeSummary;
@@ -381,8 +381,8 @@ impl Summary {
             .collect::<Vec<_>>()
             .join(" ");
         format!(
-            "generated {} puzzles in {seconds:.2}s ({:.0}/s, {how}): {levels}; givens {givens}",
-            self.made,
+            "generated {} in {seconds:.2}s ({:.0}/s, {how}): {levels}; givens {givens}",
+            count_of(self.made as u64, "puzzle"),
             self.made as f64 / seconds.max(1e-9)
         )
     }

@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use clap::Args;
 
 use super::Failure;
-use super::output::{ExitCode, Format, escaped, outcome_word, why_no_path, write_json_string};
+use super::output::{
+    ExitCode, Format, count_of, escaped, outcome_word, why_no_path, write_json_string,
+};
 use super::solve::{RunArgs, answer_one, is_puzzle_argument, run_file};
 use crate::domain::logic::Level;
 use crate::domain::{Answer, GradeSummary, Outcome};
@@ -60,6 +62,8 @@ pub fn run(args: GradeArgs) -> Result<ExitCode, Failure> {
 struct GradeLines {
     format: Format,
     levels: [AtomicU64; 4],
+    /// Grades whose path stalled: their level is only a lower bound.
+    stalled: AtomicU64,
     ungraded: AtomicU64,
 }
 
@@ -68,23 +72,29 @@ impl GradeLines {
         GradeLines {
             format,
             levels: Default::default(),
+            stalled: AtomicU64::new(0),
             ungraded: AtomicU64::new(0),
         }
     }
 
-    /// The levels of the puzzles written so far, and how many had no
-    /// grade.
+    /// The levels of the puzzles written so far (stalled grades, whose
+    /// level is only a lower bound, apart), and how many had no grade.
     fn summary(&self) -> String {
         let counts = self.levels.iter().map(|n| n.load(Ordering::Relaxed));
-        let graded: u64 = counts.clone().sum();
-        let levels = Level::ALL
+        let stalled = self.stalled.load(Ordering::Relaxed);
+        let graded: u64 = counts.clone().sum::<u64>() + stalled;
+        let mut levels: Vec<String> = Level::ALL
             .iter()
             .zip(counts)
             .map(|(level, n)| format!("{n} {level}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+            .collect();
+        if stalled > 0 {
+            levels.push(format!("{stalled} stalled"));
+        }
         format!(
-            "graded {graded} puzzles: {levels}; {} not graded",
+            "graded {}: {}; {} not graded",
+            count_of(graded, "puzzle"),
+            levels.join(", "),
             self.ungraded.load(Ordering::Relaxed)
         )
     }
@@ -94,7 +104,11 @@ impl LineFormat for GradeLines {
     fn write_line(&self, out: &mut Vec<u8>, line: u64, answer: &Answer) {
         match &answer.grade {
             Some(grade) => {
-                self.levels[grade.level() as usize].fetch_add(1, Ordering::Relaxed);
+                let count = match grade.stalled {
+                    Some(_) => &self.stalled,
+                    None => &self.levels[grade.level() as usize],
+                };
+                count.fetch_add(1, Ordering::Relaxed);
                 match self.format {
                     Format::Text => write_grade_text(out, grade),
                     Format::Json => write_grade_json(out, line, grade),

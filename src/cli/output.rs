@@ -162,6 +162,14 @@ pub fn escaped(text: &str) -> String {
     String::from_utf8(out).expect("escaping keeps UTF-8")
 }
 
+/// `1 puzzle`, `2 puzzles`: a count and its noun, plural unless one.
+pub fn count_of(count: impl Into<u64>, noun: &str) -> String {
+    match count.into() {
+        1 => format!("1 {noun}"),
+        count => format!("{count} {noun}s"),
+    }
+}
+
 /// The summary line for stderr: counts, elapsed time and rate.
 pub fn summary(tally: &Tally, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
@@ -177,8 +185,8 @@ pub fn summary(tally: &Tally, elapsed: Duration) -> String {
         }
     }
     format!(
-        "{} puzzles: {} solved, {} multiple, {} unsolvable, {} invalid{rare} in {seconds:.3}s ({rate:.0} puzzles/s)",
-        tally.total(),
+        "{}: {} solved, {} multiple, {} unsolvable, {} invalid{rare} in {seconds:.3}s ({rate:.0} puzzles/s)",
+        count_of(tally.total(), "puzzle"),
         tally.count(Outcome::Solved),
         tally.count(Outcome::MultipleSolutions),
         tally.count(Outcome::NoSolution),
@@ -341,5 +349,8 @@ mod tests {
         );
         tally.add(Outcome::GaveUp);
         assert!(summary(&tally, Duration::from_secs(1)).contains("1 invalid, 1 gave up in"));
+        let mut one = Tally::default();
+        one.add(Outcome::Solved);
+        assert!(summary(&one, Duration::from_secs(1)).starts_with("1 puzzle: 1 solved"));
     }
 }

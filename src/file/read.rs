@@ -195,7 +195,8 @@ impl<R: BufRead> ChunkReader<R> {
             self.input.consume(BYTE_ORDER_MARK.len());
         }
         let start = chunk.data.len();
-        let limit = MAX_LINE_BYTES as u64 + 1;
+        // Room for the longest line and its break, `\r\n` included.
+        let limit = MAX_LINE_BYTES as u64 + 2;
         let read = io::Read::take(&mut self.input, limit).read_until(b'\n', &mut chunk.data)?;
         if read == 0 {
             self.finished = true;
@@ -203,18 +204,19 @@ impl<R: BufRead> ChunkReader<R> {
         }
         self.line_number += 1;
         let mut end = chunk.data.len();
-        let ended = chunk.data[..end].last() == Some(&b'\n');
-        let overlong = !ended && read as u64 == limit;
-        if ended {
-            end -= 1;
-        }
+        let ended = chunk.data[end - 1] == b'\n';
+        let unfinished = !ended && read as u64 == limit;
+        end -= usize::from(ended);
+        end -= usize::from(end > start && chunk.data[end - 1] == b'\r');
+        let overlong = unfinished || end - start > MAX_LINE_BYTES;
         let mut first = first_printed(&chunk.data[start..end]);
-        if overlong {
+        if unfinished {
             // Skip the rest of the line without keeping it: a comment or
             // a blank line of any length is skipped, and anything else is
             // a puzzle line too long to read.
-            let rest = skip_rest_of_line(&mut self.input)?;
-            first = first.or(rest);
+            first = first.or(skip_rest_of_line(&mut self.input)?);
+        }
+        if overlong {
             chunk.data.truncate(start);
             end = start;
         }
@@ -282,6 +284,22 @@ mod tests {
     }
 
     #[test]
+    fn the_longest_line_fits_whatever_its_line_break_and_one_byte_more_does_not() {
+        let longest = "1".repeat(MAX_LINE_BYTES);
+        let input = format!("{longest}\r\n{longest}\n{longest}1\r\n{longest}1\n{longest}\r");
+        assert_eq!(
+            chunks(input.as_bytes()).concat(),
+            [
+                (1, PuzzleLine::Text(longest.clone().leak().as_bytes())),
+                (2, PuzzleLine::Text(longest.clone().leak().as_bytes())),
+                (3, PuzzleLine::TooLong),
+                (4, PuzzleLine::TooLong),
+                (5, PuzzleLine::Text(longest.leak().as_bytes())),
+            ]
+        );
+    }
+
+    #[test]
     fn comments_and_blank_lines_are_skipped_but_counted() {
         let input = b"# a comment\n111\n\n   \n  # indented comment\n222\r\n333";
         let lines = chunks(input).concat();
@@ -289,7 +307,7 @@ mod tests {
             lines,
             [
                 (2, PuzzleLine::Text(b"111")),
-                (6, PuzzleLine::Text(b"222\r")),
+                (6, PuzzleLine::Text(b"222")),
                 (7, PuzzleLine::Text(b"333")),
             ]
         );

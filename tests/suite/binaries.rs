@@ -306,7 +306,6 @@ fn health_checks_every_address_of_a_dns_name_and_refuses_two_slashes() {
     let stderr = String::from_utf8(refused.stderr).unwrap();
     let advice = format!("write dns:///localhost:{port} (three slashes)");
     assert!(stderr.contains(&advice), "{stderr}");
-    // Addresses that cannot be one are usage errors too, among others.
     // Addresses that cannot be one are usage errors too, among others,
     // found before any server is checked; and for file runs and bench.
     let file = crate::common::process::temp_file("for-bad-address.txt", "1\n");
@@ -364,6 +363,20 @@ fn a_benchmark_whose_calls_fail_exits_3_and_says_how_many_by_code() {
         "sudoku: 20 of 20 unary calls failed: InvalidArgument 20\n"
     );
     assert!(stdout(&output).contains("unary Solve, concurrency 4"));
+}
+
+#[test]
+fn a_benchmark_with_no_callers_or_no_streams_is_a_usage_error() {
+    let file = crate::common::process::temp_file("no-callers.txt", &format!("{CLASSIC}\n"));
+    for flag in ["--concurrency", "--streams"] {
+        let refused = sudoku(&["bench", file.to_str().unwrap(), flag, "0"]);
+        assert_eq!(refused.status.code(), Some(2), "{flag} 0");
+        let stderr = String::from_utf8(refused.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!("invalid value '0' for '{flag}")),
+            "{stderr}"
+        );
+    }
 }
 
 /// The exit codes `sudoku --help` gives are docs/cli.md's, word for word.

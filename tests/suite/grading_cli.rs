@@ -37,6 +37,30 @@ fn everywhere(args: &[&str], server: &str) -> Vec<Output> {
     ]
 }
 
+/// A stalled grade's level is only a lower bound, so the summary counts
+/// it apart from the levels.
+#[test]
+fn a_stalled_grade_is_counted_apart_from_the_levels() {
+    // One of the hardest puzzles known: about a second of grading, far
+    // over the budget; the classic grades in well under a millisecond.
+    let hardest =
+        "98.7..6..7..5..9......4..8.6..8..5....3.....8.....2..91...75....7....1...691.....";
+    let server = ServerProcess::start(&["--max-grade-time", "100ms"]);
+    let file = temp_file("stalls.txt", &format!("{CLASSIC}\n{hardest}\n"));
+    let run = sudoku(&["grade", file.to_str().unwrap(), "--server", &server.address]);
+    let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+    assert!(
+        stdout.lines().nth(1).unwrap().ends_with("(stalled)"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(
+            "graded 2 puzzles: 1 easy, 0 medium, 0 hard, 0 diabolical, 1 stalled; 0 not graded"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_graded_file_prints_the_same_lines_through_a_server_and_here() {
     let server = ServerProcess::start(&["--workers", "1"]);

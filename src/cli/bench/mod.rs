@@ -12,7 +12,7 @@ pub mod loadgen;
 use clap::Args;
 
 use super::args::{ConnectArgs, ServersArg};
-use super::output::ExitCode;
+use super::output::{ExitCode, count_of};
 use super::{Failure, start_runtime};
 use crate::file::read_puzzle_lines;
 use loadgen::{BenchError, BenchOptions, BenchReport, StreamFigures, UnaryFigures};
@@ -25,14 +25,14 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub servers: ServersArg,
     /// Concurrent unary callers.
-    #[arg(long, default_value_t = 32)]
-    pub concurrency: usize,
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub concurrency: u32,
     /// Unary calls in all (0 skips the unary test).
     #[arg(long, default_value_t = 20_000)]
     pub requests: usize,
     /// Concurrent SolveStream calls.
-    #[arg(long, default_value_t = 2)]
-    pub streams: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub streams: u32,
     /// Puzzles sent over all the streams (0 skips the stream tests); the
     /// file's puzzles are used round-robin.
     #[arg(long, default_value_t = 200_000)]
@@ -60,9 +60,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     let options = BenchOptions {
         servers: args.servers.list,
         puzzles,
-        concurrency: args.concurrency,
+        concurrency: args.concurrency as usize,
         requests: args.requests,
-        streams: args.streams,
+        streams: args.streams as usize,
         stream_puzzles: args.stream_puzzles,
         batch: args.batch,
         echo: !args.no_echo,
@@ -114,9 +114,9 @@ pub fn failed_calls(report: &BenchReport) -> Option<String> {
 /// The report as a table, for people.
 pub fn table(report: &BenchReport, options: &BenchOptions) -> String {
     let mut out = format!(
-        "sudoku bench against {}: {} distinct puzzles\n\n",
+        "sudoku bench against {}: {}\n\n",
         options.servers.join(", "),
-        options.puzzles.len()
+        count_of(options.puzzles.len() as u64, "distinct puzzle")
     );
     out += &format!(
         "{:<38} {:>10} {:>12} {:>9} {:>9} {:>9} {:>9}  {}\n",
