@@ -10,10 +10,11 @@ use super::board::Conflict;
 pub enum PuzzleError {
     /// A character that is neither a cell nor layout.
     #[error(
-        "invalid character {shown} at line {line}, column {column}: \
+        "invalid character {shown} at {at}: \
          expected a digit 1-9, '.' or '0' for a blank, or layout \
          (whitespace or one of | - + [ ] , \" ')",
-        shown = describe_char(*.character)
+        shown = describe_char(*.character),
+        at = position(*.line, *.column)
     )]
     InvalidCharacter {
         /// The offending character.
@@ -42,6 +43,16 @@ pub enum PuzzleError {
         /// Its length in bytes.
         length: usize,
     },
+}
+
+/// Where a character is: `column 5` on the first line (all of a puzzle
+/// written on one line, which a file's line number already places), `line
+/// 3, column 6` below it.
+fn position(line: usize, column: usize) -> String {
+    match line {
+        1 => format!("column {column}"),
+        _ => format!("line {line}, column {column}"),
+    }
 }
 
 /// Quotes a character so that invisible and look-alike ones are recognisable:

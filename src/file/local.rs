@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(lines.len(), 4);
         assert_eq!(lines[0], format!("2 Solved {SOLUTION}"));
         assert!(lines[1].starts_with("4 MultipleSolutions "));
-        let message = "invalid character 'n' at line 1, column 1: expected a digit 1-9";
+        let message = "invalid character 'n' at column 1: expected a digit 1-9";
         assert!(
             lines[2].starts_with(&format!("5 Invalid {message}")),
             "{}",

@@ -375,7 +375,7 @@ mod tests {
         assert!(
             status
                 .message()
-                .starts_with("invalid character 'x' at line 1, column 3")
+                .starts_with("invalid character 'x' at column 3")
         );
         let violations = status.get_details_bad_request().unwrap().field_violations;
         assert_eq!(violations.len(), 1);

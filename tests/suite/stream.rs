@@ -70,7 +70,7 @@ async fn good_and_bad_items_come_back_in_order_with_their_ids() {
     assert!(answers[0].error.is_none() && answers[0].stats.is_some());
 
     let expected_messages = [
-        (1, "invalid character '?' at line 1, column 3"),
+        (1, "invalid character '?' at column 3"),
         (
             2,
             "expected 81 cells (digits 1-9, or '.' or '0' for blanks), found 40",
