@@ -31,7 +31,10 @@ pub fn end_stream(rpc: Rpc, metrics: &Metrics, ending: Ending<Status>) -> Option
              was answered, send the rest to another server",
         ),
         Ending::NoFirstMessage(waited) => no_first_message(waited),
-        Ending::DeadlineExceeded => Status::from(ServiceError::DeadlineExceeded),
+        Ending::DeadlineExceeded => Status::deadline_exceeded(
+            "the call's deadline passed: the answers sent before this stand, \
+             and the requests after them were not answered",
+        ),
     };
     metrics.call_finished(rpc, status.code());
     log_failed_call(rpc.label(), &status, false);

@@ -523,6 +523,11 @@ async fn a_batch_cut_short_by_the_deadline_is_not_answered_in_part() {
     let (answered, end) = drain(&mut responses).await;
     let end = end.expect("the deadline ends the stream");
     assert_eq!(end.code(), Code::DeadlineExceeded, "{end:?}");
+    assert!(
+        end.message()
+            .starts_with("the call's deadline passed: the answers sent before this stand"),
+        "{end:?}"
+    );
     let ids: Vec<&str> = answered.iter().map(|batch| batch.id.as_str()).collect();
     assert_eq!(ids, ["quick"], "only the whole batch is answered");
     assert_eq!(answered[0].results.len(), 2);
