@@ -133,6 +133,13 @@ impl ServiceError {
                     detail: detail.replace("limit is:", "limit is"),
                     limit,
                 }),
+            Code::ResourceExhausted => message
+                .strip_prefix("Error decompressing: size limit, of ")
+                .and_then(|rest| rest.split_once(" bytes"))
+                .map(|(bytes, _)| ServiceError::MessageTooLarge {
+                    detail: format!("over {bytes} bytes once decompressed"),
+                    limit,
+                }),
             Code::Internal if message == "Missing request message." => Some(
                 ServiceError::MalformedRequest("the call ended without its request".to_string()),
             ),
@@ -406,6 +413,17 @@ mod tests {
             status.message(),
             "request message too large: found 1048580 bytes, the limit is 65536 bytes \
              (--max-message-bytes)"
+        );
+        let inflated = Status::resource_exhausted(
+            "Error decompressing: size limit, of 65536 bytes, exceeded while decompressing message",
+        );
+        let status = Status::from(
+            ServiceError::from_inbound_status(&inflated, "--max-message-bytes").unwrap(),
+        );
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(
+            status.message(),
+            "request message too large: over 65536 bytes once decompressed (--max-message-bytes)"
         );
         let undecodable = Status::internal(
             "failed to decode Protobuf message: SolveRequest.puzzle: invalid string value: \

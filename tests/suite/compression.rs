@@ -6,6 +6,8 @@ use crate::common::process::{ServerProcess, run_sudoku, temp_file, text};
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, read_puzzles};
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveRequest, SolveStreamRequest};
+use sudoku_grpc::server::Settings;
+use tonic::Code;
 use tonic::codec::CompressionEncoding;
 
 /// The `grpc-encoding` a response was sent with, if any.
@@ -56,6 +58,48 @@ async fn compressed_unary_and_stream_calls_are_answered_compressed() {
         }
         assert_eq!(count, 50);
     }
+}
+
+/// A small compressed message that inflates past the message limit is
+/// refused with the limit's name, in a unary call as in a stream.
+#[tokio::test]
+async fn a_request_that_inflates_past_the_limit_is_refused_naming_the_limit() {
+    let server = TestServer::default().await;
+    let mut client =
+        SudokuServiceClient::new(server.channel().await).send_compressed(CompressionEncoding::Gzip);
+    let inflating = " ".repeat(1 << 20);
+    let limit = Settings::default().max_message_bytes;
+    let expected = format!(
+        "request message too large: over {limit} bytes once decompressed (--max-message-bytes)"
+    );
+    let refused = client
+        .solve(SolveRequest {
+            puzzle: inflating.clone(),
+            grade: false,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(refused.message(), expected);
+    let requests = [CLASSIC, &inflating].map(|puzzle| SolveStreamRequest {
+        id: String::new(),
+        puzzle: puzzle.to_string(),
+        grade: false,
+    });
+    let mut answers = client
+        .solve_stream(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let first = answers
+        .message()
+        .await
+        .unwrap()
+        .expect("the first is answered");
+    assert_eq!(first.outcome(), Outcome::Solved);
+    let ended = answers.message().await.unwrap_err();
+    assert_eq!(ended.code(), Code::ResourceExhausted, "{ended:?}");
+    assert_eq!(ended.message(), expected);
 }
 
 #[tokio::test]
