@@ -402,50 +402,49 @@ mod tests {
 
     #[test]
     fn tonics_own_request_errors_get_this_services_codes() {
+        let rewritten = |status: Status| {
+            let status = Status::from(
+                ServiceError::from_inbound_status(&status, "--max-message-bytes").unwrap(),
+            );
+            (status.code(), status.message().to_string())
+        };
         let too_large = Status::out_of_range(
             "Error, decoded message length too large: found 1048580 bytes, the limit is: 65536 bytes",
         );
-        let status = Status::from(
-            ServiceError::from_inbound_status(&too_large, "--max-message-bytes").unwrap(),
-        );
-        assert_eq!(status.code(), Code::ResourceExhausted);
         assert_eq!(
-            status.message(),
-            "request message too large: found 1048580 bytes, the limit is 65536 bytes \
-             (--max-message-bytes)"
+            rewritten(too_large),
+            (
+                Code::ResourceExhausted,
+                "request message too large: found 1048580 bytes, the limit is 65536 bytes \
+                 (--max-message-bytes)"
+                    .to_string()
+            )
         );
         let inflated = Status::resource_exhausted(
             "Error decompressing: size limit, of 65536 bytes, exceeded while decompressing message",
         );
-        let status = Status::from(
-            ServiceError::from_inbound_status(&inflated, "--max-message-bytes").unwrap(),
-        );
-        assert_eq!(status.code(), Code::ResourceExhausted);
         assert_eq!(
-            status.message(),
-            "request message too large: over 65536 bytes once decompressed (--max-message-bytes)"
+            rewritten(inflated),
+            (
+                Code::ResourceExhausted,
+                "request message too large: over 65536 bytes once decompressed \
+                 (--max-message-bytes)"
+                    .to_string()
+            )
         );
         let undecodable = Status::internal(
             "failed to decode Protobuf message: SolveRequest.puzzle: invalid string value: \
              data is not UTF-8 encoded",
         );
-        let status = Status::from(
-            ServiceError::from_inbound_status(&undecodable, "--max-message-bytes").unwrap(),
-        );
-        assert_eq!(status.code(), Code::InvalidArgument);
-        assert!(
-            status
-                .message()
-                .starts_with("malformed request: SolveRequest.puzzle")
-        );
-        let missing = Status::internal("Missing request message.");
-        let status = Status::from(
-            ServiceError::from_inbound_status(&missing, "--max-message-bytes").unwrap(),
-        );
-        assert_eq!(status.code(), Code::InvalidArgument);
+        let (code, message) = rewritten(undecodable);
+        assert_eq!(code, Code::InvalidArgument);
+        assert!(message.starts_with("malformed request: SolveRequest.puzzle"));
         assert_eq!(
-            status.message(),
-            "malformed request: the call ended without its request"
+            rewritten(Status::internal("Missing request message.")),
+            (
+                Code::InvalidArgument,
+                "malformed request: the call ended without its request".to_string()
+            )
         );
         for other in [
             Status::internal("a bug"),
