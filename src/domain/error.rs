@@ -56,10 +56,13 @@ fn position(line: usize, column: usize) -> String {
 }
 
 /// Quotes a character so that invisible and look-alike ones are recognisable:
-/// `'x'`, `'\0'`, `'１' (U+FF11)`.
+/// `'x'`, `'\0'`, `'１' (U+FF11)`. U+FFFD says where it usually comes from:
+/// bytes that were not UTF-8, replaced when a file was read.
 fn describe_char(character: char) -> String {
     if character.is_ascii_graphic() {
         format!("'{character}'")
+    } else if character == char::REPLACEMENT_CHARACTER {
+        format!("'{character}' (U+FFFD, which replaces bytes that are not UTF-8)")
     } else {
         format!(
             "'{}' (U+{:04X})",

@@ -242,6 +242,13 @@ mod tests {
         assert!(message(&nul).starts_with("invalid character '\\0' (U+0000) at column 3"));
         let fullwidth = LINE.replacen('5', "\u{FF15}", 1);
         assert!(message(&fullwidth).starts_with("invalid character '５' (U+FF15) at column 1"));
+        let not_utf8 = [&LINE.as_bytes()[..80], b"\xFF"].concat();
+        assert!(
+            parse_board_bytes(&not_utf8)
+                .unwrap_err()
+                .to_string()
+                .contains("(U+FFFD, which replaces bytes that are not UTF-8) at column 81")
+        );
         let arabic = format!("{}\u{0663}", &LINE[..80]);
         assert!(message(&arabic).contains("(U+0663) at column 81"));
     }
