@@ -120,9 +120,11 @@ export function cellsInError(message: string, text: string): Cell[] {
     const [r1, c1, r2, c2] = conflict.slice(1).map(Number);
     return [(r1 - 1) * 9 + c1 - 1, (r2 - 1) * 9 + c2 - 1];
   }
-  const character = /at line (\d+), column (\d+)/.exec(message);
+  // "at column 5" on the first line, "at line 2, column 3" below it.
+  const character = /at (?:line (\d+), )?column (\d+)/.exec(message);
   if (character) {
-    const cell = scanPuzzle(text).cellAt(Number(character[1]) - 1, Number(character[2]) - 1);
+    const line = Number(character[1] ?? 1);
+    const cell = scanPuzzle(text).cellAt(line - 1, Number(character[2]) - 1);
     return cell < 81 ? [cell] : [];
   }
   const count = /expected 81 cells .*found (\d+)/.exec(message);

@@ -264,6 +264,13 @@ test("a pasted malformed puzzle shows the service's message and marks the cell",
   await expect(page.locator(".cell.wrong")).toHaveCount(1);
   await shot(page, testInfo, "09-malformed");
 
+  // On one line, the message gives the column alone.
+  await page.getByLabel(/81 cells/).fill(PUZZLE.slice(0, 4) + "x" + PUZZLE.slice(5));
+  await page.getByRole("button", { name: "Load puzzle" }).click();
+  await expect(message).toContainText("invalid character 'x' at column 5");
+  await expect(cell(page, 1, 5)).toHaveClass(/wrong/);
+  await expect(page.locator(".cell.wrong")).toHaveCount(1);
+
   // Conflicting givens: both cells are marked.
   await page.getByLabel(/81 cells/).fill("535.7" + PUZZLE.slice(5));
   await page.getByRole("button", { name: "Load puzzle" }).click();
