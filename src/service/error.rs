@@ -54,8 +54,9 @@ pub enum ServiceError {
     /// The solver ran out of its time budget for the puzzle.
     #[error(transparent)]
     GaveUp(#[from] GaveUp),
-    /// The call's deadline passed before the puzzle was solved.
-    #[error("the deadline passed before the puzzle was solved")]
+    /// The call's deadline passed before it was answered (a stream's
+    /// deadline after it began ends it with its own message).
+    #[error("the call's deadline passed before it was answered")]
     DeadlineExceeded,
     /// The caller went away while the puzzle was being solved.
     #[error("the solve was cancelled")]

@@ -141,6 +141,10 @@ async fn an_expired_deadline_is_deadline_exceeded() {
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    assert_eq!(
+        status.message(),
+        "the call's deadline passed before it was answered"
+    );
 }
 
 pub(crate) type BareHttp2 = Client<HttpConnector, tonic::body::Body>;

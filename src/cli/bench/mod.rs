@@ -128,7 +128,7 @@ pub fn table(report: &BenchReport, options: &BenchOptions) -> String {
     let stream_row = |name: &str, figures: &StreamFigures| {
         format!(
             "{:<38} {:>10} {:>10.0}/s {:>39}  {}\n",
-            format!("{name}, {} streams", options.streams),
+            format!("{name}, {}", count_of(options.streams as u64, "stream")),
             figures.answered,
             figures.rate,
             "",

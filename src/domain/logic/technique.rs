@@ -20,14 +20,14 @@ const TENTHS_SLACK: f64 = 1e-6;
 
 impl Rating {
     /// The lowest rating at or above `value` on the scale: ratings come in
-    /// tenths, so a floor of 1.45 admits 1.5 and up. Negative values give
-    /// 0.0.
+    /// tenths, so a floor of 1.45 admits 1.5 and up. Negative values and
+    /// NaN give 0.0.
     pub fn at_least(value: f64) -> Rating {
         Rating((value * 10.0 - TENTHS_SLACK).ceil() as u16)
     }
 
     /// The highest rating at or below `value` on the scale: a ceiling of
-    /// 1.45 admits 1.4 and below. Negative values give 0.0.
+    /// 1.45 admits 1.4 and below. Negative values and NaN give 0.0.
     pub fn at_most(value: f64) -> Rating {
         Rating((value * 10.0 + TENTHS_SLACK).floor() as u16)
     }
