@@ -13,7 +13,8 @@
 //!   skipped, anything else an error naming the character, its 1-based line
 //!   and its column in characters; otherwise exactly 81 cells;
 //! * an error's Display is non-empty and names what it carries: the
-//!   character really is at that line and column of the input, and the
+//!   character really is at that line and column of the input (a first
+//!   line's place given by its column alone), and the
 //!   cell count is the number of cells the text holds;
 //! * `parse_puzzle` accepts exactly the boards without conflicting givens,
 //!   and the conflict it reports names two cells holding the digit in the
@@ -138,7 +139,12 @@ fn check_error(error: &PuzzleError, text: &str) {
                 .and_then(|line_text| line_text.chars().nth(column - 1));
             assert_eq!(at, Some(character), "{error:?} is not where it says");
             assert!(!character.is_whitespace() && !"0123456789.|-+[],\"'".contains(character));
-            assert!(message.contains(&format!("at line {line}, column {column}")));
+            let place = match line {
+                1 => format!("at column {column}"),
+                _ => format!("at line {line}, column {column}"),
+            };
+            assert!(message.contains(&place), "{message:?} does not say {place:?}");
+            assert_eq!(line == 1, !message.contains("at line"), "{message:?}");
         }
         PuzzleError::WrongCellCount { found } => {
             assert_ne!(found, 81);
