@@ -89,8 +89,10 @@ for target in "${targets[@]}"; do
         reproducer=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$log" | tail -1)
         line+=", CRASHED (exit $status): ${reproducer:-see $log}"
         failed+=("$target")
-        # The panic message (or libFuzzer's report) and what follows it.
-        sed -n '/panicked at\|ERROR: libFuzzer/,$p' "$log" | head -n 40
+        # The panic message (or libFuzzer's report) and what follows it. No
+        # pipe into head: under pipefail its early exit would end the script
+        # with SIGPIPE (141) before the other targets and the summary.
+        awk '/panicked at|ERROR: libFuzzer/ { found = 1 } found && shown++ < 40' "$log"
         [ -z "$reproducer" ] ||
             echo "reproduce: ${fuzz[*]} run -s $sanitizer $target $reproducer"
     fi
