@@ -1,9 +1,8 @@
 //! `sudoku`: the command-line client. `sudoku --help` for commands and exit
 //! codes.
 
-use clap::Parser;
-use sudoku_grpc::cli::{self, Cli};
+use sudoku_grpc::cli;
 
 fn main() -> std::process::ExitCode {
-    cli::run(Cli::parse()).into()
+    cli::run(cli::parse()).into()
 }

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args};
 use tonic::codec::CompressionEncoding;
 use tonic::transport::{Certificate, ClientTlsConfig, Identity};
 
@@ -59,6 +60,44 @@ pub struct TargetArgs {
     pub connect: ConnectArgs,
     #[command(flatten)]
     pub timeout: TimeoutArg,
+}
+
+/// The flags that choose or reach a server, which `--local` leaves unused.
+const SERVER_FLAGS: [&str; 7] = [
+    "server",
+    "tls_ca",
+    "tls_cert",
+    "tls_key",
+    "tls_domain",
+    "compress",
+    "timeout",
+];
+
+/// Refuses `--local` beside a server flag typed on the command line (one
+/// of them is a mistake, and which is unclear). The same settings from the
+/// environment (`SUDOKU_SERVER`, say) stay allowed as a shell's defaults,
+/// which is why this is not one of clap's conflicts: those count the
+/// environment too.
+pub fn refuse_server_flags_with_local(matches: &ArgMatches) -> Result<(), String> {
+    let mut command = matches;
+    while let Some((_, subcommand)) = command.subcommand() {
+        command = subcommand;
+    }
+    let given = |id: &str| {
+        command.ids().any(|present| present == id)
+            && command.value_source(id) == Some(ValueSource::CommandLine)
+    };
+    if !given("local") || !command.get_flag("local") {
+        return Ok(());
+    }
+    match SERVER_FLAGS.into_iter().find(|&flag| given(flag)) {
+        Some(flag) => Err(format!(
+            "--local works in this process, so --{} (which is for a server) \
+             cannot be used with it: give one or the other",
+            flag.replace('_', "-")
+        )),
+        None => Ok(()),
+    }
 }
 
 impl TargetArgs {
@@ -190,5 +229,45 @@ mod tests {
             list: vec!["a:1".to_string(), "b:2".to_string()],
         };
         assert_eq!(two.servers().unwrap(), ["a:1", "b:2"]);
+    }
+
+    /// What the check says of a command line (a parse error is a panic).
+    fn check(arguments: &[&str]) -> Result<(), String> {
+        use clap::CommandFactory;
+        let line = std::iter::once("sudoku").chain(arguments.iter().copied());
+        let matches = crate::cli::Cli::command()
+            .try_get_matches_from(line)
+            .expect("the command line parses");
+        refuse_server_flags_with_local(&matches)
+    }
+
+    #[test]
+    fn local_beside_a_server_flag_on_the_command_line_is_refused_by_name() {
+        let puzzle = "1".repeat(81);
+        for (flags, named) in [
+            (&["--server", "h:1"][..], "--server"),
+            (&["--compress", "gzip"], "--compress"),
+            (&["--timeout", "5s"], "--timeout"),
+            (&["--tls-domain", "x"], "--tls-domain"),
+        ] {
+            for command in ["solve", "grade", "hint", "explain"] {
+                let mut line = vec![command, "--local"];
+                line.extend(flags);
+                line.push(&puzzle);
+                let refused = check(&line).expect_err("refused");
+                assert!(refused.contains(named), "{line:?}: {refused}");
+            }
+        }
+        let refused = check(&["generate", "--server", "h:1", "--local"]).unwrap_err();
+        assert!(refused.starts_with("--local works in this process, so --server"));
+    }
+
+    #[test]
+    fn local_alone_and_server_flags_alone_pass() {
+        let puzzle = "1".repeat(81);
+        assert_eq!(check(&["solve", "--local", &puzzle]), Ok(()));
+        assert_eq!(check(&["solve", "--server", "h:1", &puzzle]), Ok(()));
+        assert_eq!(check(&["generate", "--local", "--count", "2"]), Ok(()));
+        assert_eq!(check(&["health", "--server", "h:1"]), Ok(()));
     }
 }

@@ -49,6 +49,9 @@ pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
             let (code, status) = match check(&server, endpoint, &connect, &args.service).await {
                 Ok(true) => (ExitCode::Success, "SERVING".to_string()),
                 Ok(false) => (ExitCode::NotUnique, "NOT_SERVING".to_string()),
+                Err(ClientError::Rpc(status)) if status.code() == tonic::Code::NotFound => {
+                    return Err(unknown_service(&server, &args.service));
+                }
                 Err(error) if several => (ExitCode::Failure, format!("UNREACHABLE ({error})")),
                 Err(error) => return Err(error.into()),
             };
@@ -63,6 +66,16 @@ pub fn run(args: HealthArgs) -> Result<ExitCode, Failure> {
         }
         Ok(worst)
     })
+}
+
+/// A `--service` the server's health service does not know (it answers
+/// NOT_FOUND): the command line is wrong, so exit code 2.
+fn unknown_service(server: &str, service: &str) -> Failure {
+    Failure::usage(format!(
+        "{server} reports no health for a service named {service:?}: give --service {} \
+         or leave it out for the server as a whole",
+        crate::pb::sudoku_service_server::SERVICE_NAME
+    ))
 }
 
 /// Whether to go on printing after a write: not once the reader has gone

@@ -23,7 +23,7 @@ pub mod output;
 pub mod progress;
 pub mod solve;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use output::ExitCode;
 
@@ -72,6 +72,18 @@ pub enum Command {
     /// Make puzzles with exactly one solution, at the level, rating and
     /// symmetry asked for, one per line, with a summary of what was made.
     Generate(generate::GenerateArgs),
+}
+
+/// The command line of this process, parsed and checked; a usage error
+/// ends the process with clap's message and exit code 2.
+pub fn parse() -> Cli {
+    let matches = Cli::command().get_matches();
+    if let Err(message) = args::refuse_server_flags_with_local(&matches) {
+        Cli::command()
+            .error(clap::error::ErrorKind::ArgumentConflict, message)
+            .exit();
+    }
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
 }
 
 /// Runs one command and returns the exit code; errors are reported on

@@ -284,6 +284,23 @@ fn health_checks_each_of_several_servers_and_exits_with_the_worst() {
         (stdout(&one).as_str(), one.status.code()),
         ("SERVING\n", Some(0))
     );
+    let api = "sudoku.v1.SudokuService";
+    let named = sudoku(&["health", "--server", &server.address, "--service", api]);
+    assert_eq!(
+        (stdout(&named).as_str(), named.status.code()),
+        ("SERVING\n", Some(0))
+    );
+    // A service the server does not know is a wrong command line, not a
+    // server that failed.
+    let unknown = sudoku(&["health", "--server", &server.address, "--service", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let stderr = String::from_utf8(unknown.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "reports no health for a service named \"nope\": give --service sudoku.v1.SudokuService"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -377,6 +394,26 @@ fn a_benchmark_with_no_callers_or_no_streams_is_a_usage_error() {
             "{stderr}"
         );
     }
+}
+
+#[test]
+fn local_refuses_a_server_typed_beside_it_but_not_one_from_the_environment() {
+    let refused = sudoku(&["solve", "--local", "--server", "127.0.0.1:1", CLASSIC]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("--local works in this process, so --server"),
+        "{stderr}"
+    );
+    // A shell's default server does not stop a --local run.
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .args(["solve", "--local", CLASSIC])
+        .env("SUDOKU_SERVER", "127.0.0.1:1")
+        .env("SUDOKU_COMPRESS", "gzip")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(stdout(&output), format!("solved {CLASSIC_SOLUTION}\n"));
 }
 
 /// The exit codes `sudoku --help` gives are docs/cli.md's, word for word.
