@@ -327,6 +327,7 @@ fn parse_rating_range(text: &str) -> Result<(Option<Rating>, Option<Rating>), St
         BoundError::MinAboveMax { min, max } => {
             format!("the lowest rating {min:?} is above the highest {max:?}")
         }
+        BoundError::MaxBelowEasiest { .. } => format!("the highest rating {error}"),
         _ => error.to_string(),
     })
 }

@@ -137,7 +137,8 @@ fn rating_bounds(
             } => ("min_rating", format!("min_rating {error}")),
             BoundError::OffScale {
                 bound: Bound::Max, ..
-            } => ("max_rating", format!("max_rating {error}")),
+            }
+            | BoundError::MaxBelowEasiest { .. } => ("max_rating", format!("max_rating {error}")),
             _ => ("min_rating", error.to_string()),
         };
         ServiceError::InvalidGenerateRequest { field, reason }

@@ -101,7 +101,10 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
             &["--level", "easy", "--rating", "3..4"][..],
             "no puzzle of level easy is rated within 3.0..4.0",
         ),
-        (&["--rating", "..0.5"], "max_rating 0.5 is below 1.0"),
+        (
+            &["--rating", "..0.99"],
+            "the highest rating 0.99 is below 1.0",
+        ),
     ] {
         for place in [&["--local"][..], &["--server", "127.0.0.1:9"]] {
             let refused = sudoku(&[&["generate"], target, place].concat());

@@ -263,7 +263,7 @@ async fn invalid_requests_name_their_field() {
     let message = assert_refused(
         &server,
         GenerateRequest {
-            max_rating: 0.5,
+            max_rating: 0.99,
             ..request()
         },
         "max_rating",
@@ -271,7 +271,7 @@ async fn invalid_requests_name_their_field() {
     .await;
     assert_eq!(
         message,
-        "max_rating 0.5 is below 1.0, the rating of the easiest puzzle"
+        "max_rating 0.99 is below 1.0, the rating of the easiest puzzle"
     );
     let message = assert_refused(
         &server,

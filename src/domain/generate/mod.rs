@@ -126,6 +126,13 @@ pub enum BoundError {
         /// The highest.
         max: f64,
     },
+    /// The highest rating is below every puzzle's: even the easiest step
+    /// is rated 1.0.
+    #[error("{max:?} is below 1.0, the rating of the easiest puzzle")]
+    MaxBelowEasiest {
+        /// The highest rating asked for.
+        max: f64,
+    },
     /// The bounds are in order but hold no tenth, the step ratings come in.
     #[error("no rating lies within {min:?}..{max:?}: ratings come in tenths (1.4, 1.5, ...)")]
     NoTenthWithin {
@@ -150,14 +157,21 @@ pub fn rating_bounds(
             return Err(BoundError::OffScale { bound, value });
         }
     }
+    if let (Some(min), Some(max)) = (min, max)
+        && min > max
+    {
+        return Err(BoundError::MinAboveMax { min, max });
+    }
+    if let Some(max) = max
+        && Rating::at_most(max) < EASIEST_RATING
+    {
+        return Err(BoundError::MaxBelowEasiest { max });
+    }
     let (low, high) = (min.map(Rating::at_least), max.map(Rating::at_most));
-    if let (Some(min), Some(max), Some(low), Some(high)) = (min, max, low, high) {
-        if min > max {
-            return Err(BoundError::MinAboveMax { min, max });
-        }
-        if low > high {
-            return Err(BoundError::NoTenthWithin { min, max });
-        }
+    if let (Some(min), Some(max), Some(low), Some(high)) = (min, max, low, high)
+        && low > high
+    {
+        return Err(BoundError::NoTenthWithin { min, max });
     }
     Ok((low, high))
 }

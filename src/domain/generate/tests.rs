@@ -158,6 +158,17 @@ fn rating_bounds_admit_exactly_the_tenths_within_them() {
             Err(BoundError::NoTenthWithin { min, max })
         );
     }
+    // A ceiling under the easiest rating is quoted as given, not as the
+    // tenth it would admit.
+    for max in [0.99, 0.5, 0.0] {
+        let low = rating_bounds(None, Some(max)).unwrap_err();
+        assert_eq!(low, BoundError::MaxBelowEasiest { max });
+        assert!(
+            low.to_string()
+                .starts_with(&format!("{max:?} is below 1.0"))
+        );
+    }
+    assert_eq!(rating_bounds(None, Some(1.0)), Ok((None, Some(Rating(10)))));
     let backwards = rating_bounds(Some(7.5), Some(6.0)).unwrap_err();
     assert_eq!(
         backwards.to_string(),
