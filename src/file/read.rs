@@ -10,11 +10,43 @@ pub fn is_puzzle_line(line: &[u8]) -> bool {
     starts_a_puzzle(first_printed(line))
 }
 
-/// The first byte of `text` that is not whitespace.
+/// The first byte of `text` that is not whitespace, where whitespace is
+/// what the puzzle parser skips as layout: ASCII's, and the rest of
+/// Unicode's (a no-break space, say), so that a line the parser would find
+/// empty is blank here too.
 fn first_printed(text: &[u8]) -> Option<u8> {
-    text.iter()
-        .copied()
-        .find(|byte| !byte.is_ascii_whitespace())
+    let mut rest = text;
+    loop {
+        let &first = rest.first()?;
+        let width = if first.is_ascii_whitespace() {
+            1
+        } else if first.is_ascii() {
+            return Some(first);
+        } else {
+            match unicode_whitespace_width(rest) {
+                Some(width) => width,
+                None => return Some(first),
+            }
+        };
+        rest = &rest[width..];
+    }
+}
+
+/// The length in bytes of the Unicode whitespace character `text` starts
+/// with, if it starts with one (a character cut off by the end of `text`
+/// does not count).
+fn unicode_whitespace_width(text: &[u8]) -> Option<usize> {
+    let width = match text[0] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return None,
+    };
+    let character = std::str::from_utf8(text.get(..width)?)
+        .ok()?
+        .chars()
+        .next()?;
+    character.is_whitespace().then_some(width)
 }
 
 /// Whether a line whose first byte that is not whitespace is `first`
@@ -297,6 +329,23 @@ mod tests {
                 (5, PuzzleLine::Text(longest.leak().as_bytes())),
             ]
         );
+    }
+
+    #[test]
+    fn a_line_of_unicode_whitespace_is_blank_as_the_parser_would_find_it() {
+        let input = "\u{a0}\u{a0}\n\u{3000}# a comment\n\u{a0}111\n\u{ff15}\n\u{2003}\t\u{85}\n";
+        assert_eq!(
+            chunks(input.as_bytes()).concat(),
+            [
+                (3, PuzzleLine::Text("\u{a0}111".as_bytes())),
+                (4, PuzzleLine::Text("\u{ff15}".as_bytes())),
+            ]
+        );
+        // Not whitespace: a bare lead byte, a cut-off character, U+FEFF.
+        for line in [&b"\xC2"[..], b"\xE3\x80", b"\xEF\xBB\xBF", b" \xFF"] {
+            assert!(is_puzzle_line(line), "{line:?}");
+        }
+        assert!(!is_puzzle_line("\u{2028} \u{a0}".as_bytes()));
     }
 
     #[test]
