@@ -367,7 +367,8 @@ fn checked(
 }
 
 /// The board a solution names, if it is 81 digits that obey the rules and
-/// keep the givens of `puzzle` (when this client can read the puzzle).
+/// keep the givens of `puzzle`, a puzzle this client reads as valid (a
+/// solution to one it finds invalid is a server's error, whatever it is).
 fn checked_solution(puzzle: &[u8], solution: &str) -> Result<Board, ProtocolError> {
     if let Some(board) = compact_solution(puzzle, solution.as_bytes()) {
         return Ok(board);
@@ -389,9 +390,14 @@ fn checked_solution(puzzle: &[u8], solution: &str) -> Result<Board, ProtocolErro
             "a solution that breaks the rules: {solution}"
         )));
     }
-    if let Ok(givens) = parse_board_bytes(puzzle)
-        && !board.keeps_givens_of(&givens)
-    {
+    let givens = parse_board_bytes(puzzle).map_err(|error| {
+        ProtocolError(format!(
+            "a solution ({}) to a puzzle that is not valid: {}",
+            quoted(solution),
+            shown(&error.to_string())
+        ))
+    })?;
+    if !board.keeps_givens_of(&givens) {
         return Err(ProtocolError(format!(
             "a solution that changes the puzzle's givens: {solution}"
         )));
@@ -484,6 +490,23 @@ mod tests {
             error(&response(pb::Outcome::MultipleSolutions, &other))
                 .starts_with("a solution that changes the puzzle's givens")
         );
+        // A solution to a puzzle this client cannot read, 81 bytes long or
+        // not (one with conflicting givens has no solution that keeps them).
+        for puzzle in ["x", &CLASSIC.replacen('.', "x", 1)] {
+            let refused = stream_answer(
+                puzzle.as_bytes(),
+                &response(pb::Outcome::Solved, SOLUTION),
+                false,
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                refused.starts_with(&format!(
+                    "a solution (\"{SOLUTION}\") to a puzzle that is not valid: "
+                )),
+                "{puzzle}: {refused}"
+            );
+        }
     }
 
     /// The solution with its digits 1 and 2 swapped: a valid grid, but not

@@ -76,7 +76,23 @@ const WRONG_ID: &str = "7";
 const REFUSED: &str = "8";
 
 /// A server that answers every puzzle by [`answer`], whatever it is.
-struct BadServer;
+#[derive(Default)]
+struct BadServer {
+    /// Send a stream's response headers only with its first answer, after
+    /// the first request came in (as grpcio's servers do), not at once.
+    holds_headers: bool,
+}
+
+impl BadServer {
+    /// The first request of a stream when the server waits for it before
+    /// answering the call at all (see `holds_headers`).
+    async fn first_request<T>(&self, requests: &mut Streaming<T>) -> Option<Result<T, Status>> {
+        match self.holds_headers {
+            true => requests.next().await,
+            false => None,
+        }
+    }
+}
 
 #[tonic::async_trait]
 impl SudokuService for BadServer {
@@ -101,7 +117,9 @@ impl SudokuService for BadServer {
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
-        let answers = request.into_inner().map(|request| {
+        let mut requests = request.into_inner();
+        let first = self.first_request(&mut requests).await;
+        let answers = tokio_stream::iter(first).chain(requests).map(|request| {
             let request = request?;
             let (outcome, solution, error) = answer(&request.puzzle);
             Ok(SolveStreamResponse {
@@ -135,7 +153,11 @@ impl SudokuService for BadServer {
         &self,
         request: Request<Streaming<SolveBatchRequest>>,
     ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
-        let answers = request.into_inner().map(|batch| Ok(answer_batch(batch?)));
+        let mut requests = request.into_inner();
+        let first = self.first_request(&mut requests).await;
+        let answers = tokio_stream::iter(first)
+            .chain(requests)
+            .map(|batch| Ok(answer_batch(batch?)));
         Ok(Response::new(Box::pin(answers)))
     }
 
@@ -227,11 +249,15 @@ fn answer_batch(batch: SolveBatchRequest) -> SolveBatchResponse {
 }
 
 async fn start_bad_server() -> SocketAddr {
+    start(BadServer::default()).await
+}
+
+async fn start(server: BadServer) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(
         tonic::transport::Server::builder()
-            .add_service(SudokuServiceServer::new(BadServer))
+            .add_service(SudokuServiceServer::new(server))
             .serve_with_incoming(TcpListenerStream::new(listener)),
     );
     address
@@ -285,13 +311,44 @@ async fn a_bad_unary_answer_is_a_protocol_error_naming_what_was_sent() {
 }
 
 #[tokio::test]
+async fn a_server_that_sends_its_headers_with_its_first_answer_gets_requests_first() {
+    let address = start(BadServer {
+        holds_headers: true,
+    })
+    .await;
+    let file = temp_file("holds-headers.txt", &format!("{CLASSIC}\n{CLASSIC}\n"));
+    for rpc in ["batch", "stream"] {
+        let output = sudoku(
+            address,
+            &[
+                "solve",
+                file.to_str().unwrap(),
+                "--rpc",
+                rpc,
+                "--retries",
+                "0",
+            ],
+        )
+        .await;
+        assert_eq!(output.status.code(), Some(0), "{rpc}: {output:?}");
+        assert_eq!(
+            text(&output.stdout),
+            format!("solved {CLASSIC_SOLUTION}\n").repeat(2)
+        );
+    }
+}
+
+#[tokio::test]
 async fn bad_stream_answers_end_the_run_with_exit_3_after_a_checked_prefix() {
     let address = start_bad_server().await;
+    let unreadable = format!("a solution (\"{CLASSIC_SOLUTION}\") to a puzzle that is not valid: ");
     for (line, what) in [
         (SHORT, "a solution that is not 81 digits 1-9: \"12x\""),
         (UNKNOWN, "an unknown outcome 42"),
         (WRONG, "a solution that breaks the rules"),
         (INJECTION, "a solution that is not 81 digits 1-9"),
+        // A line this client cannot read, "solved" by the server.
+        ("x", unreadable.as_str()),
     ] {
         for (format, rpc) in [("text", "batch"), ("json", "batch"), ("text", "stream")] {
             // Two thousand good puzzles (several chunks of the file) before

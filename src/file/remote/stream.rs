@@ -188,7 +188,11 @@ impl<W: Wire> StreamTask<W> {
         // `None` once everything is sent, which ends the request side.
         let mut sender = Some(sender);
         let mut client = server.client.clone();
-        let mut responses = open::<W>(&mut client, requests).await?;
+        // Requests flow while the call opens: a server may hold its response
+        // headers back until it has a request to answer (grpcio does).
+        let opening = open::<W>(&mut client, requests);
+        tokio::pin!(opening);
+        let mut responses = None;
         let unanswered_limit = self.wire.unanswered();
         loop {
             if !call.moving && self.queue_open && self.servers.moved(home, server) {
@@ -205,7 +209,8 @@ impl<W: Wire> StreamTask<W> {
                 && call.unanswered < unanswered_limit;
             tokio::select! {
                 biased;
-                message = responses.message() => {
+                opened = &mut opening, if responses.is_none() => responses = Some(opened?),
+                message = next_message(&mut responses) => {
                     if self.take_response(&mut call, message)? {
                         return Ok(());
                     }
@@ -352,6 +357,14 @@ async fn open<W: Wire>(
         Ok(Ok(responses)) => Ok(responses),
         Ok(Err(status)) => Err(broke(crate::client::check::shown_status(&status))),
         Err(_) => Err(broke("no server answered in time".to_string())),
+    }
+}
+
+/// The next message of the response side, once the call is open.
+async fn next_message<R>(responses: &mut Option<Streaming<R>>) -> Result<Option<R>, tonic::Status> {
+    match responses {
+        Some(responses) => responses.message().await,
+        None => std::future::pending().await,
     }
 }
 
