@@ -46,6 +46,29 @@ pub fn shown_status(status: &tonic::Status) -> String {
     )
 }
 
+/// What went wrong at the bottom of `error`'s chain of sources: "Connection
+/// refused (os error 111)" rather than the transport's "transport error"
+/// on top of it. An error with no source is itself.
+pub fn deepest_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut deepest = error;
+    while let Some(source) = deepest.source() {
+        deepest = source;
+    }
+    deepest.to_string()
+}
+
+/// A status made here (a call that could not reach its server) with the
+/// cause it carries: "UNAVAILABLE: tcp connect error (Connection refused
+/// (os error 111))". A server's status has no cause and shows as
+/// [`shown_status`] shows it.
+pub fn shown_status_with_cause(status: &tonic::Status) -> String {
+    let shown = shown_status(status);
+    match std::error::Error::source(status).map(deepest_cause) {
+        Some(cause) if !shown.contains(&cause) => format!("{shown} ({cause})"),
+        _ => shown,
+    }
+}
+
 /// A status message alone, as [`shown_status`] shows it.
 pub fn shown_status_message(status: &tonic::Status) -> String {
     shown_up_to(status.message(), STATUS_CHARS)
@@ -598,6 +621,32 @@ mod tests {
         assert_eq!(
             crate::pb::code_name(tonic::Code::Unauthenticated),
             "UNAUTHENTICATED"
+        );
+    }
+
+    /// An error of a layer above another, as a transport's errors are.
+    #[derive(Debug, thiserror::Error)]
+    #[error("transport error")]
+    struct Layer(#[source] std::io::Error);
+
+    #[test]
+    fn a_status_made_here_shows_its_deepest_cause_and_a_server_s_does_not_change() {
+        let refused = || std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        assert_eq!(deepest_cause(&Layer(refused())), "refused");
+        assert_eq!(deepest_cause(&refused()), "refused");
+        let mut local = tonic::Status::unavailable("tcp connect error");
+        local.set_source(std::sync::Arc::new(Layer(refused())));
+        assert_eq!(
+            shown_status_with_cause(&local),
+            "UNAVAILABLE: tcp connect error (refused)"
+        );
+        let mut repeated = tonic::Status::unavailable("refused");
+        repeated.set_source(std::sync::Arc::new(refused()));
+        assert_eq!(shown_status_with_cause(&repeated), "UNAVAILABLE: refused");
+        let from_server = tonic::Status::invalid_argument("bad");
+        assert_eq!(
+            shown_status_with_cause(&from_server),
+            shown_status(&from_server)
         );
     }
 

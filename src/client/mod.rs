@@ -99,7 +99,7 @@ pub enum ClientError {
         reason: String,
     },
     /// No connection could be made.
-    #[error("cannot connect to {address}: {source}")]
+    #[error("cannot connect to {address}: {}", check::deepest_cause(source))]
     Connect {
         /// The address as given.
         address: String,
@@ -107,7 +107,7 @@ pub enum ClientError {
         source: tonic::transport::Error,
     },
     /// The server answered with an error status.
-    #[error("the server answered {}", check::shown_status(.0))]
+    #[error("the server answered {}", check::shown_status_with_cause(.0))]
     Rpc(#[from] tonic::Status),
     /// The server answered in a way that cannot be trusted.
     #[error("protocol error: the server sent {0}")]

@@ -113,6 +113,8 @@ fn the_client_exits_3_when_no_server_answers() {
         stderr.starts_with("sudoku: cannot connect to 127.0.0.1:"),
         "{stderr}"
     );
+    // The cause, not the transport's bare "transport error".
+    assert!(stderr.contains(": Connection refused"), "{stderr}");
 }
 
 #[test]

@@ -124,7 +124,7 @@ pub enum BenchError {
     #[error(transparent)]
     Address(#[from] ClientError),
     /// A stream failed.
-    #[error("a stream failed: {0}")]
+    #[error("a stream failed: {}", crate::client::check::shown_status_with_cause(.0))]
     Stream(Status),
     /// The echo server could not start.
     #[error("cannot start the echo server: {0}")]

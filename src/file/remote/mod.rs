@@ -102,6 +102,14 @@ pub struct RemoteOptions {
     pub grade: bool,
 }
 
+/// `count` and the words for one thing or for several.
+fn counted(count: u64, one: &str, several: &str) -> String {
+    match count {
+        1 => format!("1 {one}"),
+        _ => format!("{count} {several}"),
+    }
+}
+
 /// Why a streamed run stopped short.
 #[derive(Debug, thiserror::Error)]
 pub enum RemoteError {
@@ -113,8 +121,9 @@ pub enum RemoteError {
     Address(#[from] ClientError),
     /// The servers kept failing.
     #[error(
-        "gave up after {attempts} failed attempts in a row (last: {last}); \
-         {answered} puzzles were answered, in input order"
+        "gave up after {} in a row (last: {last}); {} answered, in input order",
+        counted(u64::from(*attempts), "failed attempt", "failed attempts"),
+        counted(*answered, "puzzle was", "puzzles were")
     )]
     GaveUp {
         /// Attempts made without an answer in between.
@@ -126,8 +135,8 @@ pub enum RemoteError {
     },
     /// A server sent something this client cannot trust.
     #[error(
-        "protocol error: {what}; {answered} puzzles were answered, in input order, \
-         before it"
+        "protocol error: {what}; {} answered, in input order, before it",
+        counted(*answered, "puzzle was", "puzzles were")
     )]
     Protocol {
         /// What the server sent, and where.

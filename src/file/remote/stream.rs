@@ -255,7 +255,7 @@ impl<W: Wire> StreamTask<W> {
             }
             Ok(None) if self.in_flight.is_empty() && (call.moving || !self.queue_open) => Ok(true),
             Ok(None) => Err(call.broke("the server ended the stream early")),
-            Err(status) => Err(call.broke(&crate::client::check::shown_status(&status))),
+            Err(status) => Err(call.broke(&crate::client::check::shown_status_with_cause(&status))),
         }
     }
 
@@ -355,7 +355,9 @@ async fn open<W: Wire>(
     };
     match tokio::time::timeout(OPEN_TIMEOUT, W::open(client, requests)).await {
         Ok(Ok(responses)) => Ok(responses),
-        Ok(Err(status)) => Err(broke(crate::client::check::shown_status(&status))),
+        Ok(Err(status)) => Err(broke(crate::client::check::shown_status_with_cause(
+            &status,
+        ))),
         Err(_) => Err(broke("no server answered in time".to_string())),
     }
 }

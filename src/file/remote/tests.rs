@@ -268,3 +268,31 @@ async fn a_name_with_no_address_gives_up_after_the_retries() {
     }
     assert!(output.is_empty());
 }
+
+#[test]
+fn a_run_that_stops_short_counts_in_words_that_agree() {
+    let gave_up = |attempts, answered| {
+        RemoteError::GaveUp {
+            attempts,
+            last: "x".to_string(),
+            answered,
+        }
+        .to_string()
+    };
+    assert_eq!(
+        gave_up(1, 1),
+        "gave up after 1 failed attempt in a row (last: x); 1 puzzle was answered, in input order"
+    );
+    assert_eq!(
+        gave_up(6, 0),
+        "gave up after 6 failed attempts in a row (last: x); 0 puzzles were answered, in input order"
+    );
+    let protocol = RemoteError::Protocol {
+        what: "y".to_string(),
+        answered: 1,
+    };
+    assert_eq!(
+        protocol.to_string(),
+        "protocol error: y; 1 puzzle was answered, in input order, before it"
+    );
+}
