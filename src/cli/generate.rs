@@ -182,9 +182,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     }
     if summary.made < count && args.target.local {
         return Err(Failure::error(format!(
-            "found {} of the {count} puzzles asked for in {how} (--max-attempts); \
-             the target is rarely met",
-            summary.made
+            "found {} of {} asked for in {how} (--max-attempts); the target is rarely met",
+            summary.made,
+            match count {
+                1 => "the 1 puzzle".to_string(),
+                _ => format!("the {count} puzzles"),
+            }
         )));
     }
     if summary.made < count {
@@ -302,7 +305,10 @@ fn line_of(made: &Made, format: Format) -> String {
             "level": made.grade.as_ref().map(|grade| grade.level().name()),
             "hardest_technique": made.grade.as_ref().map(hardest),
             "clues": made.puzzle.given_count(),
-            "seed": made.seed,
+            // A string, as protobuf's JSON writes a uint64: most JSON
+            // readers (jq, JavaScript) hold numbers as doubles and would
+            // round a seed above 2^53 to one that makes another puzzle.
+            "seed": made.seed.to_string(),
         })
         .to_string(),
     }
@@ -381,8 +387,12 @@ impl Summary {
             .map(|(givens, n)| format!("{givens}:{n}"))
             .collect::<Vec<_>>()
             .join(" ");
+        let givens = match givens.is_empty() {
+            true => String::new(),
+            false => format!("; givens {givens}"),
+        };
         format!(
-            "generated {} in {seconds:.2}s ({:.0}/s, {how}): {levels}; givens {givens}",
+            "generated {} in {seconds:.2}s ({:.0}/s, {how}): {levels}{givens}",
             count_of(self.made as u64, "puzzle"),
             self.made as f64 / seconds.max(1e-9)
         )

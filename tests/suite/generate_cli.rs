@@ -54,7 +54,9 @@ fn a_seed_prints_the_same_unique_symmetric_puzzles_on_any_thread_count() {
         assert_eq!(line["level"], "medium");
         assert!(seen.insert(puzzle.to_line()), "puzzles repeat");
         // Its seed makes the same puzzle first.
-        let seed = line["seed"].as_u64().unwrap().to_string();
+        // A string, which JSON readers that hold numbers as doubles keep.
+        let seed = line["seed"].as_str().unwrap().to_string();
+        assert!(seed.parse::<u64>().is_ok(), "{seed}");
         let again = sudoku(&[&args[..3], &["1", "--seed", &seed], &args[6..]].concat());
         let first: serde_json::Value = serde_json::from_str(text(&again.stdout).trim()).unwrap();
         assert_eq!(first["puzzle"], line["puzzle"]);
@@ -79,10 +81,15 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
         "1",
     ]);
     assert_eq!(unreachable.status.code(), Some(3));
+    let stderr = text(&unreachable.stderr);
     assert!(
-        text(&unreachable.stderr).contains("found 0 of the 1 puzzles asked for in 40 attempts"),
-        "{}",
-        text(&unreachable.stderr)
+        stderr.contains("found 0 of the 1 puzzle asked for in 40 attempts"),
+        "{stderr}"
+    );
+    // Nothing made: no empty list of givens in the summary.
+    assert!(
+        stderr.contains("0 hard, 0 diabolical\nsudoku: found"),
+        "{stderr}"
     );
     let backwards = sudoku(&["generate", "--rating", "5..3"]);
     assert_eq!(backwards.status.code(), Some(2));
