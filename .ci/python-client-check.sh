@@ -6,6 +6,10 @@
 # what `sudoku solve --local` writes for them, with the default batch size
 # and with batches smaller than the file's pieces.
 #
+# Its exit code must be the command line's too, and so must its reading of
+# a file that starts with a byte-order mark, of stdin (-) and of a file
+# that is missing.
+#
 # Usage: .ci/python-client-check.sh [PATH_TO_RELEASE_BIN_DIR]
 # Installs grpcio and grpcio-tools from PyPI when they are missing.
 set -euo pipefail
@@ -24,17 +28,24 @@ if ! python3 -c 'import grpc, grpc_tools' 2>/dev/null; then
     python3 -m pip install --quiet grpcio grpcio-tools
 fi
 
+printf '\xEF\xBB\xBF' >"$work/puzzles.txt"
 cat tests/data/unique.txt tests/data/multiple.txt tests/data/unsolvable.txt \
-    tests/data/conflicting.txt tests/data/unique.txt >"$work/puzzles.txt"
+    tests/data/conflicting.txt tests/data/unique.txt >>"$work/puzzles.txt"
 printf '# a comment, skipped\n\n12\n' >>"$work/puzzles.txt"
-"$bin/sudoku" solve "$work/puzzles.txt" --local --quiet >"$work/local.txt" || [ $? -eq 2 ]
+local_code=0
+"$bin/sudoku" solve "$work/puzzles.txt" --local --quiet >"$work/local.txt" || local_code=$?
 count=$(wc -l <"$work/local.txt")
 
 SERVER_BIN=$bin/sudoku-server start_server "$work/server.log"
 for batch in 1024 37; do
+    code=0
     python3 examples/python/solve_file.py "$work/puzzles.txt" --server "$server" \
-        --batch "$batch" >"$work/python.txt" \
-        || { echo "the Python client failed (batch $batch)" >&2; cat "$work/server.log" >&2; exit 1; }
+        --batch "$batch" >"$work/python.txt" 2>"$work/python.err" || code=$?
+    if [ "$code" -ne "$local_code" ]; then
+        echo "the Python client exited $code, sudoku solve --local $local_code (batch $batch):" >&2
+        cat "$work/python.err" "$work/server.log" >&2
+        exit 1
+    fi
     if ! cmp -s "$work/python.txt" "$work/local.txt"; then
         echo "the Python client's answers differ from --local (batch $batch):" >&2
         diff "$work/local.txt" "$work/python.txt" | head -20 >&2
@@ -42,3 +53,19 @@ for batch in 1024 37; do
     fi
     echo "ok: the Python client's $count answers (batch $batch) match sudoku solve --local"
 done
+
+# stdin: the file's first puzzle, answered as --local answered it.
+solved=$(grep -m1 -v '^#' tests/data/unique.txt)
+out=$(printf '%s\n' "$solved" | python3 examples/python/solve_file.py - --server "$server")
+[ "$out" = "$(head -1 "$work/local.txt")" ] ||
+    { echo "the Python client read stdin as: $out" >&2; exit 1; }
+# A missing file: exit code 3 and a message naming it, as the command line.
+code=0
+python3 examples/python/solve_file.py "$work/missing.txt" --server "$server" \
+    2>"$work/python.err" || code=$?
+if [ "$code" -ne 3 ] || ! grep -q "cannot read $work/missing.txt" "$work/python.err"; then
+    echo "the Python client on a missing file exited $code:" >&2
+    cat "$work/python.err" >&2
+    exit 1
+fi
+echo "ok: the Python client reads stdin, exits as the command line does ($local_code), and names a missing file"

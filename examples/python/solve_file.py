@@ -5,15 +5,19 @@ A batch client in Python, written against proto/sudoku.proto only: the
 stubs are generated from it with grpcio-tools each time the script runs,
 into a temporary directory, so nothing generated is kept anywhere.
 
-It reads the file as the `sudoku` command line does (one puzzle per line;
-blank lines and lines starting with `#` are skipped), sends the puzzles in
+It reads the file (`-` for stdin) as the `sudoku` command line does (one
+puzzle per line; blank lines and lines starting with `#` are skipped, and
+so is a UTF-8 byte-order mark at the start), sends the puzzles in
 batches of --batch, and writes one line per puzzle to stdout, in input
 order, in the command line's text format:
 
     solved 534678912672195348...
     invalid expected 81 cells (digits 1-9, or '.' or '0' for blanks), found 80
 
-so that its output can be compared with `sudoku solve FILE --local`.
+so that its output can be compared with `sudoku solve FILE --local`. Its
+exit code is the command line's too: 0 when every puzzle has one solution,
+1 when one has none or several, 2 when one is invalid, 3 when the server
+gave up on one or failed, or the file cannot be read.
 
 Every response is checked before it is believed: it must answer the batch
 that is due (its id), with one result per puzzle, and an outcome this client
@@ -28,6 +32,7 @@ Usage:
 
 import argparse
 import importlib
+import io
 import os
 import queue
 import sys
@@ -47,6 +52,16 @@ WORDS = {
     "OUTCOME_INVALID": "invalid",
     "OUTCOME_GAVE_UP": "gave-up",
     "OUTCOME_FAILED": "failed",
+}
+
+# The exit code each outcome calls for; a run exits with the worst.
+EXIT_CODES = {
+    "OUTCOME_SOLVED": 0,
+    "OUTCOME_MULTIPLE_SOLUTIONS": 1,
+    "OUTCOME_NO_SOLUTION": 1,
+    "OUTCOME_INVALID": 2,
+    "OUTCOME_GAVE_UP": 3,
+    "OUTCOME_FAILED": 3,
 }
 
 # Batches sent ahead of the answers: enough to keep the server busy, few
@@ -72,14 +87,24 @@ def generate_stubs(out_dir):
     return importlib.import_module("sudoku_pb2"), importlib.import_module("sudoku_pb2_grpc")
 
 
-def puzzle_lines(path):
-    """The file's puzzle lines, without their line breaks."""
-    with open(path, encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            text = line.rstrip("\r\n")
-            stripped = text.strip()
-            if stripped and not stripped.startswith("#"):
-                yield text
+def open_input(path):
+    """The file (or stdin for `-`) as text: bytes that are not UTF-8
+    replaced, a byte-order mark at the start dropped."""
+    if path == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
+    try:
+        return open(path, encoding="utf-8-sig", errors="replace")
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror}")
+
+
+def puzzle_lines(lines):
+    """The puzzle lines of `lines`, without their line breaks."""
+    for line in lines:
+        text = line.rstrip("\r\n")
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#"):
+            yield text
 
 
 def batches(lines, size):
@@ -114,7 +139,8 @@ class Protocol(Exception):
 
 
 def output_lines(pb, sent, response):
-    """The output lines for one response, checked against the batch sent."""
+    """The output lines for one response, checked against the batch sent,
+    each with the exit code its outcome calls for."""
     batch_id, puzzles = sent
     if response.id != batch_id:
         raise Protocol(f"an answer with id {response.id!r} where batch {batch_id} was due")
@@ -130,22 +156,25 @@ def output_lines(pb, sent, response):
         if result.solution:
             if len(result.solution) != 81 or not result.solution.isdigit() or "0" in result.solution:
                 raise Protocol(f"a solution that is not 81 digits 1-9 in batch {batch_id}")
-            yield f"{WORDS[name]} {result.solution}"
+            line = f"{WORDS[name]} {result.solution}"
         elif result.HasField("error"):
-            yield f"{WORDS[name]} {escaped(result.error.message)}"
+            line = f"{WORDS[name]} {escaped(result.error.message)}"
         else:
-            yield WORDS[name]
+            line = WORDS[name]
+        yield line, EXIT_CODES[name]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", help="a puzzle file, one puzzle per line")
+    parser.add_argument("file", help="a puzzle file, one puzzle per line (- for stdin)")
     parser.add_argument("--server", default="127.0.0.1:50051", help="host:port of the server")
     parser.add_argument("--batch", type=int, default=1024,
                         help="puzzles per message, at most the server's --max-batch")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="sudoku-stubs-") as stubs:
+    source = open_input(args.file)
+    worst = 0
+    with source, tempfile.TemporaryDirectory(prefix="sudoku-stubs-") as stubs:
         pb, pb_grpc = generate_stubs(stubs)
         # The responses to a full batch are larger than gRPC's default 4 MiB
         # limit only for enormous batches; allow what --batch needs.
@@ -158,7 +187,7 @@ def main():
 
             def requests():
                 first = 0
-                for batch in batches(puzzle_lines(args.file), max(1, args.batch)):
+                for batch in batches(puzzle_lines(source), max(1, args.batch)):
                     batch_id = str(first)
                     sent.put((batch_id, batch))
                     yield pb.SolveBatchRequest(id=batch_id, puzzles=batch)
@@ -167,14 +196,16 @@ def main():
             out = sys.stdout
             try:
                 for response in stub.SolveBatchStream(requests()):
-                    for line in output_lines(pb, sent.get(), response):
+                    for line, code in output_lines(pb, sent.get(), response):
                         out.write(line + "\n")
+                        worst = max(worst, code)
             except Protocol as error:
                 fail(f"protocol error: {error}")
             except grpc.RpcError as error:
                 fail(f"the stream failed: {error.code().name}: {error.details()}")
             if not sent.empty():
                 fail("the server ended the stream before answering everything")
+    sys.exit(worst)
 
 
 if __name__ == "__main__":
