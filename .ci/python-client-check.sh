@@ -34,6 +34,7 @@ cat tests/data/unique.txt tests/data/multiple.txt tests/data/unsolvable.txt \
 printf '# a comment, skipped\n\n12\n' >>"$work/puzzles.txt"
 local_code=0
 "$bin/sudoku" solve "$work/puzzles.txt" --local --quiet >"$work/local.txt" || local_code=$?
+[ "$local_code" -eq 2 ] || { echo "sudoku solve --local exited $local_code, not 2" >&2; exit 1; }
 count=$(wc -l <"$work/local.txt")
 
 SERVER_BIN=$bin/sudoku-server start_server "$work/server.log"
@@ -56,14 +57,15 @@ done
 
 # stdin: the file's first puzzle, answered as --local answered it.
 solved=$(grep -m1 -v '^#' tests/data/unique.txt)
-out=$(printf '%s\n' "$solved" | python3 examples/python/solve_file.py - --server "$server")
+out=$(printf '%s\n' "$solved" | python3 examples/python/solve_file.py - --server "$server") ||
+    { echo "the Python client failed on stdin" >&2; exit 1; }
 [ "$out" = "$(head -1 "$work/local.txt")" ] ||
     { echo "the Python client read stdin as: $out" >&2; exit 1; }
 # A missing file: exit code 3 and a message naming it, as the command line.
 code=0
 python3 examples/python/solve_file.py "$work/missing.txt" --server "$server" \
     2>"$work/python.err" || code=$?
-if [ "$code" -ne 3 ] || ! grep -q "cannot read $work/missing.txt" "$work/python.err"; then
+if [ "$code" -ne 3 ] || ! grep -qF "cannot read $work/missing.txt" "$work/python.err"; then
     echo "the Python client on a missing file exited $code:" >&2
     cat "$work/python.err" >&2
     exit 1

@@ -140,8 +140,8 @@ fn check_error(error: &PuzzleError, text: &str) {
             assert_eq!(at, Some(character), "{error:?} is not where it says");
             assert!(!character.is_whitespace() && !"0123456789.|-+[],\"'".contains(character));
             let place = match line {
-                1 => format!("at column {column}"),
-                _ => format!("at line {line}, column {column}"),
+                1 => format!("at column {column}:"),
+                _ => format!("at line {line}, column {column}:"),
             };
             assert!(message.contains(&place), "{message:?} does not say {place:?}");
             assert_eq!(line == 1, !message.contains("at line"), "{message:?}");

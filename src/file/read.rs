@@ -18,7 +18,8 @@ fn first_printed(text: &[u8]) -> Option<u8> {
     let mut rest = text;
     loop {
         let &first = rest.first()?;
-        let width = if first.is_ascii_whitespace() {
+        // The vertical tab is whitespace to the parser, not to `u8`.
+        let width = if first.is_ascii_whitespace() || first == 0x0B {
             1
         } else if first.is_ascii() {
             return Some(first);
@@ -333,12 +334,13 @@ mod tests {
 
     #[test]
     fn a_line_of_unicode_whitespace_is_blank_as_the_parser_would_find_it() {
-        let input = "\u{a0}\u{a0}\n\u{3000}# a comment\n\u{a0}111\n\u{ff15}\n\u{2003}\t\u{85}\n";
+        let input =
+            "\u{a0}\u{a0}\n\u{b}\n\u{3000}# a comment\n\u{a0}111\n\u{ff15}\n\u{2003}\t\u{85}\n";
         assert_eq!(
             chunks(input.as_bytes()).concat(),
             [
-                (3, PuzzleLine::Text("\u{a0}111".as_bytes())),
-                (4, PuzzleLine::Text("\u{ff15}".as_bytes())),
+                (4, PuzzleLine::Text("\u{a0}111".as_bytes())),
+                (5, PuzzleLine::Text("\u{ff15}".as_bytes())),
             ]
         );
         // Not whitespace: a bare lead byte, a cut-off character, U+FEFF.

@@ -203,7 +203,11 @@ impl<W: Wire> StreamTask<W> {
                 // server end the call once it has answered.
                 sender = None;
             }
+            // Until the call opens, one chunk at most: enough for a server
+            // that answers its headers with its first answer, and no more
+            // held by a server that may never answer while others could.
             let room = !call.moving
+                && (responses.is_some() || self.in_flight.is_empty())
                 && self.queue_open
                 && call.unsent.is_empty()
                 && call.unanswered < unanswered_limit;
