@@ -44,6 +44,8 @@
 //!   message can make its reader hold, tested against prost's own code for
 //!   them; and batch results encoded ahead of their response.
 //!
+//! * [`wording`]: counts in the words of messages ("1 puzzle").
+//!
 //! The binaries in `src/bin/` only parse flags and call into these modules.
 
 pub mod cli;
@@ -56,6 +58,7 @@ pub mod pool;
 pub mod server;
 pub mod service;
 pub mod streaming;
+pub mod wording;
 
 /// Code generated from `proto/sudoku.proto` (package `sudoku.v1`).
 pub mod pb {

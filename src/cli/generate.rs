@@ -19,7 +19,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::TargetArgs;
-use super::output::{ExitCode, Format, count_of};
+use super::output::{ExitCode, Format};
 use super::{Failure, with_runtime};
 use crate::client::{self, generate::CheckedPuzzle};
 use crate::domain::GradeSummary;
@@ -28,6 +28,7 @@ use crate::domain::generate::{
 };
 use crate::domain::logic::{Level, Rating};
 use crate::pool::{WorkerPool, available_cores};
+use crate::wording::{count_of, counted};
 
 /// Flags of `sudoku generate`.
 #[derive(Debug, Args)]
@@ -169,7 +170,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
         generate_in_rounds(&request, seed, count, threads, args.max_attempts, |made| {
             emit(Made::from(made))
         })
-        .map(|attempts| format!("{attempts} attempts"))
+        .map(|attempts| count_of(attempts, "attempt"))
         .map_err(Failure::io)
     } else {
         generate_on_server(&args, &request, seed, &mut emit).map(|()| "on the server".to_string())
@@ -182,19 +183,17 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     }
     if summary.made < count && args.target.local {
         return Err(Failure::error(format!(
-            "found {} of {} asked for in {how} (--max-attempts); the target is rarely met",
+            "found {} of the {} asked for in {how} (--max-attempts); the target is rarely met",
             summary.made,
-            match count {
-                1 => "the 1 puzzle".to_string(),
-                _ => format!("the {count} puzzles"),
-            }
+            counted(count as u64, "puzzle", "puzzles")
         )));
     }
     if summary.made < count {
         return Err(Failure::error(format!(
-            "protocol error: the server ended the stream after {} of the {count} puzzles \
-             asked for, without an error",
-            summary.made
+            "protocol error: the server ended the stream after {} of the {} asked for, \
+             without an error",
+            summary.made,
+            counted(count as u64, "puzzle", "puzzles")
         )));
     }
     Ok(ExitCode::Success)

@@ -15,13 +15,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use clap::Args;
 
 use super::Failure;
-use super::output::{
-    ExitCode, Format, count_of, escaped, outcome_word, why_no_path, write_json_string,
-};
+use super::output::{ExitCode, Format, escaped, outcome_word, why_no_path, write_json_string};
 use super::solve::{RunArgs, answer_one, is_puzzle_argument, run_file};
 use crate::domain::logic::Level;
 use crate::domain::{Answer, GradeSummary, Outcome};
 use crate::file::LineFormat;
+use crate::wording::count_of;
 
 /// Flags of `sudoku grade`.
 #[derive(Debug, Args)]

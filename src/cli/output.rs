@@ -28,6 +28,7 @@ use std::time::Duration;
 
 use crate::domain::{Answer, Outcome, Tally};
 use crate::file::LineFormat;
+use crate::wording::count_of;
 
 /// Output formats of the command line. Each command's `--format` help
 /// says what its text line holds (solve's `OUTCOME SOLUTION-OR-ERROR`,
@@ -160,14 +161,6 @@ pub fn escaped(text: &str) -> String {
     let mut out = Vec::with_capacity(text.len());
     write_escaped(&mut out, text);
     String::from_utf8(out).expect("escaping keeps UTF-8")
-}
-
-/// `1 puzzle`, `2 puzzles`: a count and its noun, plural unless one.
-pub fn count_of(count: impl Into<u64>, noun: &str) -> String {
-    match count.into() {
-        1 => format!("1 {noun}"),
-        count => format!("{count} {noun}s"),
-    }
 }
 
 /// The summary line for stderr: counts, elapsed time and rate.

@@ -19,6 +19,7 @@ use crate::domain::generate::{Request, Symmetry, is_minimal};
 use crate::domain::logic::{Level, Rating};
 use crate::domain::{Board, GradeSummary, Outcome, parse_board, solve_board};
 use crate::pb;
+use crate::wording::counted;
 
 /// A generated puzzle as this client has checked it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,9 +57,11 @@ pub async fn generate(
         .await?
     {
         if made == asked {
-            return Err(
-                ProtocolError::new(format!("more than the {asked} puzzles asked for")).into(),
-            );
+            return Err(ProtocolError::new(format!(
+                "more than the {} asked for",
+                counted(asked as u64, "puzzle", "puzzles")
+            ))
+            .into());
         }
         let checked = checked_puzzle(&response, target)?;
         each(checked).map_err(|error| ClientError::Output(error.to_string()))?;

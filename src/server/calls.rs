@@ -47,6 +47,7 @@ use super::settings::format_duration;
 use crate::log_limit::LogLimit;
 use crate::service::deadline::deadline_of;
 use crate::service::{CallSlot, Metrics, RequestArrived, Rpc, ServiceError, is_client_reset};
+use crate::wording::counted;
 
 /// Health checks (`grpc.health.v1.Health/Check`) that may be in flight
 /// besides `--max-calls`: a probe is one short call.
@@ -245,13 +246,20 @@ impl Policy {
             Some(rpc) if rpc.has_large_messages() => (
                 &self.batch_calls,
                 format!(
-                    "{} batch and Explain calls are in flight (--max-batch-calls)",
-                    self.max_batch_calls
+                    "{} in flight (--max-batch-calls)",
+                    counted(
+                        self.max_batch_calls as u64,
+                        "batch or Explain call is",
+                        "batch and Explain calls are"
+                    )
                 ),
             ),
             Some(_) => (
                 &self.sudoku_calls,
-                format!("{} calls are in flight (--max-calls)", self.max_calls),
+                format!(
+                    "{} in flight (--max-calls)",
+                    counted(self.max_calls as u64, "call is", "calls are")
+                ),
             ),
             None if health_check => (
                 &self.health_checks,

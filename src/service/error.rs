@@ -9,6 +9,7 @@ use super::limits::MAX_ID_BYTES;
 use crate::domain::logic::PositionError;
 use crate::domain::{GaveUp, HintError, Outcome, PuzzleError, SolvePuzzleError};
 use crate::pool::{JobError, QueueFull};
+use crate::wording::counted;
 
 /// Everything that can keep a call from getting an answer.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -87,8 +88,9 @@ pub enum ServiceError {
     /// A Generate call searched `--max-generate-wait` for its next puzzle
     /// in vain.
     #[error(
-        "found {} of the {} puzzles asked for ({}) in {} attempts: none in the last {} (--max-generate-wait); the target is rarely or never met",
-        progress.found, progress.asked, progress.target, progress.attempts, format!("{waited:?}")
+        "found {} of the {} asked for ({}) in {}: none in the last {} (--max-generate-wait); the target is rarely or never met",
+        progress.found, counted(progress.asked as u64, "puzzle", "puzzles"), progress.target,
+        counted(progress.attempts, "attempt", "attempts"), format!("{waited:?}")
     )]
     GenerateGaveUp {
         /// How far it got.
@@ -98,8 +100,9 @@ pub enum ServiceError {
     },
     /// A Generate call's deadline passed before its count was made.
     #[error(
-        "the deadline passed after {} of the {} puzzles asked for ({}), in {} attempts",
-        progress.found, progress.asked, progress.target, progress.attempts
+        "the deadline passed after {} of the {} asked for ({}), in {}",
+        progress.found, counted(progress.asked as u64, "puzzle", "puzzles"), progress.target,
+        counted(progress.attempts, "attempt", "attempts")
     )]
     GenerateDeadlineExceeded {
         /// How far it got.
@@ -107,9 +110,9 @@ pub enum ServiceError {
     },
     /// The server began draining before a Generate call's count was made.
     #[error(
-        "the server is shutting down: sent {} of the {} puzzles asked for; ask another \
-         server for the rest",
-        progress.found, progress.asked
+        "the server is shutting down: sent {} of the {} asked for; ask another server for \
+         the rest",
+        progress.found, counted(progress.asked as u64, "puzzle", "puzzles")
     )]
     GenerateDraining {
         /// How far it got.

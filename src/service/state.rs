@@ -20,6 +20,7 @@ use crate::pool::WorkerPool;
 use crate::streaming::{
     ByteBudget, Driver, Protocol, ResponseStream, StreamSlot, response_channel,
 };
+use crate::wording::counted;
 
 /// The service: the worker pool, its limits and byte budget, its metrics,
 /// and the signal that the server is draining.
@@ -93,9 +94,12 @@ impl SudokuService {
         self.open_streams.clone().try_acquire_owned().map_err(|_| {
             self.metrics.stream_refused(rpc);
             Status::resource_exhausted(format!(
-                "server overloaded: {} streams are already open (--max-open-streams); \
-                 retry with backoff",
-                self.limits.max_open_streams
+                "server overloaded: {} already open (--max-open-streams); retry with backoff",
+                counted(
+                    self.limits.max_open_streams as u64,
+                    "stream is",
+                    "streams are"
+                )
             ))
         })
     }

@@ -356,7 +356,7 @@ async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert_eq!(
         refused.message(),
-        "server overloaded: 1 batch and Explain calls are in flight (--max-batch-calls); retry \
+        "server overloaded: 1 batch or Explain call is in flight (--max-batch-calls); retry \
          with backoff"
     );
     let second = server

@@ -244,7 +244,7 @@ fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("found 0 of the 1 puzzles asked for (rated 11.0..)"),
+        stderr.contains("found 0 of the 1 puzzle asked for (rated 11.0..)"),
         "{stderr}"
     );
 }

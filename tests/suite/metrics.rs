@@ -162,7 +162,7 @@ async fn streams_over_the_cap_are_refused_and_counted() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
-    assert!(refused.message().contains("1 streams are already open"));
+    assert!(refused.message().contains("1 stream is already open"));
 
     let text = server.scrape().await;
     assert_eq!(sample(&text, "sudoku_streams_refused_total"), 1.0, "{text}");

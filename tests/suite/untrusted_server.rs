@@ -506,7 +506,7 @@ async fn generated_puzzles_that_fail_their_checks_end_the_run_after_those_that_p
             0,
         ),
         ("2", "a generated puzzle said to have 80 clues, with 30", 0),
-        ("3", "more than the 1 puzzles asked for", 1),
+        ("3", "more than the 1 puzzle asked for", 1),
         (
             "4",
             "a generated puzzle with a solution that is not its one solution",

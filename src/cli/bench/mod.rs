@@ -12,9 +12,10 @@ pub mod loadgen;
 use clap::Args;
 
 use super::args::{ConnectArgs, ServersArg};
-use super::output::{ExitCode, count_of};
+use super::output::ExitCode;
 use super::{Failure, start_runtime};
 use crate::file::read_puzzle_lines;
+use crate::wording::count_of;
 use loadgen::{BenchError, BenchOptions, BenchReport, StreamFigures, UnaryFigures};
 
 /// Flags of `sudoku bench`.

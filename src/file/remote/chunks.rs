@@ -9,6 +9,7 @@ use super::super::read::{Chunk, PuzzleLine, too_long_message};
 use super::super::write::ChunkAnswers;
 use crate::client::check;
 use crate::domain::{Answer, Outcome};
+use crate::wording::count_of;
 use prost::bytes::Bytes;
 
 use crate::pb::{
@@ -117,15 +118,17 @@ impl InFlight {
         }
         if let Some(error) = &response.error {
             return Err(format!(
-                "the server refused the batch of {expected} puzzles from line {first}: {} \
+                "the server refused the batch of {} from line {first}: {} \
                  (a smaller --batch may pass)",
+                count_of(expected as u64, "puzzle"),
                 check::shown(&error.message)
             ));
         }
         if response.result_count() != expected {
             return Err(format!(
-                "{} results for the batch of {expected} puzzles from line {first}",
-                response.result_count()
+                "{} for the batch of {} from line {first}",
+                count_of(response.result_count() as u64, "result"),
+                count_of(expected as u64, "puzzle")
             ));
         }
         for result in &response.results {

@@ -54,6 +54,7 @@ use super::{LineFormat, Progress, Run};
 use crate::client::pool::ServerPool;
 use crate::client::resolve::{Lookup, SystemLookup};
 use crate::client::{ClientError, ConnectOptions, MAX_RESPONSE_BYTES, max_batch_response_bytes};
+use crate::wording::counted;
 use chunks::ChunkJob;
 use stream::{Client, StreamFailure, StreamTask};
 use wire::{Batches, SinglePuzzles, Wire};
@@ -100,14 +101,6 @@ pub struct RemoteOptions {
     pub connect: ConnectOptions,
     /// Also grade every puzzle (each answer then carries its grade).
     pub grade: bool,
-}
-
-/// `count` and the words for one thing or for several.
-fn counted(count: u64, one: &str, several: &str) -> String {
-    match count {
-        1 => format!("1 {one}"),
-        _ => format!("{count} {several}"),
-    }
 }
 
 /// Why a streamed run stopped short.
