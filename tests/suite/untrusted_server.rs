@@ -4,6 +4,8 @@
 //! puzzle, and exits 3 with a message saying what the server sent.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::common::process::{run_sudoku, temp_file, text};
@@ -81,11 +83,24 @@ struct BadServer {
     /// Send a stream's response headers only with its first answer, after
     /// the first request came in (as grpcio's servers do), not at once.
     holds_headers: bool,
+    /// Read every request of a stream, counting its puzzles here, and never
+    /// answer the call at all (a server that hangs after accepting it).
+    mute: Option<Arc<AtomicUsize>>,
 }
 
 impl BadServer {
     /// The first request of a stream when the server waits for it before
     /// answering the call at all (see `holds_headers`).
+    /// Reads `requests` to their end, counting their puzzles, and then
+    /// waits for good, when this server is mute.
+    async fn hang_if_mute<T>(&self, requests: &mut Streaming<T>, puzzles: fn(&T) -> usize) {
+        let Some(received) = &self.mute else { return };
+        while let Some(Ok(request)) = requests.next().await {
+            received.fetch_add(puzzles(&request), Ordering::SeqCst);
+        }
+        std::future::pending::<()>().await;
+    }
+
     async fn first_request<T>(&self, requests: &mut Streaming<T>) -> Option<Result<T, Status>> {
         match self.holds_headers {
             true => requests.next().await,
@@ -118,6 +133,7 @@ impl SudokuService for BadServer {
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
         let mut requests = request.into_inner();
+        self.hang_if_mute(&mut requests, |_| 1).await;
         let first = self.first_request(&mut requests).await;
         let answers = tokio_stream::iter(first).chain(requests).map(|request| {
             let request = request?;
@@ -154,6 +170,8 @@ impl SudokuService for BadServer {
         request: Request<Streaming<SolveBatchRequest>>,
     ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
         let mut requests = request.into_inner();
+        self.hang_if_mute(&mut requests, SolveBatchRequest::puzzle_count)
+            .await;
         let first = self.first_request(&mut requests).await;
         let answers = tokio_stream::iter(first)
             .chain(requests)
@@ -314,6 +332,7 @@ async fn a_bad_unary_answer_is_a_protocol_error_naming_what_was_sent() {
 async fn a_server_that_sends_its_headers_with_its_first_answer_gets_requests_first() {
     let address = start(BadServer {
         holds_headers: true,
+        ..BadServer::default()
     })
     .await;
     let file = temp_file("holds-headers.txt", &format!("{CLASSIC}\n{CLASSIC}\n"));
@@ -336,6 +355,64 @@ async fn a_server_that_sends_its_headers_with_its_first_answer_gets_requests_fir
             format!("solved {CLASSIC_SOLUTION}\n").repeat(2)
         );
     }
+}
+
+/// Lines in one 64 KiB chunk of input, at most: the client reads a file
+/// in such chunks, and a stream takes a whole chunk at a time.
+const LINES_PER_CHUNK: usize = 64 * 1024 / (CLASSIC.len() + 1) + 1;
+
+#[tokio::test]
+async fn a_server_that_never_opens_its_calls_holds_one_chunk_per_stream_while_another_answers_the_rest()
+ {
+    let lines = 25 * LINES_PER_CHUNK;
+    let file = temp_file("mute-server.txt", &format!("{CLASSIC}\n").repeat(lines));
+    // Both wires at once: each run waits out the mute server's calls.
+    let path = file.to_str().unwrap();
+    let runs = tokio::join!(
+        beside_a_mute_server("batch", path),
+        beside_a_mute_server("stream", path)
+    );
+    for (rpc, output, held) in [runs.0, runs.1] {
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{rpc}: {}",
+            text(&output.stderr)
+        );
+        assert_eq!(
+            text(&output.stdout),
+            format!("solved {CLASSIC_SOLUTION}\n").repeat(lines),
+            "{rpc}"
+        );
+        // Two streams per server by default; each took one chunk at most
+        // before its call opened, and none after (it never opened).
+        assert!(
+            held <= 2 * LINES_PER_CHUNK,
+            "{rpc}: the mute server received {held} puzzles"
+        );
+    }
+}
+
+/// Solves `file` with `--rpc rpc` on a mute server and a good one, and
+/// counts the puzzles the mute one received.
+async fn beside_a_mute_server(
+    rpc: &'static str,
+    file: &str,
+) -> (&'static str, std::process::Output, usize) {
+    let received = Arc::new(AtomicUsize::new(0));
+    let mute = start(BadServer {
+        mute: Some(received.clone()),
+        ..BadServer::default()
+    })
+    .await;
+    let good = start_bad_server().await;
+    let (path, servers) = (file.to_string(), format!("{mute},{good}"));
+    let output = tokio::task::spawn_blocking(move || {
+        run_sudoku(&["solve", &path, "--rpc", rpc, "--server", &servers], "")
+    })
+    .await
+    .unwrap();
+    (rpc, output, received.load(Ordering::SeqCst))
 }
 
 #[tokio::test]
