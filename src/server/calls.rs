@@ -13,8 +13,9 @@
 //! * **The connection's first call.** A call marks its connection as used,
 //!   which stops the connection's first-call clock
 //!   ([`super::connections`]).
-//! * **A unary call's message.** A Solve or SolveBatch call whose request message has not
-//!   arrived `--first-call-timeout` after its headers is answered
+//! * **A unary call's message.** A Solve, SolveBatch, Hint, Explain or
+//!   Generate call, or a health Check or Watch, whose request message has
+//!   not arrived `--first-call-timeout` after its headers is answered
 //!   DEADLINE_EXCEEDED, so that headers alone cannot hold a slot; the
 //!   handler signals the message's arrival ([`RequestArrived`]).
 //! * **Deadlines.** A call whose `grpc-timeout` passes before its handler
@@ -62,6 +63,10 @@ pub const SIDE_CALLS: usize = HEALTH_CHECK_CALLS + OTHER_CALLS;
 
 /// The path of the health check, which has slots of its own.
 const HEALTH_CHECK_PATH: &str = "/grpc.health.v1.Health/Check";
+
+/// Health's calls, which send one request message each, and signal its
+/// arrival ([`super::health`]).
+const HEALTH_PATHS: [&str; 2] = [HEALTH_CHECK_PATH, "/grpc.health.v1.Health/Watch"];
 
 /// At most one log line a second about calls refused at the cap.
 static REFUSED_LOG: LogLimit = LogLimit::new(Duration::from_secs(1));
@@ -150,6 +155,7 @@ where
         }
         let path = request.uri().path();
         let rpc = Rpc::from_path(path);
+        let one_request = rpc.is_some_and(Rpc::has_one_request) || HEALTH_PATHS.contains(&path);
         let slot = match self.policy.admit(rpc, path == HEALTH_CHECK_PATH) {
             Ok(slot) => Arc::new(slot),
             Err(status) => return Box::pin(std::future::ready(Ok(status.into_http()))),
@@ -167,7 +173,7 @@ where
                 .refused(rpc, ServiceError::DeadlineExceeded.into());
             return Box::pin(std::future::ready(Ok(response)));
         }
-        let arrived = rpc.is_some_and(Rpc::has_one_request).then(|| {
+        let arrived = one_request.then(|| {
             let arrived = RequestArrived::default();
             request.extensions_mut().insert(arrived.clone());
             arrived

@@ -15,6 +15,7 @@
 
 mod calls;
 mod connections;
+mod health;
 pub mod http1;
 pub mod memory;
 mod metrics_endpoint;
@@ -140,11 +141,12 @@ pub async fn serve(
     let tls = tls::acceptor(settings)?;
     let page = web_page(settings)?;
     let metrics = Arc::new(Metrics::new());
-    let (health, health_service) = tonic_health::server::health_reporter();
+    let (start_draining, draining) = watch::channel(false);
+    let health = HealthReporter::new();
     health
         .set_service_status(SERVICE_NAME, ServingStatus::Serving)
         .await;
-    let (start_draining, draining) = watch::channel(false);
+    let health_service = health::health_server(&health, draining.clone());
     let sudoku = SudokuService::new(
         pool.clone(),
         settings.limits(),

@@ -1,14 +1,17 @@
 //! The standard health service and server reflection (v1 and v1alpha).
 //! Graceful shutdown is in `shutdown.rs`.
 
+use std::time::Duration;
+
 use crate::common::TestServer;
 use prost::Message;
 use prost_types::FileDescriptorProto;
-use sudoku_grpc::server::OTHER_CALLS;
+use sudoku_grpc::server::{HEALTH_CHECK_CALLS, OTHER_CALLS, Settings};
 use tonic::Code;
-use tonic_health::pb::HealthCheckRequest;
+use tonic::transport::Channel;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 use tonic_reflection::pb::{v1, v1alpha};
 
 async fn health_of(server: &TestServer, service: &str) -> Result<ServingStatus, tonic::Status> {
@@ -66,6 +69,70 @@ async fn health_watches_cannot_take_the_slots_of_health_checks() {
     );
     let first = watches[0].message().await.unwrap().unwrap();
     assert_eq!(first.status(), ServingStatus::Serving);
+}
+
+/// A health call to `path` that sends its headers and never its message;
+/// how the server ends it.
+async fn health_call_without_message(channel: Channel, path: &'static str) -> tonic::Status {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready().await.unwrap();
+    let never = tonic::Request::new(tokio_stream::pending::<HealthCheckRequest>());
+    let codec = tonic_prost::ProstCodec::<HealthCheckRequest, HealthCheckResponse>::default();
+    let path = http::uri::PathAndQuery::from_static(path);
+    grpc.client_streaming(never, path, codec)
+        .await
+        .expect_err("the server cannot answer without the message")
+}
+
+#[tokio::test]
+async fn health_calls_whose_message_never_comes_give_back_their_slots_at_the_first_call_timeout() {
+    let settings = Settings {
+        first_call_timeout: Duration::from_millis(500),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let channel = server.channel().await;
+    let mut held: Vec<_> = (0..HEALTH_CHECK_CALLS)
+        .map(|_| {
+            let call = health_call_without_message(channel.clone(), "/grpc.health.v1.Health/Check");
+            tokio::spawn(call)
+        })
+        .collect();
+    held.push(tokio::spawn(health_call_without_message(
+        channel.clone(),
+        "/grpc.health.v1.Health/Watch",
+    )));
+    // Headers alone take every health check slot for a while...
+    let refused = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match health_of(&server, "").await {
+                Err(status) if status.code() == Code::ResourceExhausted => break status,
+                _ => tokio::time::sleep(Duration::from_millis(5)).await,
+            }
+        }
+    })
+    .await
+    .expect("the calls without a message hold the slots until their timeout");
+    assert!(
+        refused.message().contains("health checks are in flight"),
+        "{refused:?}"
+    );
+    // ...and no longer than the first-call timeout.
+    for call in held {
+        let status = tokio::time::timeout(Duration::from_secs(10), call)
+            .await
+            .expect("the server ends the call")
+            .unwrap();
+        assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+        assert!(
+            status.message().contains("(--first-call-timeout)"),
+            "{status:?}"
+        );
+    }
+    assert_eq!(
+        health_of(&server, "").await.unwrap(),
+        ServingStatus::Serving
+    );
 }
 
 /// Sends one v1 reflection request and returns the response.

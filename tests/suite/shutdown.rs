@@ -153,3 +153,45 @@ async fn a_stream_whose_client_stops_reading_is_closed_at_the_drain_timeout() {
         "stopped only after {waited:?}"
     );
 }
+
+#[tokio::test]
+async fn an_open_health_watch_sees_not_serving_then_ends_and_does_not_hold_the_shutdown() {
+    let settings = Settings {
+        drain_timeout: Duration::from_secs(60),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let mut watch = HealthClient::new(server.channel().await)
+        .watch(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::Serving
+    );
+    let stopped = tokio::spawn(server.shut_down());
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::NotServing
+    );
+    let end = tokio::time::timeout(Duration::from_secs(5), watch.message())
+        .await
+        .expect("the watch ends once the server drains")
+        .expect_err("with a status");
+    assert_eq!(end.code(), Code::Unavailable, "{end:?}");
+    assert_eq!(
+        end.message(),
+        "the server is shutting down: watch another server"
+    );
+    // The watch's client is still connected: the server stops anyway, long
+    // before its drain timeout.
+    tokio::time::timeout(Duration::from_secs(5), stopped)
+        .await
+        .expect("the server stops without waiting out the drain timeout")
+        .unwrap()
+        .unwrap();
+    drop(watch);
+}
