@@ -6,7 +6,7 @@
 //! (docs/operations.md, "Memory"):
 //!
 //! ```text
-//! worst case = base
+//! worst case = base (+ 16 metrics connections × HTTP/1.1 connection)
 //!            + max_connections  × max(connection + 1.5 × connection_window_bytes,
 //!                                     HTTP/1.1 connection)
 //!            + calls in flight  × (call, headers included, + max_message_bytes)
@@ -40,6 +40,7 @@ use std::fmt;
 
 use super::Settings;
 use super::calls::SIDE_CALLS;
+use super::metrics_endpoint::METRICS_CONNECTIONS;
 use crate::service::MAX_EXPLAIN_RESPONSE_BYTES;
 
 /// The process at rest: code, the async runtime, the worker threads'
@@ -87,7 +88,8 @@ pub const GRADING_WORKER_BYTES: usize = 12 << 20;
 /// The worst case of memory the settings allow, by term, in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryBound {
-    /// The process at rest.
+    /// The process at rest, and the metrics endpoint's connections (at
+    /// most [`METRICS_CONNECTIONS`], each as an HTTP/1.1 connection).
     pub base: usize,
     /// Open connections, with their unread receive windows (HTTP/2) or
     /// their buffers (HTTP/1.1).
@@ -120,8 +122,12 @@ impl MemoryBound {
             (CONNECTION_BYTES + window + window / 2).max(HTTP1_CONNECTION_BYTES) + tls;
         let calls = (settings.max_calls as usize + SIDE_CALLS)
             .min(connections.saturating_mul(settings.max_concurrent_streams as usize));
+        let metrics_endpoint = match settings.metrics_listen {
+            Some(_) => METRICS_CONNECTIONS * HTTP1_CONNECTION_BYTES,
+            None => 0,
+        };
         MemoryBound {
-            base: BASE_BYTES,
+            base: BASE_BYTES + metrics_endpoint,
             connections: connections * per_connection,
             calls: calls * (CALL_BYTES + settings.max_message_bytes),
             streams: settings.max_open_streams as usize * STREAM_BYTES,

@@ -38,7 +38,9 @@ use tonic_health::server::HealthReporter;
 
 pub use calls::{HEALTH_CHECK_CALLS, OTHER_CALLS, SIDE_CALLS};
 pub use memory::MemoryBound;
-pub use metrics_endpoint::serve_metrics;
+pub use metrics_endpoint::{
+    HEADER_TIMEOUT as METRICS_HEADER_TIMEOUT, METRICS_CONNECTIONS, serve_metrics,
+};
 pub use process::{init_logging, shutdown_signal};
 pub use settings::{LogFormat, Settings, SettingsError, defaults, parse_bytes, parse_duration};
 

@@ -315,3 +315,42 @@ async fn bytes_on_client_connections_are_counted_each_way() {
         "{down} bytes sent for a response of {response_bytes}"
     );
 }
+
+#[tokio::test]
+async fn clients_that_stall_on_the_metrics_port_hold_its_connections_for_seconds_not_for_good() {
+    use sudoku_grpc::server::{METRICS_CONNECTIONS, METRICS_HEADER_TIMEOUT};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start(with_metrics(), 1, 4).await;
+    let address = server.metrics_address.unwrap();
+    // Each sends part of a large header section, then nothing.
+    let mut stalled = Vec::new();
+    for _ in 0..METRICS_CONNECTIONS {
+        let mut connection = tokio::net::TcpStream::connect(address).await.unwrap();
+        let partial = format!("GET /metrics HTTP/1.1\r\nX-Filler: {}", "a".repeat(6000));
+        connection.write_all(partial.as_bytes()).await.unwrap();
+        stalled.push(connection);
+    }
+    let started = std::time::Instant::now();
+    // The endpoint closes each once its headers are late; a scrape then
+    // gets its turn.
+    let text = tokio::time::timeout(METRICS_HEADER_TIMEOUT * 4, server.scrape())
+        .await
+        .expect("a scrape is answered once the stalled connections time out");
+    assert!(
+        text.contains("# TYPE sudoku_connections_open gauge"),
+        "{text}"
+    );
+    assert!(started.elapsed() < METRICS_HEADER_TIMEOUT * 4);
+    for mut connection in stalled {
+        let mut rest = Vec::new();
+        let closed = tokio::time::timeout(
+            METRICS_HEADER_TIMEOUT * 2,
+            connection.read_to_end(&mut rest),
+        )
+        .await;
+        assert!(
+            closed.is_ok(),
+            "a stalled connection is closed by the endpoint"
+        );
+    }
+}
