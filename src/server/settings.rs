@@ -134,7 +134,7 @@ pub struct Settings {
           default_value = format_duration(defaults::DRAIN_TIMEOUT))]
     pub drain_timeout: Duration,
 
-    /// Most SolveStream calls open at once on this server; more are refused
+    /// Most SolveStream and Generate calls open at once on this server; more are refused
     /// with RESOURCE_EXHAUSTED.
     #[arg(long, env = "SUDOKU_MAX_OPEN_STREAMS",
           value_parser = clap::value_parser!(u32).range(1..=1 << 20),
@@ -199,8 +199,8 @@ pub struct Settings {
 
     /// HTTP/2 receive window of each connection, in bytes: how much a client
     /// may send ahead of what the server has read. Each call's window is an
-    /// eighth of it ([`Settings::call_window_bytes`]). Larger windows help
-    /// clients far away; each connection may hold this much.
+    /// eighth of it. Larger windows help clients far away; each connection
+    /// may hold this much.
     #[arg(long, env = "SUDOKU_CONNECTION_WINDOW_BYTES", value_parser = parse_window,
           default_value_t = defaults::CONNECTION_WINDOW_BYTES)]
     pub connection_window_bytes: u32,
