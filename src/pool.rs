@@ -36,6 +36,8 @@ use std::task::{Context, Poll};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError, oneshot};
 
+use crate::wording::counted;
+
 type Job = Box<dyn FnOnce() + Send>;
 
 /// A handle to the pool; clones share the same workers and queue. The
@@ -82,7 +84,11 @@ pub struct PoolStats {
 
 /// The queue is full: the caller should shed the request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("all {workers} workers are busy and {queue_depth} jobs are already queued")]
+#[error(
+    "{} busy and {} already queued",
+    if *workers == 1 { "the 1 worker is".to_string() } else { format!("all {workers} workers are") },
+    counted(*queue_depth as u64, "job is", "jobs are")
+)]
 pub struct QueueFull {
     /// Worker threads of the pool.
     pub workers: usize,

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::output::{escaped, summary};
 use crate::domain::Tally;
 use crate::file::Progress;
+use crate::wording::count_of;
 
 /// How many lines that got an error are named; the rest are counted.
 pub const ERRORS_SHOWN: u64 = 10;
@@ -62,8 +63,8 @@ impl RunDisplay {
         self.bar.inc(progress.input_bytes);
         let seconds = self.started.elapsed().as_secs_f64().max(1e-3);
         self.bar.set_message(format!(
-            "{} puzzles, {:.0}/s",
-            progress.answered,
+            "{}, {:.0}/s",
+            count_of(progress.answered, "puzzle"),
             progress.answered as f64 / seconds
         ));
     }

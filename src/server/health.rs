@@ -78,17 +78,21 @@ impl Health for GuardedHealth {
         Ok(Response::new(UntilDrained {
             statuses: Box::pin(statuses),
             drained: Box::pin(drained),
+            draining: false,
             ended: false,
         }))
     }
 }
 
 /// A watch's statuses until the server drains, then UNAVAILABLE. The
-/// statuses are polled first, so the NOT_SERVING set before draining
-/// begins is sent before the end.
+/// server sets NOT_SERVING before draining begins, so once draining shows,
+/// the statuses are polled once more, and a NOT_SERVING not yet sent goes
+/// out before the end.
 pub struct UntilDrained {
     statuses: Pin<Box<dyn Stream<Item = Result<HealthCheckResponse, Status>> + Send>>,
     drained: Pin<Box<dyn Future<Output = ()> + Send>>,
+    /// Draining has begun (`drained` completed, and is not polled again).
+    draining: bool,
     ended: bool,
 }
 
@@ -99,11 +103,18 @@ impl Stream for UntilDrained {
         if self.ended {
             return Poll::Ready(None);
         }
-        if let Poll::Ready(status) = self.statuses.as_mut().poll_next(cx) {
-            return Poll::Ready(status);
-        }
-        if self.drained.as_mut().poll(cx).is_pending() {
-            return Poll::Pending;
+        if !self.draining {
+            if let Poll::Ready(status) = self.statuses.as_mut().poll_next(cx) {
+                return Poll::Ready(status);
+            }
+            if self.drained.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
+            self.draining = true;
+            // NOT_SERVING may have been set between the two polls above.
+            if let Poll::Ready(Some(status)) = self.statuses.as_mut().poll_next(cx) {
+                return Poll::Ready(Some(status));
+            }
         }
         self.ended = true;
         Poll::Ready(Some(Err(Status::unavailable(

@@ -87,7 +87,7 @@ async fn health_call_without_message(channel: Channel, path: &'static str) -> to
 #[tokio::test]
 async fn health_calls_whose_message_never_comes_give_back_their_slots_at_the_first_call_timeout() {
     let settings = Settings {
-        first_call_timeout: Duration::from_millis(500),
+        first_call_timeout: Duration::from_secs(2),
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;
@@ -102,7 +102,10 @@ async fn health_calls_whose_message_never_comes_give_back_their_slots_at_the_fir
         channel.clone(),
         "/grpc.health.v1.Health/Watch",
     )));
-    // Headers alone take every health check slot for a while...
+    // Headers alone take every health check slot for a while (the probes
+    // begin once the calls have surely reached the server, so that none of
+    // the calls finds a probe in its slot)...
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let refused = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
             match health_of(&server, "").await {

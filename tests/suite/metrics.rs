@@ -340,7 +340,12 @@ async fn clients_that_stall_on_the_metrics_port_hold_its_connections_for_seconds
         text.contains("# TYPE sudoku_connections_open gauge"),
         "{text}"
     );
-    assert!(started.elapsed() < METRICS_HEADER_TIMEOUT * 4);
+    // It waited for them: the endpoint serves only so many at once.
+    assert!(
+        started.elapsed() >= METRICS_HEADER_TIMEOUT / 2,
+        "answered after {:?}, beside {METRICS_CONNECTIONS} stalled connections",
+        started.elapsed()
+    );
     for mut connection in stalled {
         let mut rest = Vec::new();
         let closed = tokio::time::timeout(

@@ -91,6 +91,13 @@ struct BadServer {
 impl BadServer {
     /// The first request of a stream when the server waits for it before
     /// answering the call at all (see `holds_headers`).
+    async fn first_request<T>(&self, requests: &mut Streaming<T>) -> Option<Result<T, Status>> {
+        match self.holds_headers {
+            true => requests.next().await,
+            false => None,
+        }
+    }
+
     /// Reads `requests` to their end, counting their puzzles, and then
     /// waits for good, when this server is mute.
     async fn hang_if_mute<T>(&self, requests: &mut Streaming<T>, puzzles: fn(&T) -> usize) {
@@ -99,13 +106,6 @@ impl BadServer {
             received.fetch_add(puzzles(&request), Ordering::SeqCst);
         }
         std::future::pending::<()>().await;
-    }
-
-    async fn first_request<T>(&self, requests: &mut Streaming<T>) -> Option<Result<T, Status>> {
-        match self.holds_headers {
-            true => requests.next().await,
-            false => None,
-        }
     }
 }
 
