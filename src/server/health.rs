@@ -23,6 +23,7 @@ use tonic_health::pb::health_server::{Health, HealthServer};
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 use tonic_health::server::{HealthReporter, HealthService};
 
+use super::http1::drained;
 use crate::service::RequestArrived;
 
 /// The health service for `reporter`'s statuses, whose watches end once
@@ -44,21 +45,13 @@ pub struct GuardedHealth {
     draining: watch::Receiver<bool>,
 }
 
-/// Tells the call policy that `request`'s message has arrived (tonic calls
-/// a handler once it has decoded the message).
-fn signal_arrival<T>(request: &Request<T>) {
-    if let Some(arrived) = request.extensions().get::<RequestArrived>() {
-        arrived.signal();
-    }
-}
-
 #[tonic::async_trait]
 impl Health for GuardedHealth {
     async fn check(
         &self,
         request: Request<HealthCheckRequest>,
     ) -> Result<Response<HealthCheckResponse>, Status> {
-        signal_arrival(&request);
+        RequestArrived::signal_in(&request);
         self.inner.check(request).await
     }
 
@@ -68,16 +61,13 @@ impl Health for GuardedHealth {
         &self,
         request: Request<HealthCheckRequest>,
     ) -> Result<Response<UntilDrained>, Status> {
-        signal_arrival(&request);
+        RequestArrived::signal_in(&request);
         let statuses = self.inner.watch(request).await?.into_inner();
         let mut draining = self.draining.clone();
-        let drained = async move {
-            // A closed channel means the server is gone: end as well.
-            let _ = draining.wait_for(|draining| *draining).await;
-        };
+        let draining_begins = async move { drained(&mut draining).await };
         Ok(Response::new(UntilDrained {
             statuses: Box::pin(statuses),
-            drained: Box::pin(drained),
+            drained: Box::pin(draining_begins),
             draining: false,
             ended: false,
         }))

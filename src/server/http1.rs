@@ -120,6 +120,6 @@ async fn serve_connection(
 }
 
 /// Completes once the server drains (or can no longer say so).
-async fn drained(draining: &mut watch::Receiver<bool>) {
+pub(super) async fn drained(draining: &mut watch::Receiver<bool>) {
     let _ = draining.wait_for(|draining| *draining).await;
 }

@@ -23,6 +23,15 @@ impl RequestArrived {
         self.0.notify_one();
     }
 
+    /// Signals the arrival of `request`'s message, if the call layer waits
+    /// for it (a handler calls this first thing: tonic runs a unary
+    /// handler once it has decoded the message).
+    pub fn signal_in<T>(request: &tonic::Request<T>) {
+        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
+            arrived.signal();
+        }
+    }
+
     /// Completes once the request has arrived.
     pub async fn wait(&self) {
         self.0.notified().await;

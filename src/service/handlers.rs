@@ -27,9 +27,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
-        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
-            arrived.signal();
-        }
+        RequestArrived::signal_in(&request);
         // A call dropped while it waits here (the client went away, or the
         // deadline passed) is counted by the server's call layer, which sees
         // every call from before its handler runs.
@@ -60,9 +58,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<SolveBatchRequest>,
     ) -> Result<Response<SolveBatchResponse>, Status> {
-        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
-            arrived.signal();
-        }
+        RequestArrived::signal_in(&request);
         let answer = solve_batch(self, request.into_inner()).await;
         self.finish_unary(Rpc::SolveBatch, answer)
     }
@@ -94,9 +90,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<pb::HintRequest>,
     ) -> Result<Response<pb::HintResponse>, Status> {
-        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
-            arrived.signal();
-        }
+        RequestArrived::signal_in(&request);
         let answer = self.hint_one(request.into_inner()).await;
         self.finish_counted(Rpc::Hint, answer)
     }
@@ -105,9 +99,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<pb::ExplainRequest>,
     ) -> Result<Response<pb::ExplainResponse>, Status> {
-        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
-            arrived.signal();
-        }
+        RequestArrived::signal_in(&request);
         let answer = self.explain_one(request.into_inner()).await;
         self.finish_counted(Rpc::Explain, answer)
     }
@@ -118,9 +110,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<pb::GenerateRequest>,
     ) -> Result<Response<GenerateStream>, Status> {
-        if let Some(arrived) = request.extensions().get::<RequestArrived>() {
-            arrived.signal();
-        }
+        RequestArrived::signal_in(&request);
         let arrival = tokio::time::Instant::now();
         let deadline = deadline_of(request.metadata().as_ref(), arrival);
         let stream = self.start_generate(request.get_ref(), deadline)?;

@@ -12,9 +12,9 @@ use sudoku_grpc::server::Settings;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
-use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
 fn item(i: usize) -> SolveStreamRequest {
     SolveStreamRequest {
@@ -24,15 +24,8 @@ fn item(i: usize) -> SolveStreamRequest {
     }
 }
 
-#[tokio::test]
-async fn draining_ends_an_open_stream_after_a_gap_free_prefix_of_answers() {
-    const SENT: usize = 50_000;
-    let settings = Settings {
-        drain_timeout: Duration::from_secs(10),
-        ..Settings::default()
-    };
-    let server = TestServer::start(settings, 2, 64).await;
-    let address = server.url();
+/// A health Watch of the whole server, past its first status, SERVING.
+async fn serving_watch(server: &TestServer) -> tonic::Streaming<HealthCheckResponse> {
     let mut watch = HealthClient::new(server.channel().await)
         .watch(HealthCheckRequest {
             service: String::new(),
@@ -44,6 +37,19 @@ async fn draining_ends_an_open_stream_after_a_gap_free_prefix_of_answers() {
         watch.message().await.unwrap().unwrap().status(),
         ServingStatus::Serving
     );
+    watch
+}
+
+#[tokio::test]
+async fn draining_ends_an_open_stream_after_a_gap_free_prefix_of_answers() {
+    const SENT: usize = 50_000;
+    let settings = Settings {
+        drain_timeout: Duration::from_secs(10),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 2, 64).await;
+    let address = server.url();
+    let mut watch = serving_watch(&server).await;
 
     // A client streaming far more than the server can answer before the
     // signal comes.
@@ -161,17 +167,7 @@ async fn an_open_health_watch_sees_not_serving_then_ends_and_does_not_hold_the_s
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;
-    let mut watch = HealthClient::new(server.channel().await)
-        .watch(HealthCheckRequest {
-            service: String::new(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        watch.message().await.unwrap().unwrap().status(),
-        ServingStatus::Serving
-    );
+    let mut watch = serving_watch(&server).await;
     let stopped = tokio::spawn(server.shut_down());
     assert_eq!(
         watch.message().await.unwrap().unwrap().status(),
