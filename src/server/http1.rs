@@ -101,10 +101,7 @@ async fn serve_connection(
         request.extensions_mut().insert(info.clone());
         request
     });
-    let served = hyper::server::conn::http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout)
-        .max_buf_size(HTTP1_BUFFER_BYTES)
+    let served = capped_builder(header_timeout)
         .serve_connection(TokioIo::new(connection), TowerToHyperService::new(service));
     tokio::pin!(served);
     let result = tokio::select! {
@@ -117,6 +114,18 @@ async fn serve_connection(
     if let Err(error) = result {
         tracing::debug!(%error, "HTTP/1.1 connection ended with an error");
     }
+}
+
+/// hyper's HTTP/1.1 server with this module's caps: buffers of
+/// [`HTTP1_BUFFER_BYTES`], and a request's headers (idle keep-alive
+/// included) due within `header_timeout`. The metrics endpoint uses it too.
+pub(super) fn capped_builder(header_timeout: Duration) -> hyper::server::conn::http1::Builder {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_buf_size(HTTP1_BUFFER_BYTES);
+    builder
 }
 
 /// Completes once the server drains (or can no longer say so).

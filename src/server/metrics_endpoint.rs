@@ -18,12 +18,12 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::header::CONTENT_TYPE;
 use axum::routing::get;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
-use super::http1::HTTP1_BUFFER_BYTES;
+use super::http1::capped_builder;
 use crate::pool::WorkerPool;
 use crate::service::{ByteBudget, Metrics};
 
@@ -82,10 +82,7 @@ pub async fn serve_metrics(
 /// Serves one connection for at most [`CONNECTION_LIFETIME`], then lets it
 /// finish the request it is serving.
 async fn serve_connection(stream: TcpStream, app: Router) {
-    let served = hyper::server::conn::http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_TIMEOUT)
-        .max_buf_size(HTTP1_BUFFER_BYTES)
+    let served = capped_builder(HEADER_TIMEOUT)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
     tokio::pin!(served);
     let result = match tokio::time::timeout(CONNECTION_LIFETIME, served.as_mut()).await {
