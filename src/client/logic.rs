@@ -50,6 +50,7 @@ pub async fn explain(
 ) -> Result<PathReport, ClientError> {
     let request = options.request(pb::ExplainRequest {
         puzzle: puzzle.to_string(),
+        ..Default::default()
     });
     let call = async {
         Ok(options

@@ -71,6 +71,7 @@ impl SudokuService {
             steps: explained.steps.iter().map(pb_step).collect(),
             grade: explained.grade.as_ref().map(pb_grade),
             outcome: pb_outcome(explained.outcome) as i32,
+            mistake: None,
         };
         Ok((explained.outcome, response))
     }

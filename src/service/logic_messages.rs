@@ -72,5 +72,6 @@ pub fn pb_step(step: &Step) -> pb::Step {
         placements: candidates(&step.placements),
         eliminations: candidates(&step.eliminations),
         explanation: step.explanation(),
+        ..Default::default()
     }
 }

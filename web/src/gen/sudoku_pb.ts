@@ -44,7 +44,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sudoku.proto.
  */
 export const file_sudoku: GenFile = /*@__PURE__*/
-  fileDesc("CgxzdWRva3UucHJvdG8SCXN1ZG9rdS52MSItCgxTb2x2ZVJlcXVlc3QSDgoGcHV6emxlGAEgASgJEg0KBWdyYWRlGAIgASgIIo0BCg1Tb2x2ZVJlc3BvbnNlEiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIkCgVzdGF0cxgDIAEoCzIVLnN1ZG9rdS52MS5Tb2x2ZVN0YXRzEh8KBWdyYWRlGAQgASgLMhAuc3Vkb2t1LnYxLkdyYWRlIj8KElNvbHZlU3RyZWFtUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZwdXp6bGUYAiABKAkSDQoFZ3JhZGUYAyABKAgiwgEKE1NvbHZlU3RyZWFtUmVzcG9uc2USCgoCaWQYASABKAkSIwoHb3V0Y29tZRgCIAEoDjISLnN1ZG9rdS52MS5PdXRjb21lEhAKCHNvbHV0aW9uGAMgASgJEiEKBWVycm9yGAQgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMSJAoFc3RhdHMYBSABKAsyFS5zdWRva3UudjEuU29sdmVTdGF0cxIfCgVncmFkZRgGIAEoCzIQLnN1ZG9rdS52MS5HcmFkZSI/ChFTb2x2ZUJhdGNoUmVxdWVzdBIKCgJpZBgBIAEoCRIPCgdwdXp6bGVzGAIgAygJEg0KBWdyYWRlGAMgASgIImwKElNvbHZlQmF0Y2hSZXNwb25zZRIKCgJpZBgBIAEoCRInCgdyZXN1bHRzGAIgAygLMhYuc3Vkb2t1LnYxLlNvbHZlUmVzdWx0EiEKBWVycm9yGAMgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMirgEKC1NvbHZlUmVzdWx0EiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIhCgVlcnJvchgDIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzEiQKBXN0YXRzGAQgASgLMhUuc3Vkb2t1LnYxLlNvbHZlU3RhdHMSHwoFZ3JhZGUYBSABKAsyEC5zdWRva3UudjEuR3JhZGUiTAoKU29sdmVTdGF0cxIPCgdndWVzc2VzGAEgASgEEi0KCnNvbHZlX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iywEKBUdyYWRlEg4KBnJhdGluZxgBIAEoARIfCgVsZXZlbBgCIAEoDjIQLnN1ZG9rdS52MS5MZXZlbBIZChFoYXJkZXN0X3RlY2huaXF1ZRgDIAEoCRItCgp0ZWNobmlxdWVzGAQgAygLMhkuc3Vkb2t1LnYxLlRlY2huaXF1ZUNvdW50Eg8KB3N0YWxsZWQYBSABKAgSFgoOc3RhbGxlZF9yZWFzb24YBiABKAkSDQoFcGVhcmwYByABKAESDwoHZGlhbW9uZBgIIAEoASIyCg5UZWNobmlxdWVDb3VudBIRCgl0ZWNobmlxdWUYASABKAkSDQoFY291bnQYAiABKA0iPgoLSGludFJlcXVlc3QSDgoGcHV6emxlGAEgASgJEhAKCHByb2dyZXNzGAIgASgJEg0KBW1hcmtzGAMgASgJIqoBCgxIaW50UmVzcG9uc2USHQoEc3RlcBgBIAEoCzIPLnN1ZG9rdS52MS5TdGVwEiUKB21pc3Rha2UYAiABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiMKB291dGNvbWUYAyABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIXCg9wb3NpdGlvbl9zb2x2ZWQYBCABKAgSFgoOc3RhbGxlZF9yZWFzb24YBSABKAkiuQEKBFN0ZXASEQoJdGVjaG5pcXVlGAEgASgJEg4KBnJhdGluZxgCIAEoARIjCgVjZWxscxgDIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKAoKcGxhY2VtZW50cxgEIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKgoMZWxpbWluYXRpb25zGAUgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZRITCgtleHBsYW5hdGlvbhgGIAEoCSI3CglDYW5kaWRhdGUSCwoDcm93GAEgASgNEg4KBmNvbHVtbhgCIAEoDRINCgVkaWdpdBgDIAEoDSIgCg5FeHBsYWluUmVxdWVzdBIOCgZwdXp6bGUYASABKAkidwoPRXhwbGFpblJlc3BvbnNlEh4KBXN0ZXBzGAEgAygLMg8uc3Vkb2t1LnYxLlN0ZXASHwoFZ3JhZGUYAiABKAsyEC5zdWRva3UudjEuR3JhZGUSIwoHb3V0Y29tZRgDIAEoDjISLnN1ZG9rdS52MS5PdXRjb21lIsMBCg9HZW5lcmF0ZVJlcXVlc3QSDQoFY291bnQYASABKA0SHwoFbGV2ZWwYAiABKA4yEC5zdWRva3UudjEuTGV2ZWwSEgoKbWluX3JhdGluZxgDIAEoARISCgptYXhfcmF0aW5nGAQgASgBEiUKCHN5bW1ldHJ5GAUgASgOMhMuc3Vkb2t1LnYxLlN5bW1ldHJ5Eg8KB21pbmltYWwYBiABKAgSDAoEc2VlZBgHIAEoBBISCgpza2lwX2dyYWRlGAggASgIInIKEEdlbmVyYXRlUmVzcG9uc2USDgoGcHV6emxlGAEgASgJEhAKCHNvbHV0aW9uGAIgASgJEh8KBWdyYWRlGAMgASgLMhAuc3Vkb2t1LnYxLkdyYWRlEg0KBWNsdWVzGAQgASgNEgwKBHNlZWQYBSABKAQqrQEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhIKDk9VVENPTUVfU09MVkVEEAESHgoaT1VUQ09NRV9NVUxUSVBMRV9TT0xVVElPTlMQAhIXChNPVVRDT01FX05PX1NPTFVUSU9OEAMSEwoPT1VUQ09NRV9JTlZBTElEEAQSEwoPT1VUQ09NRV9HQVZFX1VQEAUSEgoOT1VUQ09NRV9GQUlMRUQQBipmCgVMZXZlbBIVChFMRVZFTF9VTlNQRUNJRklFRBAAEg4KCkxFVkVMX0VBU1kQARIQCgxMRVZFTF9NRURJVU0QAhIOCgpMRVZFTF9IQVJEEAMSFAoQTEVWRUxfRElBQk9MSUNBTBAEKsIBCghTeW1tZXRyeRIYChRTWU1NRVRSWV9VTlNQRUNJRklFRBAAEhEKDVNZTU1FVFJZX05PTkUQARIXChNTWU1NRVRSWV9ST1RBVEVfMTgwEAISFgoSU1lNTUVUUllfUk9UQVRFXzkwEAMSEwoPU1lNTUVUUllfTUlSUk9SEAQSEQoNU1lNTUVUUllfRkxJUBAFEhUKEVNZTU1FVFJZX0RJQUdPTkFMEAYSGQoVU1lNTUVUUllfQU5USURJQUdPTkFMEAcy/wMKDVN1ZG9rdVNlcnZpY2USOgoFU29sdmUSFy5zdWRva3UudjEuU29sdmVSZXF1ZXN0Ghguc3Vkb2t1LnYxLlNvbHZlUmVzcG9uc2USUAoLU29sdmVTdHJlYW0SHS5zdWRva3UudjEuU29sdmVTdHJlYW1SZXF1ZXN0Gh4uc3Vkb2t1LnYxLlNvbHZlU3RyZWFtUmVzcG9uc2UoATABEkkKClNvbHZlQmF0Y2gSHC5zdWRva3UudjEuU29sdmVCYXRjaFJlcXVlc3QaHS5zdWRva3UudjEuU29sdmVCYXRjaFJlc3BvbnNlElMKEFNvbHZlQmF0Y2hTdHJlYW0SHC5zdWRva3UudjEuU29sdmVCYXRjaFJlcXVlc3QaHS5zdWRva3UudjEuU29sdmVCYXRjaFJlc3BvbnNlKAEwARI3CgRIaW50EhYuc3Vkb2t1LnYxLkhpbnRSZXF1ZXN0Ghcuc3Vkb2t1LnYxLkhpbnRSZXNwb25zZRJACgdFeHBsYWluEhkuc3Vkb2t1LnYxLkV4cGxhaW5SZXF1ZXN0Ghouc3Vkb2t1LnYxLkV4cGxhaW5SZXNwb25zZRJFCghHZW5lcmF0ZRIaLnN1ZG9rdS52MS5HZW5lcmF0ZVJlcXVlc3QaGy5zdWRva3UudjEuR2VuZXJhdGVSZXNwb25zZTABYgZwcm90bzM", [file_google_protobuf_duration, file_google_rpc_status]);
+  fileDesc("CgxzdWRva3UucHJvdG8SCXN1ZG9rdS52MSItCgxTb2x2ZVJlcXVlc3QSDgoGcHV6emxlGAEgASgJEg0KBWdyYWRlGAIgASgIIo0BCg1Tb2x2ZVJlc3BvbnNlEiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIkCgVzdGF0cxgDIAEoCzIVLnN1ZG9rdS52MS5Tb2x2ZVN0YXRzEh8KBWdyYWRlGAQgASgLMhAuc3Vkb2t1LnYxLkdyYWRlIj8KElNvbHZlU3RyZWFtUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZwdXp6bGUYAiABKAkSDQoFZ3JhZGUYAyABKAgiwgEKE1NvbHZlU3RyZWFtUmVzcG9uc2USCgoCaWQYASABKAkSIwoHb3V0Y29tZRgCIAEoDjISLnN1ZG9rdS52MS5PdXRjb21lEhAKCHNvbHV0aW9uGAMgASgJEiEKBWVycm9yGAQgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMSJAoFc3RhdHMYBSABKAsyFS5zdWRva3UudjEuU29sdmVTdGF0cxIfCgVncmFkZRgGIAEoCzIQLnN1ZG9rdS52MS5HcmFkZSI/ChFTb2x2ZUJhdGNoUmVxdWVzdBIKCgJpZBgBIAEoCRIPCgdwdXp6bGVzGAIgAygJEg0KBWdyYWRlGAMgASgIImwKElNvbHZlQmF0Y2hSZXNwb25zZRIKCgJpZBgBIAEoCRInCgdyZXN1bHRzGAIgAygLMhYuc3Vkb2t1LnYxLlNvbHZlUmVzdWx0EiEKBWVycm9yGAMgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMirgEKC1NvbHZlUmVzdWx0EiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIhCgVlcnJvchgDIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzEiQKBXN0YXRzGAQgASgLMhUuc3Vkb2t1LnYxLlNvbHZlU3RhdHMSHwoFZ3JhZGUYBSABKAsyEC5zdWRva3UudjEuR3JhZGUiTAoKU29sdmVTdGF0cxIPCgdndWVzc2VzGAEgASgEEi0KCnNvbHZlX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iywEKBUdyYWRlEg4KBnJhdGluZxgBIAEoARIfCgVsZXZlbBgCIAEoDjIQLnN1ZG9rdS52MS5MZXZlbBIZChFoYXJkZXN0X3RlY2huaXF1ZRgDIAEoCRItCgp0ZWNobmlxdWVzGAQgAygLMhkuc3Vkb2t1LnYxLlRlY2huaXF1ZUNvdW50Eg8KB3N0YWxsZWQYBSABKAgSFgoOc3RhbGxlZF9yZWFzb24YBiABKAkSDQoFcGVhcmwYByABKAESDwoHZGlhbW9uZBgIIAEoASIyCg5UZWNobmlxdWVDb3VudBIRCgl0ZWNobmlxdWUYASABKAkSDQoFY291bnQYAiABKA0iPgoLSGludFJlcXVlc3QSDgoGcHV6emxlGAEgASgJEhAKCHByb2dyZXNzGAIgASgJEg0KBW1hcmtzGAMgASgJIqoBCgxIaW50UmVzcG9uc2USHQoEc3RlcBgBIAEoCzIPLnN1ZG9rdS52MS5TdGVwEiUKB21pc3Rha2UYAiABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiMKB291dGNvbWUYAyABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIXCg9wb3NpdGlvbl9zb2x2ZWQYBCABKAgSFgoOc3RhbGxlZF9yZWFzb24YBSABKAkixwIKBFN0ZXASEQoJdGVjaG5pcXVlGAEgASgJEg4KBnJhdGluZxgCIAEoARIjCgVjZWxscxgDIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKAoKcGxhY2VtZW50cxgEIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKgoMZWxpbWluYXRpb25zGAUgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZRITCgtleHBsYW5hdGlvbhgGIAEoCRIeCgV1bml0cxgHIAMoCzIPLnN1ZG9rdS52MS5Vbml0EicKCXdpdG5lc3NlcxgIIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSHgoFbGlua3MYCSADKAsyDy5zdWRva3UudjEuTGluaxIjCghicmFuY2hlcxgKIAMoCzIRLnN1ZG9rdS52MS5CcmFuY2giOQoEVW5pdBIhCgRraW5kGAEgASgOMhMuc3Vkb2t1LnYxLlVuaXRLaW5kEg4KBm51bWJlchgCIAEoDSKbAQoETGluaxIkCgZzb3VyY2UYASABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiQKBnRhcmdldBgCIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSIQoEa2luZBgDIAEoDjITLnN1ZG9rdS52MS5MaW5rS2luZBIRCglzb3VyY2Vfb24YBCABKAgSEQoJdGFyZ2V0X29uGAUgASgIIsoBCgZCcmFuY2gSKAoKYXNzdW1wdGlvbhgBIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSEgoKYXNzdW1lZF9vbhgCIAEoCBIeCgVsaW5rcxgDIAMoCzIPLnN1ZG9rdS52MS5MaW5rEiQKBnJlc3VsdBgEIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSEQoJcmVzdWx0X29uGAUgASgIEhUKDWNvbnRyYWRpY3Rpb24YBiABKAgSEgoKdGVjaG5pcXVlcxgHIAMoCSI3CglDYW5kaWRhdGUSCwoDcm93GAEgASgNEg4KBmNvbHVtbhgCIAEoDRINCgVkaWdpdBgDIAEoDSJACgpDZWxsRXJyb3JzEg0KBWZpZWxkGAEgASgJEiMKBWNlbGxzGAIgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZSJBCg5FeHBsYWluUmVxdWVzdBIOCgZwdXp6bGUYASABKAkSEAoIcHJvZ3Jlc3MYAiABKAkSDQoFbWFya3MYAyABKAkingEKD0V4cGxhaW5SZXNwb25zZRIeCgVzdGVwcxgBIAMoCzIPLnN1ZG9rdS52MS5TdGVwEh8KBWdyYWRlGAIgASgLMhAuc3Vkb2t1LnYxLkdyYWRlEiMKB291dGNvbWUYAyABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIlCgdtaXN0YWtlGAQgASgLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZSLDAQoPR2VuZXJhdGVSZXF1ZXN0Eg0KBWNvdW50GAEgASgNEh8KBWxldmVsGAIgASgOMhAuc3Vkb2t1LnYxLkxldmVsEhIKCm1pbl9yYXRpbmcYAyABKAESEgoKbWF4X3JhdGluZxgEIAEoARIlCghzeW1tZXRyeRgFIAEoDjITLnN1ZG9rdS52MS5TeW1tZXRyeRIPCgdtaW5pbWFsGAYgASgIEgwKBHNlZWQYByABKAQSEgoKc2tpcF9ncmFkZRgIIAEoCCJyChBHZW5lcmF0ZVJlc3BvbnNlEg4KBnB1enpsZRgBIAEoCRIQCghzb2x1dGlvbhgCIAEoCRIfCgVncmFkZRgDIAEoCzIQLnN1ZG9rdS52MS5HcmFkZRINCgVjbHVlcxgEIAEoDRIMCgRzZWVkGAUgASgEKq0BCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABISCg5PVVRDT01FX1NPTFZFRBABEh4KGk9VVENPTUVfTVVMVElQTEVfU09MVVRJT05TEAISFwoTT1VUQ09NRV9OT19TT0xVVElPThADEhMKD09VVENPTUVfSU5WQUxJRBAEEhMKD09VVENPTUVfR0FWRV9VUBAFEhIKDk9VVENPTUVfRkFJTEVEEAYqZgoFTGV2ZWwSFQoRTEVWRUxfVU5TUEVDSUZJRUQQABIOCgpMRVZFTF9FQVNZEAESEAoMTEVWRUxfTUVESVVNEAISDgoKTEVWRUxfSEFSRBADEhQKEExFVkVMX0RJQUJPTElDQUwQBCphCghVbml0S2luZBIZChVVTklUX0tJTkRfVU5TUEVDSUZJRUQQABIRCg1VTklUX0tJTkRfUk9XEAESFAoQVU5JVF9LSU5EX0NPTFVNThACEhEKDVVOSVRfS0lORF9CT1gQAypoCghMaW5rS2luZBIZChVMSU5LX0tJTkRfVU5TUEVDSUZJRUQQABIUChBMSU5LX0tJTkRfU1RST05HEAESEgoOTElOS19LSU5EX1dFQUsQAhIXChNMSU5LX0tJTkRfSU5GRVJFTkNFEAMqwgEKCFN5bW1ldHJ5EhgKFFNZTU1FVFJZX1VOU1BFQ0lGSUVEEAASEQoNU1lNTUVUUllfTk9ORRABEhcKE1NZTU1FVFJZX1JPVEFURV8xODAQAhIWChJTWU1NRVRSWV9ST1RBVEVfOTAQAxITCg9TWU1NRVRSWV9NSVJST1IQBBIRCg1TWU1NRVRSWV9GTElQEAUSFQoRU1lNTUVUUllfRElBR09OQUwQBhIZChVTWU1NRVRSWV9BTlRJRElBR09OQUwQBzL/AwoNU3Vkb2t1U2VydmljZRI6CgVTb2x2ZRIXLnN1ZG9rdS52MS5Tb2x2ZVJlcXVlc3QaGC5zdWRva3UudjEuU29sdmVSZXNwb25zZRJQCgtTb2x2ZVN0cmVhbRIdLnN1ZG9rdS52MS5Tb2x2ZVN0cmVhbVJlcXVlc3QaHi5zdWRva3UudjEuU29sdmVTdHJlYW1SZXNwb25zZSgBMAESSQoKU29sdmVCYXRjaBIcLnN1ZG9rdS52MS5Tb2x2ZUJhdGNoUmVxdWVzdBodLnN1ZG9rdS52MS5Tb2x2ZUJhdGNoUmVzcG9uc2USUwoQU29sdmVCYXRjaFN0cmVhbRIcLnN1ZG9rdS52MS5Tb2x2ZUJhdGNoUmVxdWVzdBodLnN1ZG9rdS52MS5Tb2x2ZUJhdGNoUmVzcG9uc2UoATABEjcKBEhpbnQSFi5zdWRva3UudjEuSGludFJlcXVlc3QaFy5zdWRva3UudjEuSGludFJlc3BvbnNlEkAKB0V4cGxhaW4SGS5zdWRva3UudjEuRXhwbGFpblJlcXVlc3QaGi5zdWRva3UudjEuRXhwbGFpblJlc3BvbnNlEkUKCEdlbmVyYXRlEhouc3Vkb2t1LnYxLkdlbmVyYXRlUmVxdWVzdBobLnN1ZG9rdS52MS5HZW5lcmF0ZVJlc3BvbnNlMAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_rpc_status]);
 
 /**
  * A request to solve one puzzle.
@@ -613,11 +613,51 @@ export type Step = Message<"sudoku.v1.Step"> & {
   eliminations: Candidate[];
 
   /**
-   * One sentence a player understands, in r1c1 terms.
+   * One sentence a player understands, in r1c1 terms. Chains are written
+   * in Eureka notation: `(7)r9c3=(7)r9c1-(7)r6c1`, `=` a strong link and
+   * `-` a weak one.
    *
    * @generated from field: string explanation = 6;
    */
   explanation: string;
+
+  /**
+   * The units (rows, columns, boxes) the reasoning works in: the unit a
+   * single or a subset lives in, a fish's base lines then its cover lines,
+   * the units of a pattern's strong links.
+   *
+   * @generated from field: repeated sudoku.v1.Unit units = 7;
+   */
+  units: Unit[];
+
+  /**
+   * Placed digits (givens and placements) that rule out the places a
+   * step relies on being empty: for a hidden single, each digit that sees
+   * another cell of its unit; for a naked single, each that takes one of
+   * the cell's other digits. A place crossed out by an earlier step has
+   * no witness.
+   *
+   * @generated from field: repeated sudoku.v1.Candidate witnesses = 8;
+   */
+  witnesses: Candidate[];
+
+  /**
+   * The links of the pattern's chains, loops, wings, fins and strong-link
+   * patterns, in chain order: for a chain, the first link starts at one
+   * end and the last ends at the other. Each link joins two candidates.
+   *
+   * @generated from field: repeated sudoku.v1.Link links = 9;
+   */
+  links: Link[];
+
+  /**
+   * For forcing chains (Nishio, cell, unit, contradiction, double,
+   * dynamic and nested): the branches, in order. Each starts from one
+   * assumption and ends in a contradiction or in the common result.
+   *
+   * @generated from field: repeated sudoku.v1.Branch branches = 10;
+   */
+  branches: Branch[];
 };
 
 /**
@@ -626,6 +666,136 @@ export type Step = Message<"sudoku.v1.Step"> & {
  */
 export const StepSchema: GenMessage<Step> = /*@__PURE__*/
   messageDesc(file_sudoku, 12);
+
+/**
+ * A row, column or box.
+ *
+ * @generated from message sudoku.v1.Unit
+ */
+export type Unit = Message<"sudoku.v1.Unit"> & {
+  /**
+   * @generated from field: sudoku.v1.UnitKind kind = 1;
+   */
+  kind: UnitKind;
+
+  /**
+   * 1 to 9: rows top to bottom, columns left to right, boxes row-major.
+   *
+   * @generated from field: uint32 number = 2;
+   */
+  number: number;
+};
+
+/**
+ * Describes the message sudoku.v1.Unit.
+ * Use `create(UnitSchema)` to create a new message.
+ */
+export const UnitSchema: GenMessage<Unit> = /*@__PURE__*/
+  messageDesc(file_sudoku, 13);
+
+/**
+ * A link between two candidates, and how the reasoning uses it: from the
+ * source being on (placed) or off (crossed out) follows the target being
+ * on or off.
+ *
+ * @generated from message sudoku.v1.Link
+ */
+export type Link = Message<"sudoku.v1.Link"> & {
+  /**
+   * @generated from field: sudoku.v1.Candidate source = 1;
+   */
+  source?: Candidate | undefined;
+
+  /**
+   * @generated from field: sudoku.v1.Candidate target = 2;
+   */
+  target?: Candidate | undefined;
+
+  /**
+   * @generated from field: sudoku.v1.LinkKind kind = 3;
+   */
+  kind: LinkKind;
+
+  /**
+   * The source's state the link reads from, and the target's it gives: a
+   * strong link reads "source off, so target on", a weak link "source
+   * on, so target off".
+   *
+   * @generated from field: bool source_on = 4;
+   */
+  sourceOn: boolean;
+
+  /**
+   * @generated from field: bool target_on = 5;
+   */
+  targetOn: boolean;
+};
+
+/**
+ * Describes the message sudoku.v1.Link.
+ * Use `create(LinkSchema)` to create a new message.
+ */
+export const LinkSchema: GenMessage<Link> = /*@__PURE__*/
+  messageDesc(file_sudoku, 14);
+
+/**
+ * One branch of a forcing chain: an assumption and what it implies.
+ *
+ * @generated from message sudoku.v1.Branch
+ */
+export type Branch = Message<"sudoku.v1.Branch"> & {
+  /**
+   * The candidate assumed, and whether it is assumed on (placed) or off.
+   *
+   * @generated from field: sudoku.v1.Candidate assumption = 1;
+   */
+  assumption?: Candidate | undefined;
+
+  /**
+   * @generated from field: bool assumed_on = 2;
+   */
+  assumedOn: boolean;
+
+  /**
+   * What the assumption implies, in an order where every link's source is
+   * the assumption or the target of an earlier link.
+   *
+   * @generated from field: repeated sudoku.v1.Link links = 3;
+   */
+  links: Link[];
+
+  /**
+   * Where it ends: the candidate it forces (on or off as `result_on` says):
+   * with `contradiction`, that candidate is forced both on and off.
+   *
+   * @generated from field: sudoku.v1.Candidate result = 4;
+   */
+  result?: Candidate | undefined;
+
+  /**
+   * @generated from field: bool result_on = 5;
+   */
+  resultOn: boolean;
+
+  /**
+   * @generated from field: bool contradiction = 6;
+   */
+  contradiction: boolean;
+
+  /**
+   * The simpler techniques behind the branch's inference links, if any.
+   *
+   * @generated from field: repeated string techniques = 7;
+   */
+  techniques: string[];
+};
+
+/**
+ * Describes the message sudoku.v1.Branch.
+ * Use `create(BranchSchema)` to create a new message.
+ */
+export const BranchSchema: GenMessage<Branch> = /*@__PURE__*/
+  messageDesc(file_sudoku, 15);
 
 /**
  * A cell, and a digit in it. 1-based; digit 0 where only the cell matters.
@@ -654,7 +824,40 @@ export type Candidate = Message<"sudoku.v1.Candidate"> & {
  * Use `create(CandidateSchema)` to create a new message.
  */
 export const CandidateSchema: GenMessage<Candidate> = /*@__PURE__*/
-  messageDesc(file_sudoku, 13);
+  messageDesc(file_sudoku, 16);
+
+/**
+ * A detail of an INVALID_ARGUMENT status (in google.rpc.Status.details,
+ * beside the google.rpc.BadRequest) when a puzzle, progress or marks text
+ * is at fault in particular cells: the givens that conflict, the cell a
+ * character that is not a cell would fill, the first cell a short text
+ * leaves out. A client marks these cells without reading the message.
+ *
+ * @generated from message sudoku.v1.CellErrors
+ */
+export type CellErrors = Message<"sudoku.v1.CellErrors"> & {
+  /**
+   * The request field at fault: "puzzle", "progress" or "marks".
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * The cells at fault, 1-based; `digit` is the digit at fault, 0 where
+   * there is none (a character that is not a cell, a missing cell).
+   *
+   * @generated from field: repeated sudoku.v1.Candidate cells = 2;
+   */
+  cells: Candidate[];
+};
+
+/**
+ * Describes the message sudoku.v1.CellErrors.
+ * Use `create(CellErrorsSchema)` to create a new message.
+ */
+export const CellErrorsSchema: GenMessage<CellErrors> = /*@__PURE__*/
+  messageDesc(file_sudoku, 17);
 
 /**
  * @generated from message sudoku.v1.ExplainRequest
@@ -666,6 +869,22 @@ export type ExplainRequest = Message<"sudoku.v1.ExplainRequest"> & {
    * @generated from field: string puzzle = 1;
    */
   puzzle: string;
+
+  /**
+   * Optional, as in HintRequest: the player's placements (81 cells) and
+   * pencil marks (729 characters). With them the path starts from that
+   * position instead of the givens, and the grade rates that path. A
+   * placement or mark that contradicts the solution gets no path:
+   * `mistake` names it, as in HintResponse.
+   *
+   * @generated from field: string progress = 2;
+   */
+  progress: string;
+
+  /**
+   * @generated from field: string marks = 3;
+   */
+  marks: string;
 };
 
 /**
@@ -673,7 +892,7 @@ export type ExplainRequest = Message<"sudoku.v1.ExplainRequest"> & {
  * Use `create(ExplainRequestSchema)` to create a new message.
  */
 export const ExplainRequestSchema: GenMessage<ExplainRequest> = /*@__PURE__*/
-  messageDesc(file_sudoku, 14);
+  messageDesc(file_sudoku, 18);
 
 /**
  * @generated from message sudoku.v1.ExplainResponse
@@ -699,6 +918,14 @@ export type ExplainResponse = Message<"sudoku.v1.ExplainResponse"> & {
    * @generated from field: sudoku.v1.Outcome outcome = 3;
    */
   outcome: Outcome;
+
+  /**
+   * Set instead of a path when a placement or mark of the position given
+   * contradicts the solution.
+   *
+   * @generated from field: sudoku.v1.Candidate mistake = 4;
+   */
+  mistake?: Candidate | undefined;
 };
 
 /**
@@ -706,7 +933,7 @@ export type ExplainResponse = Message<"sudoku.v1.ExplainResponse"> & {
  * Use `create(ExplainResponseSchema)` to create a new message.
  */
 export const ExplainResponseSchema: GenMessage<ExplainResponse> = /*@__PURE__*/
-  messageDesc(file_sudoku, 15);
+  messageDesc(file_sudoku, 19);
 
 /**
  * @generated from message sudoku.v1.GenerateRequest
@@ -784,7 +1011,7 @@ export type GenerateRequest = Message<"sudoku.v1.GenerateRequest"> & {
  * Use `create(GenerateRequestSchema)` to create a new message.
  */
 export const GenerateRequestSchema: GenMessage<GenerateRequest> = /*@__PURE__*/
-  messageDesc(file_sudoku, 16);
+  messageDesc(file_sudoku, 20);
 
 /**
  * @generated from message sudoku.v1.GenerateResponse
@@ -833,7 +1060,7 @@ export type GenerateResponse = Message<"sudoku.v1.GenerateResponse"> & {
  * Use `create(GenerateResponseSchema)` to create a new message.
  */
 export const GenerateResponseSchema: GenMessage<GenerateResponse> = /*@__PURE__*/
-  messageDesc(file_sudoku, 17);
+  messageDesc(file_sudoku, 21);
 
 /**
  * What became of a puzzle.
@@ -955,6 +1182,85 @@ export const LevelSchema: GenEnum<Level> = /*@__PURE__*/
   enumDesc(file_sudoku, 1);
 
 /**
+ * @generated from enum sudoku.v1.UnitKind
+ */
+export enum UnitKind {
+  /**
+   * Never sent by the server.
+   *
+   * @generated from enum value: UNIT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: UNIT_KIND_ROW = 1;
+   */
+  ROW = 1,
+
+  /**
+   * @generated from enum value: UNIT_KIND_COLUMN = 2;
+   */
+  COLUMN = 2,
+
+  /**
+   * @generated from enum value: UNIT_KIND_BOX = 3;
+   */
+  BOX = 3,
+}
+
+/**
+ * Describes the enum sudoku.v1.UnitKind.
+ */
+export const UnitKindSchema: GenEnum<UnitKind> = /*@__PURE__*/
+  enumDesc(file_sudoku, 2);
+
+/**
+ * @generated from enum sudoku.v1.LinkKind
+ */
+export enum LinkKind {
+  /**
+   * Never sent by the server.
+   *
+   * @generated from enum value: LINK_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * At least one of the two is true: the only two places of a digit in a
+   * unit (a conjugate pair), or the only two digits of a cell. In a
+   * dynamic forcing chain, "only" counts what the branch has crossed out
+   * so far, and the candidates that left the target alone are links into
+   * it too.
+   *
+   * @generated from enum value: LINK_KIND_STRONG = 1;
+   */
+  STRONG = 1,
+
+  /**
+   * At most one of the two is true: two places of a digit that see each
+   * other, or two digits of one cell.
+   *
+   * @generated from enum value: LINK_KIND_WEAK = 2;
+   */
+  WEAK = 2,
+
+  /**
+   * In a nested forcing chain, an inference a simpler technique draws on
+   * the branch's grid (`Branch.techniques` names them); its sources are
+   * every candidate it rests on.
+   *
+   * @generated from enum value: LINK_KIND_INFERENCE = 3;
+   */
+  INFERENCE = 3,
+}
+
+/**
+ * Describes the enum sudoku.v1.LinkKind.
+ */
+export const LinkKindSchema: GenEnum<LinkKind> = /*@__PURE__*/
+  enumDesc(file_sudoku, 3);
+
+/**
  * Symmetries of a puzzle's pattern of givens: the cells each maps onto one
  * another are all givens or all blanks.
  *
@@ -1022,7 +1328,7 @@ export enum Symmetry {
  * Describes the enum sudoku.v1.Symmetry.
  */
 export const SymmetrySchema: GenEnum<Symmetry> = /*@__PURE__*/
-  enumDesc(file_sudoku, 2);
+  enumDesc(file_sudoku, 4);
 
 /**
  * Solves Sudoku puzzles, one per call or as a stream of many, one or many
