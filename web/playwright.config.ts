@@ -16,6 +16,8 @@ export const chromiumLaunch = {
 
 export default defineConfig({
   testDir: "tests",
+  // tests/unit is the model's, run by Node (npm run test:unit).
+  testIgnore: "unit/**",
   outputDir: "test-results/output",
   timeout: 30_000,
   expect: { timeout: 10_000 },

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What CI runs for the web page: build it from scratch, check that the
-# committed dist/ and src/gen/ are what the sources make, typecheck, and
-# run the browser tests against a server binary.
+# committed dist/ and src/gen/ are what the sources make, typecheck, run
+# the model's unit tests, and run the browser tests against a server binary.
 #   web/scripts/ci.sh [SERVER_BIN]   (a path from where it is run; default
 #                                     target/release/sudoku-server of this
 #                                     checkout)
@@ -42,6 +42,9 @@ fi
 
 echo "== npm run typecheck"
 npm run typecheck
+
+echo "== npm run test:unit (the model, no browser)"
+npm run test:unit
 
 echo "== npm test (server: $SUDOKU_SERVER_BIN ${SUDOKU_SERVER_ARGS:-})"
 npm test

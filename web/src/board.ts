@@ -328,3 +328,30 @@ export interface Candidate {
 }
 
 export const candidateCell = (c: Candidate): Cell => (c.row - 1) * 9 + c.column - 1;
+
+/** The cells of a unit: kind 1 row, 2 column, 3 box; number 1-9. */
+export function unitCells(kind: number, number: number): Cell[] {
+  const n = number - 1;
+  const out: Cell[] = [];
+  for (let i = 0; i < 9; i++) {
+    if (kind === 1) out.push(n * 9 + i);
+    else if (kind === 2) out.push(i * 9 + n);
+    else if (kind === 3) out.push((Math.floor(n / 3) * 3 + Math.floor(i / 3)) * 9 + (n % 3) * 3 + (i % 3));
+  }
+  return out;
+}
+
+/**
+ * The cells pasted text shows, for drawing a puzzle the service refused:
+ * every character that is not whitespace or one of the service's layout
+ * characters fills the next cell, a digit 1-9 as a given. Only a picture
+ * of the text; what is wrong with it comes from the service.
+ */
+export function readCells(text: string): number[] {
+  const cells: number[] = [];
+  for (const ch of text) {
+    if (/\s/u.test(ch) || "|-+[],\"'".includes(ch)) continue;
+    cells.push(ch >= "1" && ch <= "9" ? ch.charCodeAt(0) - 48 : 0);
+  }
+  return cells;
+}
