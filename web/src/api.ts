@@ -4,6 +4,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import {
+  CellErrorsSchema,
   Level,
   SudokuService,
   type ExplainResponse,
@@ -37,8 +38,10 @@ export function hint(puzzle: string, progress: string, marks: string): Promise<H
   return client.hint({ puzzle, progress, marks }, { timeoutMs: 20_000 });
 }
 
-export function explain(puzzle: string): Promise<ExplainResponse> {
-  return client.explain({ puzzle }, { timeoutMs: 30_000 });
+/** The path from the player's position (`progress` and `marks`), or from
+ * the givens when both are empty. */
+export function explain(puzzle: string, progress: string, marks: string): Promise<ExplainResponse> {
+  return client.explain({ puzzle, progress, marks }, { timeoutMs: 30_000 });
 }
 
 /** A failed call, in the terms the page shows. */
@@ -50,6 +53,10 @@ export interface Failure {
   message: string;
   /** The request field a google.rpc.BadRequest names, when there is one. */
   field: string;
+  /** The cells a sudoku.v1.CellErrors detail names (0-based cell indexes),
+   * and the field it is about. */
+  cells: number[];
+  cellsField: string;
 }
 
 export function describeFailure(reason: unknown): Failure {
@@ -70,7 +77,24 @@ export function describeFailure(reason: unknown): Failure {
     invalid: error.code === Code.InvalidArgument,
     message: message || `The call failed (${Code[error.code]}).`,
     field: badRequestField(error),
+    ...cellErrors(error),
   };
+}
+
+/** The cells an INVALID_ARGUMENT status names in its CellErrors detail. */
+function cellErrors(error: ConnectError): { cells: number[]; cellsField: string } {
+  const cells: number[] = [];
+  let cellsField = "";
+  for (const detail of error.findDetails(CellErrorsSchema)) {
+    cellsField ||= detail.field;
+    for (const c of detail.cells) {
+      if (c.row >= 1 && c.row <= 9 && c.column >= 1 && c.column <= 9) {
+        const cell = (c.row - 1) * 9 + c.column - 1;
+        if (!cells.includes(cell)) cells.push(cell);
+      }
+    }
+  }
+  return { cells, cellsField };
 }
 
 /** The field of the first violation in a google.rpc.BadRequest detail,

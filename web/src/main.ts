@@ -1,26 +1,56 @@
-// The page: a Sudoku to play, with help from the service.
+// The page: renders the game (src/model.ts) and wires events to its
+// actions, and talks to the service.
 
 import {
-  Board,
   bit,
   candidateCell,
-  candidatesOf,
   cellName,
-  cellsInError,
   cellsText,
   colOf,
   conflicts,
   digitsOf,
   PEERS,
   parseCells,
+  readCells,
   rowOf,
-  scanPuzzle,
   type Candidate,
   type Cell,
-  type Snapshot,
 } from "./board";
+import {
+  canEdit,
+  digitsLeft,
+  elapsed,
+  explainPosition,
+  formatTime,
+  hasProgress,
+  marksText,
+  newGame,
+  progressText,
+  restoreGame,
+  saveBoard,
+  shownStep,
+  update,
+  type Action,
+  type Game,
+  type HintLevel,
+  type Mode,
+  type SavedBoard,
+} from "./model";
+import {
+  branchText,
+  candidateName,
+  chainTexts,
+  candidatePoint,
+  layersOf,
+  LEVEL_NAMES,
+  linkKindName,
+  linkPath,
+  whereText,
+  type Layers,
+} from "./steps";
+import { generateSeed, parseSeed, randomSeed, MAX_SEED } from "./seed";
 import { describeFailure, explain, generate, hint, Level, solve } from "./api";
-import { Outcome, type Grade, type Step } from "./gen/sudoku_pb";
+import { Outcome, type Grade } from "./gen/sudoku_pb";
 
 // ---------------------------------------------------------------- elements
 
@@ -31,23 +61,41 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 };
 
 const gridEl = $("grid");
+const linksLayer = document.getElementById("links-layer") as unknown as SVGGElement;
 const levelSelect = $<HTMLSelectElement>("level");
+const themeSelect = $<HTMLSelectElement>("theme");
+const showRating = $<HTMLInputElement>("show-rating");
 const aboutEl = $("about");
 const timerEl = $("timer");
+const pauseButton = $<HTMLButtonElement>("pause");
+const pausedEl = $("paused");
 const messageEl = $("message");
 const alertEl = $("alert");
 const alertText = $("alert-text");
-const pencilButton = $<HTMLButtonElement>("pencil");
 const undoButton = $<HTMLButtonElement>("undo");
 const redoButton = $<HTMLButtonElement>("redo");
+const fillButton = $<HTMLButtonElement>("fill");
+const restartButton = $<HTMLButtonElement>("restart");
 const stepPanel = $("step-panel");
 const stepTitle = $("step-title");
 const stepText = $("step-text");
+const stepLinks = $("step-links");
+const legendEl = $("legend");
+const branchBar = $("branch-bar");
+const branchName = $("branch-name");
+const branchTextEl = $("branch-text");
 const prevButton = $<HTMLButtonElement>("explain-prev");
 const nextButton = $<HTMLButtonElement>("explain-next");
 const applyButton = $<HTMLButtonElement>("apply");
+const explainGivens = $<HTMLInputElement>("explain-givens");
 const puzzleText = $<HTMLTextAreaElement>("puzzle-text");
-const actionButtons = ["new", "load", "hint", "check", "explain"].map((id) => $<HTMLButtonElement>(id));
+const enterDialog = $<HTMLDialogElement>("enter-dialog");
+const confirmDialog = $<HTMLDialogElement>("confirm");
+const helpButtons = ["hint", "check", "explain"].map((id) => $<HTMLButtonElement>(id));
+const callButtons = ["new", "load", ...["hint", "check", "explain"]].map((id) => $<HTMLButtonElement>(id));
+const padButtons = [...document.querySelectorAll<HTMLButtonElement>("#pad [data-digit]")];
+const modeButtons = [...document.querySelectorAll<HTMLButtonElement>("#modes [data-mode]")];
+const levelButtons = [...document.querySelectorAll<HTMLButtonElement>("#step-panel [data-level]")];
 
 // ---------------------------------------------------------------- state
 
@@ -57,7 +105,7 @@ const LEVELS: Record<string, Level> = {
   hard: Level.HARD,
   diabolical: Level.DIABOLICAL,
 };
-const LEVEL_NAMES: Record<number, string> = {
+const LEVEL_LABELS: Record<number, string> = {
   [Level.EASY]: "Easy",
   [Level.MEDIUM]: "Medium",
   [Level.HARD]: "Hard",
@@ -70,8 +118,8 @@ interface GradeInfo {
   hardest: string;
 }
 
-/** A puzzle being played, as kept in localStorage. */
-interface Game {
+/** A puzzle, as kept in localStorage beside its board. */
+interface Meta {
   /** Identifies the puzzle: `seed:LEVEL:SEED` or `puzzle:GIVENS`. */
   key: string;
   /** The URL query that reproduces it. */
@@ -81,41 +129,46 @@ interface Game {
   solution: string;
   outcome: number;
   grade: GradeInfo | null;
-  elapsedMs: number;
 }
 
-interface Highlights {
-  pattern: Candidate[];
-  placements: Candidate[];
-  eliminations: Candidate[];
-  /** Cells marked as wrong (a mistake, or where a puzzle's text is bad). */
+interface SavedGame {
+  meta: Meta;
+  board: SavedBoard;
+}
+
+/** Pasted text the service refused: what it shows, and the cells at fault. */
+interface Refused {
+  cells: number[];
   wrong: Cell[];
 }
 
-const NO_HIGHLIGHTS: Highlights = { pattern: [], placements: [], eliminations: [], wrong: [] };
+const GAMES_KEY = "sudoku-grpc.games";
+const OLD_KEY = "sudoku-grpc.game";
+const THEME_KEY = "sudoku-grpc.theme";
+const RATING_KEY = "sudoku-grpc.show-rating";
+/** How many games are kept, most recent first. */
+const KEPT_GAMES = 8;
 
-/** What the grid shows: the player's board, a step of an explanation, or
- * a pasted puzzle the service refused. */
-type Mode =
-  | { kind: "play" }
-  | { kind: "explain"; steps: Step[]; index: number }
-  | { kind: "preview"; cells: number[] };
-
-const STORAGE_KEY = "sudoku-grpc.game";
-/** Seeds are uint64 on the wire. */
-const MAX_SEED = 2n ** 64n - 1n;
-
-let game: Game | null = null;
-let board = new Board(new Array<number>(81).fill(0));
-let mode: Mode = { kind: "play" };
-let highlights: Highlights = NO_HIGHLIGHTS;
-/** The hint on show, which Apply applies. */
-let shownHint: Step | null = null;
-let selected: Cell = 0;
-let pencil = false;
+let meta: Meta | null = null;
+let state: Game = newGame(new Array<number>(81).fill(0));
+let refused: Refused | null = null;
 let busy = false;
 let retry: (() => void) | null = null;
-let clockStart = 0; // performance.now() when the timer last resumed; 0 while stopped
+
+const now = (): number => performance.now();
+
+function dispatch(action: Action): void {
+  if (refused || !meta) return;
+  const before = state;
+  state = update(state, action, now());
+  if (state === before) return;
+  if (state.note !== before.note || state.values !== before.values) say(state.note);
+  render();
+  if (state.values !== before.values || state.centre !== before.centre || state.colour !== before.colour ||
+      state.corner !== before.corner || state.finished !== before.finished || state.paused !== before.paused) {
+    save();
+  }
+}
 
 // ---------------------------------------------------------------- grid
 
@@ -143,113 +196,162 @@ function buildGrid(): void {
   gridEl.replaceChildren(...rows);
 }
 
-/** The digits and marks the grid shows in the current mode. */
-function view(): { values: number[]; marks: number[]; errors: Set<Cell> } {
-  if (mode.kind === "explain") {
-    const values = board.givens.slice();
-    const crossed = new Array<number>(81).fill(0);
-    for (const step of mode.steps.slice(0, mode.index)) {
-      for (const e of step.eliminations) if (e.digit) crossed[candidateCell(e)] |= bit(e.digit);
-      for (const p of step.placements) if (p.digit) values[candidateCell(p)] = p.digit;
-    }
-    const marks = values.map((v, cell) => (v ? 0 : candidatesOf(values, cell) & ~crossed[cell]));
-    return { values, marks, errors: conflicts(values) };
+/** Digits per cell of a list of candidates: a 9-bit mask, bit 9 for "the
+ * whole cell". */
+function byCell(list: readonly Candidate[]): Map<Cell, number> {
+  const map = new Map<Cell, number>();
+  for (const c of list) {
+    const cell = candidateCell(c);
+    map.set(cell, (map.get(cell) ?? 0) | (c.digit ? bit(c.digit) : 1 << 9));
   }
-  if (mode.kind === "preview") {
-    const values = mode.cells.concat(new Array<number>(81).fill(0)).slice(0, 81);
-    return { values, marks: new Array<number>(81).fill(0), errors: conflicts(values) };
-  }
-  return { values: board.values, marks: board.marks, errors: conflicts(board.values) };
+  return map;
 }
 
+const NO_LAYERS: Layers = {
+  units: new Set(),
+  pattern: [],
+  witnesses: [],
+  links: [],
+  assumption: null,
+  placements: [],
+  eliminations: [],
+};
+
 function render(): void {
-  const { values, marks, errors } = view();
-  const givens = mode.kind === "preview" ? values : board.givens;
-  const selectedDigit = values[selected];
-  const peers = new Set(PEERS[selected]);
-  const byCell = (list: Candidate[]) => {
-    const map = new Map<Cell, number>(); // cell -> mask of digits (bit 0 of 1<<9 for "whole cell")
-    for (const c of list) {
-      const cell = candidateCell(c);
-      map.set(cell, (map.get(cell) ?? 0) | (c.digit ? bit(c.digit) : 1 << 9));
-    }
-    return map;
-  };
-  const pattern = byCell(highlights.pattern);
-  const placements = byCell(highlights.placements);
-  const eliminations = byCell(highlights.eliminations);
-  const wrong = new Set(highlights.wrong);
+  const shown = refused ? null : shownStep(state);
+  const layers = shown ? layersOf(shown.step, shown.level, shown.branch) : NO_LAYERS;
+  const position = explainPosition(state);
+  const values = refused
+    ? refused.cells.concat(new Array<number>(81).fill(0)).slice(0, 81)
+    : position?.values ?? state.values;
+  const marks = refused ? new Array<number>(81).fill(0) : position?.marks ?? state.centre;
+  const givens = refused ? values : state.givens;
+  const errors = conflicts(values);
+  const wrong = new Set(refused ? refused.wrong : state.wrong);
+  const selection = new Set(refused ? [] : state.selection);
+  const cursor = state.cursor;
+  const single = selection.size <= 1;
+  const highlight = state.digit || values[cursor];
+  const peers = new Set(single && !refused ? PEERS[cursor] : []);
+  const pattern = byCell(layers.pattern);
+  const witnesses = byCell(layers.witnesses);
+  const placements = byCell(layers.placements);
+  const eliminations = byCell(layers.eliminations);
+  const linked = byCell(layers.links.flatMap((l) => [l.source, l.target]).filter((c): c is Candidate => !!c));
+  const readOnly = refused || !canEdit(state);
 
   for (let cell = 0; cell < 81; cell++) {
     const el = cellEls[cell];
     const value = values[cell];
     const given = givens[cell] !== 0;
-    const patternMask = pattern.get(cell) ?? 0;
+    const patternMask = (pattern.get(cell) ?? 0) | (linked.get(cell) ?? 0);
     const placeMask = placements.get(cell) ?? 0;
     const elimMask = eliminations.get(cell) ?? 0;
+    const colour = refused || position ? 0 : state.colour[cell];
     const cls = ["cell"];
     if (given) cls.push("given");
-    if (cell === selected) cls.push("selected");
+    if (selection.has(cell)) cls.push("selected");
     else if (peers.has(cell)) cls.push("peer");
-    if (selectedDigit && value === selectedDigit) cls.push("same");
+    if (highlight && value === highlight) cls.push("same");
+    if (colour) cls.push(`col${colour}`);
+    if (layers.units.has(cell)) cls.push("unit");
     if (errors.has(cell)) cls.push("conflict");
     if (wrong.has(cell)) cls.push("wrong");
     if (patternMask) cls.push("pat");
+    if (witnesses.has(cell)) cls.push("witness");
     if (placeMask) cls.push("place");
     if (elimMask) cls.push("elim");
     el.className = cls.join(" ");
-    el.tabIndex = cell === selected ? 0 : -1;
-    el.setAttribute("aria-selected", String(cell === selected));
-    if (given || mode.kind !== "play") el.setAttribute("aria-readonly", "true");
+    el.tabIndex = cell === cursor ? 0 : -1;
+    el.setAttribute("aria-selected", String(selection.has(cell)));
+    if (given || readOnly) el.setAttribute("aria-readonly", "true");
     else el.removeAttribute("aria-readonly");
 
     let label = `Row ${rowOf(cell) + 1}, column ${colOf(cell) + 1}, `;
+    const parts: Node[] = [];
     if (value) {
       label += `${value}${given ? ", given" : ""}`;
-      el.replaceChildren(textSpan("v", String(value)));
+      parts.push(textSpan("v", String(value)));
     } else {
-      // Digits the hint talks about show even where the player has no mark.
-      const shown = marks[cell] | ((patternMask | placeMask | elimMask) & 0x1ff);
       label += "empty";
       if (marks[cell]) label += `, candidates ${digitsOf(marks[cell]).join(" ")}`;
-      if (shown) {
-        const box = document.createElement("span");
-        box.className = "marks";
-        for (let d = 1; d <= 9; d++) {
-          const slot = document.createElement("span");
-          if (shown & bit(d)) {
-            slot.textContent = String(d);
-            const slotCls: string[] = [];
-            if (patternMask & bit(d)) slotCls.push("pat");
-            if (placeMask & bit(d)) slotCls.push("place");
-            if (elimMask & bit(d)) slotCls.push("elim");
-            if (selectedDigit === d) slotCls.push("same");
-            if (slotCls.length) slot.className = slotCls.join(" ");
-          }
-          // Spaces between the digits (which the grid's layout ignores)
-          // keep the visible text "1 2 4", as the label says it.
-          box.append(slot, " ");
-        }
-        el.replaceChildren(box);
+      const placeDigit = digitsOf(placeMask & 0x1ff)[0];
+      if (placeDigit) {
+        // A placement shows as the digit itself, large, so that it reads
+        // on a phone.
+        parts.push(textSpan("ghost", String(placeDigit)));
       } else {
-        el.replaceChildren();
+        const show = marks[cell] | ((patternMask | elimMask) & 0x1ff);
+        if (show) parts.push(marksBox(show, patternMask, elimMask, highlight));
+      }
+      const corner = refused || position ? 0 : state.corner[cell];
+      if (corner) {
+        label += `, corner marks ${digitsOf(corner).join(" ")}`;
+        parts.push(textSpan("corner", digitsOf(corner).join("")));
       }
     }
+    if (colour) label += `, colour ${colour}`;
     if (errors.has(cell)) label += ", conflict";
     if (wrong.has(cell)) label += ", marked wrong";
     if (placeMask) label += `, hint places ${digitsOf(placeMask).join(" ")}`;
     if (elimMask) label += `, hint removes ${digitsOf(elimMask).join(" ")}`;
     else if (patternMask) label += ", in the hint's pattern";
+    if (witnesses.has(cell)) label += ", a witness";
+    el.replaceChildren(...parts);
     el.setAttribute("aria-label", label);
   }
+  drawLinks(layers);
 
-  const solvedNow = isSolved();
-  gridEl.classList.toggle("solved", solvedNow && mode.kind === "play");
-  gridEl.classList.toggle("explaining", mode.kind === "explain");
-  undoButton.disabled = !board.canUndo || mode.kind !== "play";
-  redoButton.disabled = !board.canRedo || mode.kind !== "play";
-  pencilButton.setAttribute("aria-pressed", String(pencil));
-  document.body.classList.toggle("pencil", pencil);
+  const playing = !!meta && !refused;
+  gridEl.classList.toggle("solved", playing && state.finished);
+  gridEl.classList.toggle("explaining", !!state.explain);
+  gridEl.classList.toggle("refused", !!refused);
+  gridEl.classList.toggle("paused", playing && state.paused);
+  pausedEl.hidden = !(playing && state.paused);
+  pauseButton.disabled = !playing || state.finished;
+  pauseButton.textContent = state.paused ? "Resume" : "Pause";
+  pauseButton.setAttribute("aria-pressed", String(state.paused));
+  const editing = playing && canEdit(state);
+  undoButton.disabled = !editing || !state.undo.length;
+  redoButton.disabled = !editing || !state.redo.length;
+  fillButton.disabled = !editing;
+  restartButton.disabled = !playing || !hasProgress(state);
+  for (const b of helpButtons) b.disabled = busy || !playing || state.finished || meta?.outcome !== Outcome.SOLVED;
+  for (const b of modeButtons) b.setAttribute("aria-pressed", String(b.dataset.mode === state.mode));
+  document.body.classList.toggle("pencil", state.mode === "centre");
+  const left = digitsLeft(state);
+  for (const b of padButtons) {
+    const digit = Number(b.dataset.digit);
+    if (!digit) continue;
+    const count = b.querySelector(".count");
+    if (count) count.textContent = playing ? String(left[digit]) : "";
+    const spoken = b.querySelector(".left");
+    if (spoken) spoken.textContent = playing ? ` (${left[digit]} left)` : "";
+    b.classList.toggle("done", playing && left[digit] === 0);
+    b.classList.toggle("lit", playing && state.digit === digit);
+  }
+  renderPanel();
+  renderAbout();
+}
+
+function marksBox(show: number, patternMask: number, elimMask: number, highlight: number): HTMLElement {
+  const box = document.createElement("span");
+  box.className = "marks";
+  for (let d = 1; d <= 9; d++) {
+    const slot = document.createElement("span");
+    if (show & bit(d)) {
+      slot.textContent = String(d);
+      const slotCls: string[] = [];
+      if (patternMask & bit(d)) slotCls.push("pat");
+      if (elimMask & bit(d)) slotCls.push("elim");
+      if (highlight === d) slotCls.push("same");
+      if (slotCls.length) slot.className = slotCls.join(" ");
+    }
+    // Spaces between the digits (which the grid's layout ignores) keep the
+    // visible text "1 2 4", as the label says it.
+    box.append(slot, " ");
+  }
+  return box;
 }
 
 function textSpan(cls: string, text: string): HTMLElement {
@@ -259,201 +361,291 @@ function textSpan(cls: string, text: string): HTMLElement {
   return span;
 }
 
-function select(cell: Cell, focus = true): void {
-  selected = Math.max(0, Math.min(80, cell));
-  render();
-  if (focus) cellEls[selected].focus();
-}
+const SVG = "http://www.w3.org/2000/svg";
 
-// ---------------------------------------------------------------- playing
-
-function isSolved(): boolean {
-  return !!game?.solution && board.isFull() && cellsText(board.values) === game.solution;
-}
-
-/** After every change to the board: keep it, redraw it, and see if it is
- * finished. */
-function changed(): void {
-  highlights = NO_HIGHLIGHTS;
-  shownHint = null;
-  if (mode.kind === "play") stepPanel.hidden = true;
-  render();
-  if (isSolved()) {
-    stopClock();
-    say(`Solved in ${formatTime(game?.elapsedMs ?? 0)}. Well done!`);
-    messageEl.classList.add("good");
-  } else {
-    startClock();
-    if (board.isFull()) say("Every cell is filled, but something is not right yet.");
-    else say("");
+/** The step's links over the grid, candidate to candidate: solid for a
+ * strong link, dashed for a weak one, dotted for an inference. */
+function drawLinks(layers: Layers): void {
+  const nodes: SVGElement[] = [];
+  for (const link of layers.links) {
+    const d = linkPath(link);
+    if (!d) continue;
+    const path = document.createElementNS(SVG, "path");
+    const kind = linkKindName(link.kind);
+    path.setAttribute("d", d);
+    path.setAttribute("class", `link ${kind}`);
+    path.setAttribute("data-link", kind);
+    path.setAttribute("marker-end", "url(#arrow)");
+    nodes.push(path);
   }
-  save();
+  if (layers.assumption) {
+    const [x, y] = candidatePoint(layers.assumption);
+    const ring = document.createElementNS(SVG, "circle");
+    ring.setAttribute("cx", String(x));
+    ring.setAttribute("cy", String(y));
+    ring.setAttribute("r", "15");
+    ring.setAttribute("class", "assumption");
+    ring.setAttribute("data-assumption", candidateName(layers.assumption));
+    nodes.push(ring);
+  }
+  for (const e of layers.eliminations) {
+    if (!e.digit) continue;
+    // A cross over each eliminated candidate, readable at any width.
+    const [x, y] = candidatePoint(e);
+    const cross = document.createElementNS(SVG, "path");
+    cross.setAttribute("d", `M${x - 12} ${y - 12}L${x + 12} ${y + 12}M${x + 12} ${y - 12}L${x - 12} ${y + 12}`);
+    cross.setAttribute("class", "cross");
+    nodes.push(cross);
+  }
+  linksLayer.replaceChildren(...nodes);
 }
 
-function input(digit: number, asMark = pencil): void {
-  if (mode.kind !== "play" || !game) return;
-  const cell = selected;
-  const did = digit === 0 ? board.clear(cell) : asMark ? board.toggleMark(cell, digit) : board.place(cell, digit);
-  if (did) changed();
+// ---------------------------------------------------------------- panel
+
+function renderPanel(): void {
+  const shown = refused ? null : shownStep(state);
+  stepPanel.hidden = !shown;
+  document.body.classList.toggle("sheet-open", !!shown);
+  if (!shown) return;
+  const { step, level, branch } = shown;
+  const x = state.explain;
+  const head = x ? `Step ${x.index + 1} of ${x.steps.length}: ` : "Hint: ";
+  stepTitle.textContent = `${head}${step.technique} (${step.rating.toFixed(1)})`;
+  for (const b of levelButtons) b.setAttribute("aria-pressed", String(Number(b.dataset.level) === level));
+  const layers = layersOf(step, level, branch);
+  let text = whereText(step);
+  if (level === 2) {
+    text += ` The pattern is drawn on the grid: ${LEVEL_NAMES[3].toLowerCase()} comes next.`;
+  } else if (level === 3) {
+    text = step.explanation || text;
+  }
+  stepText.textContent = text;
+  const chains = level >= 2 ? chainTexts(layers.links) : [];
+  stepLinks.replaceChildren(...chains.map((chain) => {
+    const li = document.createElement("li");
+    li.textContent = chain;
+    return li;
+  }));
+  stepLinks.hidden = !chains.length;
+  const branches = step.branches;
+  branchBar.hidden = !(level >= 2 && branches.length);
+  if (!branchBar.hidden) {
+    branchName.textContent = `Branch ${branch + 1} of ${branches.length}`;
+    branchTextEl.textContent = branchText(branches[branch]);
+    $<HTMLButtonElement>("branch-prev").disabled = branch === 0;
+    $<HTMLButtonElement>("branch-next").disabled = branch === branches.length - 1;
+  }
+  const legend: [string, string][] = [["sw-unit", "where to look"]];
+  if (level >= 2) {
+    legend.push(["sw-pat", "pattern"]);
+    if (layers.witnesses.length) legend.push(["sw-witness", "witness"]);
+    const kinds = new Set(layers.links.map((l) => linkKindName(l.kind)));
+    if (kinds.has("strong")) legend.push(["sw-strong", "strong link (solid)"]);
+    if (kinds.has("weak")) legend.push(["sw-weak", "weak link (dashed)"]);
+    if (kinds.has("inference")) legend.push(["sw-inference", "inference (dotted)"]);
+  }
+  if (level >= 3) legend.push(["sw-place", "placement"], ["sw-elim", "elimination"]);
+  legendEl.replaceChildren(...legend.map(([cls, text]) => textSpan(`sw ${cls}`, text)));
+  prevButton.hidden = nextButton.hidden = !x;
+  if (x) {
+    prevButton.disabled = x.index === 0;
+    nextButton.disabled = x.index === x.steps.length - 1;
+  }
+  applyButton.hidden = !!x || level < 3;
 }
 
-function undo(): void {
-  if (mode.kind === "play" && board.undo()) changed();
-}
-function redo(): void {
-  if (mode.kind === "play" && board.redo()) changed();
-}
-
-function togglePencil(): void {
-  pencil = !pencil;
-  render();
-  say(pencil ? "Pencil-mark mode on: digits toggle marks." : "Pencil-mark mode off: digits place.");
-}
-
-function onGridKey(event: KeyboardEvent): void {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const moves: Record<string, number> = { ArrowUp: -9, ArrowDown: 9, ArrowLeft: -1, ArrowRight: 1 };
-  const move = moves[event.key];
-  if (move !== undefined) {
-    const row = rowOf(selected);
-    const col = colOf(selected);
-    if ((move === -1 && col > 0) || (move === 1 && col < 8) || (move === -9 && row > 0) || (move === 9 && row < 8)) {
-      select(selected + move);
+function renderAbout(): void {
+  if (refused) {
+    aboutEl.textContent = "Not a playable puzzle";
+    return;
+  }
+  if (!meta) return;
+  const parts: string[] = [];
+  const grade = meta.grade;
+  if (grade) {
+    parts.push(LEVEL_LABELS[grade.level] ?? "Unrated");
+    if (showRating.checked) {
+      parts.push(`rating ${grade.rating.toFixed(1)}`);
+      if (grade.hardest) parts.push(`hardest step: ${grade.hardest}`);
     }
-    event.preventDefault();
+  } else if (meta.outcome === Outcome.MULTIPLE_SOLUTIONS) {
+    parts.push("Several solutions");
+  } else if (meta.outcome === Outcome.NO_SOLUTION) {
+    parts.push("No solution");
+  }
+  aboutEl.textContent = parts.join(" · ");
+  aboutEl.title = parts.join(" · ");
+}
+
+// ---------------------------------------------------------------- input
+
+function focusGrid(): void {
+  cellEls[state.cursor]?.focus();
+}
+
+/** Keys that play: digits, arrows, erase, modes, undo. Returns true when
+ * the key was used. */
+function playKey(event: KeyboardEvent): boolean {
+  const key = event.key;
+  if ((event.ctrlKey || event.metaKey) && !event.altKey) {
+    const lower = key.toLowerCase();
+    if (lower === "z" && !event.shiftKey) return dispatch({ type: "undo" }), true;
+    if (lower === "y" || (lower === "z" && event.shiftKey)) return dispatch({ type: "redo" }), true;
+    return false;
+  }
+  if (event.altKey) return false;
+  const moves: Record<string, [number, number]> = {
+    ArrowUp: [-1, 0],
+    ArrowDown: [1, 0],
+    ArrowLeft: [0, -1],
+    ArrowRight: [0, 1],
+  };
+  if (moves[key]) {
+    const [rows, columns] = moves[key];
+    dispatch({ type: "move", rows, columns, extend: event.shiftKey });
+    return true;
+  }
+  if (key === "Home") return dispatch({ type: "move", rows: 0, columns: -8 }), true;
+  if (key === "End") return dispatch({ type: "move", rows: 0, columns: 8 }), true;
+  if (key === "Escape") return dispatch({ type: "selectNone" }), true;
+  // Digits by physical key too, so that Shift+digit (a candidate) works on
+  // any layout.
+  const fromCode = /^(?:Digit|Numpad)([0-9])$/.exec(event.code);
+  const digit = /^[0-9]$/.test(key) ? Number(key) : fromCode ? Number(fromCode[1]) : -1;
+  if (digit >= 1) {
+    dispatch({ type: "input", digit, mode: event.shiftKey ? "centre" : undefined });
+    return true;
+  }
+  if (key === "Delete" || key === "Backspace" || digit === 0) return dispatch({ type: "erase" }), true;
+  const modes: Record<string, Mode> = { z: "normal", x: "centre", c: "corner", v: "colour" };
+  const lower = key.toLowerCase();
+  if (modes[lower]) return setMode(modes[lower]), true;
+  if (lower === "p") return setMode(state.mode === "centre" ? "normal" : "centre"), true;
+  return false;
+}
+
+function setMode(mode: Mode): void {
+  dispatch({ type: "mode", mode });
+  const names: Record<Mode, string> = {
+    normal: "Digits place.",
+    centre: "Candidate mode: digits toggle candidates.",
+    corner: "Corner mode: digits toggle corner marks.",
+    colour: "Colour mode: digits 1 to 9 colour the cells.",
+  };
+  say(names[mode]);
+}
+
+function onKey(event: KeyboardEvent): void {
+  const target = event.target as HTMLElement | null;
+  if (target?.closest("dialog")) return;
+  if (target && (/^(TEXTAREA|SELECT)$/.test(target.tagName) ||
+      (target.tagName === "INPUT" && !/^(checkbox|radio|button)$/.test((target as HTMLInputElement).type)))) {
     return;
   }
-  if (event.key === "Home") return (event.preventDefault(), select(selected - colOf(selected)));
-  if (event.key === "End") return (event.preventDefault(), select(selected - colOf(selected) + 8));
-  // Digits by physical key too, so that Shift+digit (a pencil mark) works
-  // on any layout.
-  const fromCode = /^(?:Digit|Numpad)([0-9])$/.exec(event.code);
-  const digit = /^[0-9]$/.test(event.key) ? Number(event.key) : fromCode ? Number(fromCode[1]) : -1;
-  if (digit >= 1) {
-    input(digit, event.shiftKey ? true : pencil);
+  // Space and Enter keep working on buttons; everything else plays, with
+  // the focus sent back to the grid so the next keys work too.
+  if (event.key === " " || event.key === "Enter" || event.key === "Tab") return;
+  const inGrid = !!target && gridEl.contains(target);
+  if (playKey(event)) {
     event.preventDefault();
-  } else if (event.key === "Delete" || event.key === "Backspace" || digit === 0) {
-    input(0);
-    event.preventDefault();
+    if (inGrid || event.key.startsWith("Arrow") || /^\d$/.test(event.key) || event.key === "Backspace" || event.key === "Delete") {
+      focusGrid();
+    }
   }
 }
 
-function onDocumentKey(event: KeyboardEvent): void {
-  const target = event.target as HTMLElement | null;
-  if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
-  const key = event.key.toLowerCase();
-  if ((event.ctrlKey || event.metaKey) && !event.altKey) {
-    if (key === "z" && !event.shiftKey) return (event.preventDefault(), undo());
-    if (key === "y" || (key === "z" && event.shiftKey)) return (event.preventDefault(), redo());
-    return;
-  }
-  if (key === "p" && !event.altKey) {
-    event.preventDefault();
-    togglePencil();
-  }
+/** A button clicked with a pointer gives the focus back to the grid, so
+ * that digits and arrows work straight after. */
+function afterClick(event: MouseEvent): void {
+  if (event.detail > 0) focusGrid();
+}
+
+let dragging = false;
+
+function cellAt(x: number, y: number): Cell | null {
+  const el = document.elementFromPoint(x, y)?.closest<HTMLElement>("[data-cell]");
+  return el && gridEl.contains(el) ? Number(el.dataset.cell) : null;
 }
 
 // ---------------------------------------------------------------- timer
 
-function elapsed(): number {
-  if (!game) return 0;
-  return game.elapsedMs + (clockStart ? performance.now() - clockStart : 0);
-}
-
-function startClock(): void {
-  if (!clockStart && game && !isSolved() && document.visibilityState === "visible") {
-    clockStart = performance.now();
-  }
-}
-
-function stopClock(): void {
-  if (game && clockStart) game.elapsedMs = elapsed();
-  clockStart = 0;
-  tick();
-}
-
 function tick(): void {
-  timerEl.textContent = formatTime(elapsed());
-}
-
-function formatTime(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  const hh = Math.floor(s / 3600);
-  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, "0");
-  const ss = String(s % 60).padStart(2, "0");
-  return hh ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
+  timerEl.textContent = formatTime(meta && !refused ? elapsed(state, now()) : 0);
 }
 
 // ---------------------------------------------------------------- storage
 
-interface Saved extends Game {
-  version: 1;
-  board: Snapshot;
+function readGames(): SavedGame[] {
+  try {
+    const list = JSON.parse(localStorage.getItem(GAMES_KEY) ?? "[]") as SavedGame[];
+    if (Array.isArray(list)) {
+      return list.filter((g) => g && g.meta && typeof g.meta.key === "string" && typeof g.meta.givens === "string" && g.meta.givens.length === 81);
+    }
+  } catch {
+    // unreadable: start afresh
+  }
+  return [];
+}
+
+/** The games kept, most recent first; an older page's single game joins
+ * them. */
+function loadGames(): SavedGame[] {
+  const games = readGames();
+  try {
+    const old = JSON.parse(localStorage.getItem(OLD_KEY) ?? "null");
+    if (old && old.version === 1 && typeof old.givens === "string" && old.givens.length === 81 && old.board) {
+      if (!games.some((g) => g.meta.key === old.key)) {
+        games.push({
+          meta: { key: old.key, query: old.query, givens: old.givens, solution: old.solution, outcome: old.outcome, grade: old.grade },
+          board: { ...saveBoard(newGame(parseCells(old.givens)), 0), values: old.board.values, centre: old.board.marks, elapsedMs: old.elapsedMs },
+        });
+      }
+      localStorage.removeItem(OLD_KEY);
+    }
+  } catch {
+    // nothing to carry over
+  }
+  return games;
 }
 
 function save(): void {
-  if (!game) return;
-  const saved: Saved = { ...game, elapsedMs: elapsed(), version: 1, board: board.snapshot() };
+  if (!meta || refused) return;
+  const games = loadGames().filter((g) => g.meta.key !== meta!.key);
+  games.unshift({ meta, board: saveBoard(state, now()) });
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+    localStorage.setItem(GAMES_KEY, JSON.stringify(games.slice(0, KEPT_GAMES)));
   } catch {
     // storage full or disabled: play on without it
   }
 }
 
-function loadSaved(): Saved | null {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null") as Saved | null;
-    if (saved && saved.version === 1 && typeof saved.givens === "string" && saved.givens.length === 81) {
-      return saved;
-    }
-  } catch {
-    // unreadable: start afresh
-  }
-  return null;
-}
+const savedGame = (key: string): SavedGame | undefined => loadGames().find((g) => g.meta.key === key);
 
 // ---------------------------------------------------------------- games
 
-function startGame(next: Game, snapshot?: Snapshot): void {
-  const first = game === null;
-  stopClock();
-  gridEl.classList.remove("refused");
-  game = next;
-  board = new Board(parseCells(next.givens), snapshot);
-  mode = { kind: "play" };
-  highlights = NO_HIGHLIGHTS;
-  shownHint = null;
-  stepPanel.hidden = true;
-  selected = board.givens.findIndex((v) => v === 0);
-  if (selected < 0) selected = 0;
-  if (location.search !== next.query) {
+function startGame(next: Meta, board?: SavedBoard, pushUrl = true): void {
+  const first = meta === null && !refused;
+  if (meta && !refused) save();
+  refused = null;
+  meta = next;
+  state = update(restoreGame(parseCells(next.givens), next.solution, board), { type: "visible", visible: document.visibilityState === "visible" }, now());
+  if (pushUrl && location.search !== next.query) {
     // A new puzzle is a new page in the history; the first one replaces
     // the bare address it was loaded from.
     const url = next.query || location.pathname;
     if (first) history.replaceState(null, "", url);
     else history.pushState(null, "", url);
   }
-  const grade = next.grade;
-  const parts: string[] = [];
-  if (grade) {
-    parts.push(LEVEL_NAMES[grade.level] ?? "Unrated");
-    parts.push(`rating ${grade.rating.toFixed(1)}`);
-    if (grade.hardest) parts.push(`hardest step: ${grade.hardest}`);
-  } else if (next.outcome === Outcome.MULTIPLE_SOLUTIONS) {
-    parts.push("Several solutions");
-  } else if (next.outcome === Outcome.NO_SOLUTION) {
-    parts.push("No solution");
-  }
-  aboutEl.textContent = parts.join(" · ");
-  if (grade && LEVEL_NAMES[grade.level]) levelSelect.value = LEVEL_NAMES[grade.level].toLowerCase();
-  tick();
-  changed();
+  if (next.grade && LEVEL_LABELS[next.grade.level]) levelSelect.value = LEVEL_LABELS[next.grade.level].toLowerCase();
+  say(state.note);
   if (next.outcome === Outcome.MULTIPLE_SOLUTIONS) {
     say("This puzzle has more than one solution, so there is no single answer to reach, and no hints.");
   } else if (next.outcome === Outcome.NO_SOLUTION) {
     say("This puzzle has no solution: its givens do not conflict, but no way of filling the grid works.");
   }
+  render();
+  tick();
+  save();
   performance.mark("puzzle-shown");
 }
 
@@ -461,65 +653,78 @@ function gradeInfo(grade: Grade | undefined): GradeInfo | null {
   return grade ? { rating: grade.rating, level: grade.level, hardest: grade.hardestTechnique } : null;
 }
 
-/** A generated puzzle; `seed` 0 asks for a fresh one. */
-async function newPuzzle(levelName: string, seed: bigint): Promise<void> {
+/** A generated puzzle from a link seed: the same seed and level always
+ * give the same puzzle, and each level its own. */
+async function newPuzzle(levelName: string, seed: bigint, note = ""): Promise<void> {
   const level = Object.hasOwn(LEVELS, levelName) ? LEVELS[levelName] : Level.UNSPECIFIED;
-  const query = (s: bigint) =>
-    level === Level.UNSPECIFIED ? `?seed=${s}` : `?level=${levelName}&seed=${s}`;
-  if (seed !== 0n) {
-    const saved = loadSaved();
-    const key = `seed:${level}:${seed}`;
-    if (saved && saved.key === key) return startGame(saved, saved.board);
+  const query = level === Level.UNSPECIFIED ? `?seed=${seed}` : `?level=${levelName}&seed=${seed}`;
+  const key = `seed:${level}:${seed}`;
+  const saved = savedGame(key);
+  if (saved) {
+    startGame(saved.meta, saved.board);
+    if (note) say(note);
+    return;
   }
   await call(`Making ${levelName ? `a ${levelName}` : "a"} puzzle…`, async () => {
-    const made = await generate(level, seed);
+    const made = await generate(level, generateSeed(seed, level));
     startGame({
-      key: `seed:${level}:${made.seed}`,
-      query: query(made.seed),
+      key,
+      query,
       givens: made.puzzle.replace(/0/g, "."),
       solution: made.solution,
       outcome: Outcome.SOLVED,
       grade: gradeInfo(made.grade),
-      elapsedMs: 0,
     });
-  }, () => void newPuzzle(levelName, seed));
+    if (note) say(note);
+  }, () => void newPuzzle(levelName, seed, note));
 }
 
 /** A puzzle from its text, judged by the service. */
 async function enterPuzzle(text: string, fromUrl = false): Promise<void> {
-  const scanned = scanPuzzle(text);
-  const givens = cellsText(scanned.cells);
-  const saved = loadSaved();
-  if (fromUrl && saved && saved.key === `puzzle:${givens}` && scanned.cells.length === 81) {
-    return startGame(saved, saved.board);
-  }
+  const read = readCells(text);
+  const givens = cellsText(read.slice(0, 81));
+  const key = `puzzle:${givens}`;
+  const saved = read.length === 81 ? savedGame(key) : undefined;
+  if (fromUrl && saved) return startGame(saved.meta, saved.board);
   await call("Checking the puzzle…", async () => {
     try {
       const solved = await solve(text);
       startGame({
-        key: `puzzle:${givens}`,
+        key,
         query: `?puzzle=${givens}`,
         givens,
         solution: solved.outcome === Outcome.SOLVED ? solved.solution : "",
         outcome: solved.outcome,
         grade: solved.outcome === Outcome.SOLVED ? gradeInfo(solved.grade) : null,
-        elapsedMs: 0,
-      });
-      ($<HTMLDetailsElement>("enter")).open = false;
+      }, saved?.board);
+      if (enterDialog.open) enterDialog.close();
     } catch (reason) {
       const failure = describeFailure(reason);
       if (!failure.invalid) throw reason;
-      // Show what was read, with the cells the message points at.
-      stopClock();
-      mode = { kind: "preview", cells: scanned.cells };
-      highlights = { ...NO_HIGHLIGHTS, wrong: cellsInError(failure.message, text) };
-      stepPanel.hidden = true;
-      render();
-      const where = highlights.wrong.length ? ` (${highlights.wrong.map(cellName).join(", ")} marked)` : "";
-      say(`That puzzle cannot be played: ${failure.message}${where}. Fix it and load it again, or make a new puzzle.`);
-      gridEl.classList.add("refused");
+      showRefused(text, failure.message, failure.cells, fromUrl);
     }
   }, () => void enterPuzzle(text, fromUrl));
+}
+
+/** Pasted text the service refused: the game in progress is kept (saved)
+ * but set aside, the grid shows the text with the cells at fault, help is
+ * off, and the URL is the text's, so that Back returns to the game. */
+function showRefused(text: string, message: string, wrong: Cell[], fromUrl: boolean): void {
+  if (meta && !refused) {
+    state = update(state, { type: "visible", visible: false }, now());
+    save();
+  }
+  refused = { cells: readCells(text), wrong };
+  const query = `?puzzle=${encodeURIComponent(text.trim())}`;
+  if (location.search !== query) {
+    if (fromUrl) history.replaceState(null, "", query);
+    else history.pushState(null, "", query);
+  }
+  if (enterDialog.open) enterDialog.close();
+  render();
+  tick();
+  const where = wrong.length ? ` (${wrong.map(cellName).join(", ")} marked)` : "";
+  say(`That puzzle cannot be played: ${message}${where}. Fix it and load it again, or make a new puzzle.`);
 }
 
 /** Runs a call to the service with the buttons disabled, showing what
@@ -527,9 +732,8 @@ async function enterPuzzle(text: string, fromUrl = false): Promise<void> {
 async function call(doing: string, work: () => Promise<void>, again: () => void): Promise<void> {
   if (busy) return;
   busy = true;
-  for (const b of actionButtons) b.disabled = true;
+  for (const b of callButtons) b.disabled = true;
   gridEl.setAttribute("aria-busy", "true");
-  gridEl.classList.remove("refused");
   hideAlert();
   if (doing) say(doing);
   try {
@@ -540,8 +744,9 @@ async function call(doing: string, work: () => Promise<void>, again: () => void)
     showAlert(failure.message, again);
   } finally {
     busy = false;
-    for (const b of actionButtons) b.disabled = false;
+    for (const b of callButtons) b.disabled = false;
     gridEl.removeAttribute("aria-busy");
+    render();
   }
 }
 
@@ -549,7 +754,6 @@ function showAlert(text: string, again: () => void): void {
   alertText.textContent = text;
   retry = again;
   alertEl.hidden = false;
-  reveal(alertEl);
 }
 
 function hideAlert(): void {
@@ -559,59 +763,56 @@ function hideAlert(): void {
 
 function say(text: string): void {
   messageEl.textContent = text;
-  messageEl.classList.remove("good");
+  messageEl.classList.toggle("good", !!meta && !refused && state.finished && text === state.note);
 }
 
-/** Brings a panel into view on a small screen, where it sits below the grid. */
-function reveal(el: HTMLElement): void {
-  if (el.getBoundingClientRect().bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+/** Asks before a new game replaces one in progress. */
+function confirmAction(question: string, yes: string): Promise<boolean> {
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = yes;
+  confirmDialog.returnValue = "";
+  confirmDialog.showModal();
+  return new Promise((done) => {
+    confirmDialog.addEventListener("close", () => done(confirmDialog.returnValue === "yes"), { once: true });
+  });
 }
 
 // ---------------------------------------------------------------- help
 
-/** What a puzzle without exactly one solution can't have. */
-function needsUnique(): boolean {
-  if (!game) {
-    say("Make or enter a puzzle first.");
-    return true;
-  }
-  if (game.outcome !== Outcome.SOLVED) {
-    say("Help needs a puzzle with exactly one solution.");
-    return true;
-  }
-  return false;
-}
-
-function leaveSpecialModes(): void {
-  if (mode.kind !== "play") {
-    mode = { kind: "play" };
-    gridEl.classList.remove("refused");
-  }
-}
-
-function describeMistake(cell: Cell, digit: number): string {
-  if (board.values[cell] === digit) return `${cellName(cell)}: ${digit} is not right`;
+function describeMistake(values: readonly number[], cell: Cell, digit: number): string {
+  if (values[cell] === digit) return `${cellName(cell)}: ${digit} is not right`;
   return `${cellName(cell)}: ${digit} was crossed out, but the solution needs it there`;
 }
 
+function helpAllowed(): boolean {
+  if (!meta || refused) {
+    say("Make or enter a puzzle first.");
+    return false;
+  }
+  if (meta.outcome !== Outcome.SOLVED) {
+    say("Help needs a puzzle with exactly one solution.");
+    return false;
+  }
+  return true;
+}
+
 async function askHint(): Promise<void> {
-  leaveSpecialModes();
-  if (needsUnique() || !game) return;
-  const g = game;
+  if (!helpAllowed()) return;
+  dispatch({ type: "close" });
+  const m = meta!;
   await call("Looking for the next step…", async () => {
     const start = performance.now();
-    const answer = await hint(g.givens, board.progressText(), board.marksText());
+    const answer = await hint(m.givens, progressText(state), marksText(state));
     // The round trip, for `npm run measure`.
     performance.measure("hint-rpc", { start, end: performance.now() });
-    if (game !== g) return;
+    if (meta !== m || refused) return;
     if (answer.mistake) {
       const cell = candidateCell(answer.mistake);
-      showStep(null);
-      highlights = { ...NO_HIGHLIGHTS, wrong: [cell] };
-      render();
-      say(`Fix a mistake first: ${describeMistake(cell, answer.mistake.digit)}.`);
+      dispatch({ type: "wrong", cells: [cell], note: `Fix a mistake first: ${describeMistake(state.values, cell, answer.mistake.digit)}.` });
     } else if (answer.step) {
-      showStep(answer.step);
+      dispatch({ type: "hint", step: answer.step });
+      say("");
+      showSheet();
     } else if (answer.positionSolved) {
       say("The grid is already solved.");
     } else if (answer.stalledReason) {
@@ -622,189 +823,227 @@ async function askHint(): Promise<void> {
   }, () => void askHint());
 }
 
-function showStep(step: Step | null): void {
-  shownHint = step;
-  if (!step) {
-    stepPanel.hidden = true;
-    return;
-  }
-  highlights = { pattern: step.cells, placements: step.placements, eliminations: step.eliminations, wrong: [] };
-  stepTitle.textContent = `Hint: ${step.technique} (${step.rating.toFixed(1)})`;
-  stepText.textContent = step.explanation;
-  prevButton.hidden = nextButton.hidden = true;
-  applyButton.hidden = false;
-  stepPanel.hidden = false;
-  say("");
-  render();
-  reveal(stepPanel);
-}
-
-function applyHint(): void {
-  if (!shownHint || mode.kind !== "play") return;
-  if (board.applyStep(shownHint.placements, shownHint.eliminations)) {
-    changed();
-    say("Hint applied. Undo takes it back.");
-  } else {
-    changed();
-  }
-}
-
 async function check(): Promise<void> {
-  leaveSpecialModes();
-  if (needsUnique() || !game) return;
-  const g = game;
+  if (!helpAllowed()) return;
+  dispatch({ type: "close" });
+  const m = meta!;
   await call("Checking…", async () => {
-    const answer = await hint(g.givens, board.progressText(), board.marksText());
-    if (game !== g) return;
-    showStep(null);
+    const answer = await hint(m.givens, progressText(state), marksText(state));
+    if (meta !== m || refused) return;
     if (answer.mistake) {
       const cell = candidateCell(answer.mistake);
-      highlights = { ...NO_HIGHLIGHTS, wrong: [cell] };
-      select(cell);
-      say(`${describeMistake(cell, answer.mistake.digit)}.`);
+      dispatch({ type: "wrong", cells: [cell], note: `${describeMistake(state.values, cell, answer.mistake.digit)}.` });
+      dispatch({ type: "select", cell });
+      focusGrid();
     } else {
-      highlights = NO_HIGHLIGHTS;
-      render();
-      say(isSolved() ? "Solved, with no mistakes." : "No mistakes so far.");
+      say("No mistakes so far.");
     }
   }, () => void check());
 }
 
 async function startExplain(): Promise<void> {
-  leaveSpecialModes();
-  if (needsUnique() || !game) return;
-  const g = game;
-  await call("Working out the whole path…", async () => {
-    const answer = await explain(g.givens);
-    if (game !== g) return;
+  if (!helpAllowed()) return;
+  dispatch({ type: "close" });
+  const m = meta!;
+  const fromGivens = explainGivens.checked || !hasProgress(state);
+  await call(fromGivens ? "Working out the whole path from the givens…" : "Working out the path from your position…", async () => {
+    const answer = fromGivens ? await explain(m.givens, "", "") : await explain(m.givens, progressText(state), marksText(state));
+    if (meta !== m || refused) return;
+    if (answer.mistake) {
+      const cell = candidateCell(answer.mistake);
+      dispatch({ type: "wrong", cells: [cell], note: `Fix a mistake first: ${describeMistake(state.values, cell, answer.mistake.digit)}.` });
+      return;
+    }
     if (!answer.steps.length) {
       say("There is no path to explain.");
       return;
     }
-    stopClock();
-    mode = { kind: "explain", steps: answer.steps, index: 0 };
-    showExplainStep();
+    dispatch({ type: "explain", steps: answer.steps, fromGivens });
+    say(fromGivens
+      ? "The path from the givens; the grid shows the position before each step. Close returns to your game."
+      : "The path from your position; the grid shows the position before each step. Close returns to your game.");
+    showSheet();
   }, () => void startExplain());
 }
 
-function showExplainStep(): void {
-  if (mode.kind !== "explain") return;
-  const step = mode.steps[mode.index];
-  highlights = { pattern: step.cells, placements: step.placements, eliminations: step.eliminations, wrong: [] };
-  stepTitle.textContent = `Step ${mode.index + 1} of ${mode.steps.length}: ${step.technique} (${step.rating.toFixed(1)})`;
-  stepText.textContent = step.explanation;
-  prevButton.hidden = nextButton.hidden = false;
-  prevButton.disabled = mode.index === 0;
-  nextButton.disabled = mode.index === mode.steps.length - 1;
-  applyButton.hidden = true;
-  stepPanel.hidden = false;
-  say("The grid shows the position before this step. Close returns to your game.");
-  render();
-  reveal(stepPanel);
-}
-
-function moveExplain(delta: number): void {
-  if (mode.kind !== "explain") return;
-  const index = mode.index + delta;
-  if (index < 0 || index >= mode.steps.length) return;
-  mode.index = index;
-  showExplainStep();
+/** On a narrow screen the step panel is a sheet over the lower part of
+ * the screen: the grid is brought to the top so that the sheet does not
+ * cover it. */
+function showSheet(): void {
+  if (!window.matchMedia("(max-width: 40rem)").matches) return;
+  const top = gridEl.getBoundingClientRect().top;
+  if (Math.abs(top) > 2) window.scrollBy({ top: top - 4, behavior: "instant" });
 }
 
 function closePanel(): void {
-  const wasExplaining = mode.kind === "explain";
-  mode = { kind: "play" };
-  highlights = NO_HIGHLIGHTS;
-  shownHint = null;
-  stepPanel.hidden = true;
-  render();
-  if (wasExplaining) startClock();
+  dispatch({ type: "close" });
   say("");
-  cellEls[selected].focus();
+  focusGrid();
 }
 
 // ---------------------------------------------------------------- start
 
-function loadFromUrl(): void {
+async function loadFromUrl(): Promise<void> {
+  if (enterDialog.open) enterDialog.close();
   const params = new URLSearchParams(location.search);
-  const seed = params.get("seed");
-  const levelName = (params.get("level") ?? "").toLowerCase();
+  const seedText = params.get("seed");
+  const levelText = params.get("level");
+  const levelName = (levelText ?? "").toLowerCase();
   const puzzle = params.get("puzzle");
-  if (seed && /^\d{1,20}$/.test(seed) && BigInt(seed) <= MAX_SEED) {
-    void newPuzzle(Object.hasOwn(LEVELS, levelName) ? levelName : "", BigInt(seed));
-    return;
+  let note = "";
+  if (levelText !== null && !Object.hasOwn(LEVELS, levelName)) {
+    note = `The link's level "${levelText}" is not one of easy, medium, hard or diabolical. `;
   }
-  if (puzzle) {
+  if (seedText !== null) {
+    const seed = parseSeed(seedText);
+    if (seed !== null) return newPuzzle(note ? "" : levelName, seed, note);
+    note += `The link's seed "${seedText}" is not a whole number from 0 to ${MAX_SEED}. `;
+  }
+  if (puzzle !== null && seedText === null) {
     puzzleText.value = puzzle;
-    void enterPuzzle(puzzle, true);
-    return;
+    return enterPuzzle(puzzle, true);
   }
-  const saved = loadSaved();
-  if (saved) {
-    startGame(saved, saved.board);
-    return;
+  if (levelText !== null || seedText !== null) {
+    // A link that asks for a level (or a bad seed): a new puzzle, never
+    // the saved game in its place.
+    const name = Object.hasOwn(LEVELS, levelName) ? levelName : levelSelect.value;
+    return newPuzzle(name, randomSeed(), note ? `${note}Here is a new ${name} puzzle instead.` : "");
   }
-  void newPuzzle(levelSelect.value, 0n);
+  const saved = loadGames()[0];
+  if (saved) return startGame(saved.meta, saved.board);
+  return newPuzzle(levelSelect.value, randomSeed());
+}
+
+function applyTheme(theme: string): void {
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+  themeSelect.value = theme === "light" || theme === "dark" ? theme : "system";
 }
 
 function wire(): void {
-  gridEl.addEventListener("keydown", onGridKey);
-  document.addEventListener("keydown", onDocumentKey);
+  document.addEventListener("keydown", onKey);
   gridEl.addEventListener("pointerdown", (event) => {
-    const el = (event.target as HTMLElement).closest<HTMLElement>("[data-cell]");
-    if (el) select(Number(el.dataset.cell));
+    const cell = cellAt(event.clientX, event.clientY);
+    if (cell === null) return;
+    dragging = true;
+    dispatch({ type: "select", cell, extend: event.ctrlKey || event.metaKey || event.shiftKey });
+    focusGrid();
+    event.preventDefault();
   });
+  gridEl.addEventListener("pointermove", (event) => {
+    if (!dragging || !event.buttons) return;
+    const cell = cellAt(event.clientX, event.clientY);
+    if (cell !== null && cell !== state.cursor) dispatch({ type: "drag", cell });
+  });
+  window.addEventListener("pointerup", () => (dragging = false));
   gridEl.addEventListener("focusin", (event) => {
     const el = (event.target as HTMLElement).closest<HTMLElement>("[data-cell]");
-    if (el && Number(el.dataset.cell) !== selected) select(Number(el.dataset.cell), false);
+    if (el && Number(el.dataset.cell) !== state.cursor) dispatch({ type: "select", cell: Number(el.dataset.cell) });
   });
   $("pad").addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest<HTMLElement>("[data-digit]");
-    if (button) input(Number(button.dataset.digit));
+    if (!button) return;
+    const digit = Number(button.dataset.digit);
+    if (digit === 0) dispatch({ type: "erase" });
+    else {
+      // The pad's digit is entered in the selection and lit across the grid.
+      dispatch({ type: "input", digit });
+      if (state.digit !== digit) dispatch({ type: "highlight", digit });
+    }
+    afterClick(event);
   });
-  pencilButton.addEventListener("click", togglePencil);
-  undoButton.addEventListener("click", undo);
-  redoButton.addEventListener("click", redo);
-  $("fill").addEventListener("click", () => {
-    if (mode.kind === "play" && game && board.fillCandidates()) changed();
+  $("modes").addEventListener("click", (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLElement>("[data-mode]");
+    if (button) setMode(button.dataset.mode as Mode);
+    afterClick(event);
   });
-  $("new-form").addEventListener("submit", (event) => {
+  const on = (id: string, handler: (event: MouseEvent) => void) => $(id).addEventListener("click", handler);
+  on("undo", (e) => (dispatch({ type: "undo" }), afterClick(e)));
+  on("redo", (e) => (dispatch({ type: "redo" }), afterClick(e)));
+  on("fill", (e) => (dispatch({ type: "fill" }), afterClick(e)));
+  on("pause", (e) => {
+    dispatch({ type: state.paused ? "resume" : "pause" });
+    if (state.paused) $("resume").focus();
+    else afterClick(e);
+  });
+  on("resume", () => (dispatch({ type: "resume" }), focusGrid()));
+  on("restart", async () => {
+    if (await confirmAction("Restart this puzzle? Your digits, marks and colours are cleared and the clock goes back to zero.", "Restart")) {
+      dispatch({ type: "restart" });
+    }
+    focusGrid();
+  });
+  $("new-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    void newPuzzle(levelSelect.value, 0n);
+    if (meta && !refused && hasProgress(state) && !state.finished) {
+      const ok = await confirmAction(
+        "Start a new puzzle? This game is kept: Back, or its link, brings it back with your progress.",
+        "New puzzle",
+      );
+      if (!ok) return focusGrid();
+    }
+    void newPuzzle(levelSelect.value, randomSeed());
   });
+  on("enter-open", () => {
+    enterDialog.showModal();
+    puzzleText.focus();
+  });
+  on("enter-cancel", () => enterDialog.close());
   $("enter-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = puzzleText.value;
     if (text.trim()) void enterPuzzle(text);
   });
-  $("hint").addEventListener("click", () => void askHint());
-  $("check").addEventListener("click", () => void check());
-  $("explain").addEventListener("click", () => void startExplain());
-  applyButton.addEventListener("click", applyHint);
-  prevButton.addEventListener("click", () => moveExplain(-1));
-  nextButton.addEventListener("click", () => moveExplain(1));
-  $("panel-close").addEventListener("click", closePanel);
-  $("retry").addEventListener("click", () => {
+  on("hint", (e) => void askHint().then(() => afterClick(e)));
+  on("check", () => void check());
+  on("explain", (e) => void startExplain().then(() => afterClick(e)));
+  for (const b of levelButtons) {
+    b.addEventListener("click", () => dispatch({ type: "level", level: Number(b.dataset.level) as HintLevel }));
+  }
+  on("branch-prev", () => {
+    const shown = shownStep(state);
+    if (shown) dispatch({ type: "branch", index: shown.branch - 1 });
+  });
+  on("branch-next", () => {
+    const shown = shownStep(state);
+    if (shown) dispatch({ type: "branch", index: shown.branch + 1 });
+  });
+  on("apply", (e) => (dispatch({ type: "apply" }), afterClick(e)));
+  on("explain-prev", () => dispatch({ type: "step", delta: -1 }));
+  on("explain-next", () => dispatch({ type: "step", delta: 1 }));
+  on("panel-close", closePanel);
+  on("retry", () => {
     const again = retry;
     hideAlert();
     again?.();
   });
-  window.addEventListener("popstate", loadFromUrl);
+  showRating.addEventListener("change", () => {
+    localStorage.setItem(RATING_KEY, showRating.checked ? "1" : "0");
+    renderAbout();
+  });
+  themeSelect.addEventListener("change", () => {
+    localStorage.setItem(THEME_KEY, themeSelect.value);
+    applyTheme(themeSelect.value);
+  });
+  window.addEventListener("popstate", () => void loadFromUrl());
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
-      if (mode.kind === "play") startClock();
-    } else {
-      stopClock();
-      save();
-    }
+    if (!meta || refused) return;
+    state = update(state, { type: "visible", visible: document.visibilityState === "visible" }, now());
+    save();
   });
   window.addEventListener("pagehide", save);
   setInterval(tick, 1000);
-  setInterval(() => clockStart && save(), 5000);
+  setInterval(() => state.runningSince !== null && save(), 5000);
 }
 
+try {
+  applyTheme(localStorage.getItem(THEME_KEY) ?? "system");
+  showRating.checked = localStorage.getItem(RATING_KEY) === "1";
+} catch {
+  // storage disabled: the defaults
+}
 buildGrid();
 render();
 performance.mark("grid-rendered");
 wire();
-loadFromUrl();
+void loadFromUrl();

@@ -59,11 +59,13 @@ export async function startServer(): Promise<Server> {
   };
 }
 
-/** Saves a full-page screenshot under test-results/screenshots/. */
-export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/** Saves a screenshot under test-results/screenshots/: the full page, or
+ * with `fullPage` false what the window shows (where a sheet sits over the
+ * page, say). */
+export async function shot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
   const dir = join(webDir, "test-results", "screenshots");
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage });
 }
 
 interface Fixtures {
