@@ -93,6 +93,7 @@ fn model(text: &str) -> Result<Board, PuzzleError> {
                     character,
                     line,
                     column,
+                    cell: cells.len(),
                 });
             }
         }
@@ -131,6 +132,7 @@ fn check_error(error: &PuzzleError, text: &str) {
             character,
             line,
             column,
+            ..
         } => {
             assert!(line >= 1 && column >= 1);
             let at = text

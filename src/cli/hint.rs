@@ -19,8 +19,8 @@ use super::{Failure, print_out, with_runtime};
 use crate::client::{self, ClientError};
 use crate::domain::logic::Mark;
 use crate::domain::{
-    Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, TimeLimits, explain_puzzle,
-    hint_puzzle, parse_board,
+    Board, HintReport, HintSummary, Outcome, PathReport, PositionText, StepSummary, TimeLimits,
+    explain_puzzle, hint_puzzle, parse_board,
 };
 use crate::pb;
 
@@ -45,6 +45,13 @@ pub struct HintArgs {
 pub struct ExplainArgs {
     /// The puzzle (81 cells).
     pub puzzle: String,
+    /// Start from this position instead of the givens: the givens plus
+    /// your placements (81 cells).
+    #[arg(long, default_value = "")]
+    pub progress: String,
+    /// Your pencil marks, as for `sudoku hint`.
+    #[arg(long, default_value = "")]
+    pub marks: String,
     #[command(flatten)]
     pub target: TargetArgs,
 }
@@ -103,13 +110,27 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
 /// Runs `sudoku explain`: one step per line, then the grade.
 pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
     let path = if args.target.local {
-        explain_puzzle(&args.puzzle, Instant::now(), TimeLimits::NONE, &|| false)
-            .map(PathReport::from)
-            .map_err(|error| Failure::usage(error.to_string()))?
+        let position = PositionText {
+            progress: &args.progress,
+            marks: &args.marks,
+        };
+        explain_puzzle(
+            &args.puzzle,
+            position,
+            Instant::now(),
+            TimeLimits::NONE,
+            &|| false,
+        )
+        .map(PathReport::from)
+        .map_err(|error| Failure::usage(error.to_string()))?
     } else {
-        let puzzle = args.puzzle.clone();
+        let request = pb::ExplainRequest {
+            puzzle: args.puzzle.clone(),
+            progress: args.progress.clone(),
+            marks: args.marks.clone(),
+        };
         on_server(&args.target, |channel, connect| async move {
-            client::logic::explain(channel, &connect, &puzzle).await
+            client::logic::explain(channel, &connect, request).await
         })?
     };
     let Some(grade) = path.grade else {

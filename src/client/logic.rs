@@ -14,9 +14,10 @@ use tonic::transport::Channel;
 
 use super::check::{self, ProtocolError, checked_grade, checked_rating, known_technique};
 use super::{ClientError, ConnectOptions};
-use crate::domain::logic::Mark;
+use crate::domain::logic::{Branch, INFERENCE_RULES, Link, LinkKind, Mark};
 use crate::domain::{
-    Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, parse_board, solve_board,
+    Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, Unit, parse_board,
+    solve_board,
 };
 use crate::pb;
 
@@ -42,25 +43,22 @@ pub async fn hint(
     Ok(checked_hint(&request, response.get_ref())?)
 }
 
-/// Asks the server for the whole logical path of `puzzle`, and checks it.
+/// Asks the server for the logical path from the position `request`
+/// describes, and checks it.
 pub async fn explain(
     channel: Channel,
     options: &ConnectOptions,
-    puzzle: &str,
+    request: pb::ExplainRequest,
 ) -> Result<PathReport, ClientError> {
-    let request = options.request(pb::ExplainRequest {
-        puzzle: puzzle.to_string(),
-        ..Default::default()
-    });
     let call = async {
         Ok(options
             .sudoku_client(channel)
             .max_decoding_message_size(MAX_EXPLAIN_RESPONSE_BYTES)
-            .explain(request)
+            .explain(options.request(request.clone()))
             .await?)
     };
     let response = options.within(call).await?;
-    Ok(checked_path(puzzle, response.get_ref())?)
+    Ok(checked_path(&request, response.get_ref())?)
 }
 
 /// The puzzle's givens, and its solution when this client finds it
@@ -119,7 +117,12 @@ fn checked_hint(
     let hint = if let Some(step) = &response.step {
         HintSummary::Step(checked_step(step, &solution)?)
     } else if let Some(mistake) = &response.mistake {
-        HintSummary::Mistake(checked_mistake(request, mistake, &solution)?)
+        HintSummary::Mistake(checked_mistake(
+            &request.progress,
+            &request.marks,
+            mistake,
+            &solution,
+        )?)
     } else if response.position_solved {
         let position = if request.progress.is_empty() {
             &request.puzzle
@@ -142,19 +145,33 @@ fn checked_hint(
 /// An Explain answer checked against the solution: every step sound, and
 /// the placements with the givens make the solution unless the path
 /// stalled.
-fn checked_path(puzzle: &str, response: &pb::ExplainResponse) -> Result<PathReport, ProtocolError> {
+fn checked_path(
+    request: &pb::ExplainRequest,
+    response: &pb::ExplainResponse,
+) -> Result<PathReport, ProtocolError> {
     let outcome = check::outcome_of(response.outcome)?;
-    let (givens, Some(solution)) = local_solution(puzzle, response.outcome)? else {
-        if !response.steps.is_empty() || response.grade.is_some() {
+    let (givens, Some(solution)) = local_solution(&request.puzzle, response.outcome)? else {
+        if !response.steps.is_empty() || response.grade.is_some() || response.mistake.is_some() {
             return Err(ProtocolError::new(
                 "a path for a puzzle without exactly one solution",
             ));
         }
+        return Ok(PathReport::none(outcome));
+    };
+    if let Some(mistake) = &response.mistake {
+        if !response.steps.is_empty() || response.grade.is_some() {
+            return Err(ProtocolError::new("a path for a position with a mistake"));
+        }
+        let mark = checked_mistake(&request.progress, &request.marks, mistake, &solution)?;
         return Ok(PathReport {
-            outcome,
-            steps: Vec::new(),
-            grade: None,
+            mistake: Some(mark),
+            ..PathReport::none(outcome)
         });
+    }
+    let start = match request.progress.as_str() {
+        "" => givens,
+        progress => parse_board(progress)
+            .map_err(|error| ProtocolError::new(format!("the progress sent: {error}")))?,
     };
     let grade = response
         .grade
@@ -170,7 +187,7 @@ fn checked_path(puzzle: &str, response: &pb::ExplainResponse) -> Result<PathRepo
                 .map_err(|error| ProtocolError::new(format!("step {}: {error}", number + 1)))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut cells = *givens.cells();
+    let mut cells = *start.cells();
     for placed in steps.iter().flat_map(|step| &step.placements) {
         cells[usize::from(placed.cell)] = placed.digit;
     }
@@ -181,6 +198,7 @@ fn checked_path(puzzle: &str, response: &pb::ExplainResponse) -> Result<PathRepo
         outcome,
         steps,
         grade: Some(grade),
+        mistake: None,
     })
 }
 
@@ -239,6 +257,110 @@ fn checked_step(step: &pb::Step, solution: &Board) -> Result<StepSummary, Protoc
         placements,
         eliminations,
         explanation: check::shown_up_to(&step.explanation, MAX_EXPLANATION_CHARS),
+        units: step
+            .units
+            .iter()
+            .map(checked_unit)
+            .collect::<Result<_, _>>()?,
+        witnesses: marks(&step.witnesses, 1..=9)?,
+        links: step
+            .links
+            .iter()
+            .map(checked_link)
+            .collect::<Result<_, _>>()?,
+        branches: step
+            .branches
+            .iter()
+            .map(checked_branch)
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// The name of a technique a nested chain's inference may rest on.
+fn known_inner_technique(name: &str) -> Result<&'static str, ProtocolError> {
+    INFERENCE_RULES
+        .iter()
+        .find(|&&known| known == name)
+        .copied()
+        .ok_or_else(|| {
+            ProtocolError::new(format!("an unknown inner technique {}", check::shown(name)))
+        })
+}
+
+/// A row, column or box numbered 1-9.
+fn checked_unit(unit: &pb::Unit) -> Result<Unit, ProtocolError> {
+    let number = u8::try_from(unit.number)
+        .ok()
+        .filter(|n| (1..=9).contains(n))
+        .ok_or_else(|| ProtocolError::new(format!("a unit numbered {}", unit.number)))?;
+    match pb::UnitKind::try_from(unit.kind) {
+        Ok(pb::UnitKind::Row) => Ok(Unit::Row(number)),
+        Ok(pb::UnitKind::Column) => Ok(Unit::Column(number)),
+        Ok(pb::UnitKind::Box) => Ok(Unit::Box(number)),
+        _ => Err(ProtocolError::new(format!("a unit of kind {}", unit.kind))),
+    }
+}
+
+/// A candidate that must be there, with a digit 1-9.
+fn required(candidate: Option<&pb::Candidate>, what: &str) -> Result<Mark, ProtocolError> {
+    let candidate = candidate.ok_or_else(|| ProtocolError::new(format!("a {what} missing")))?;
+    checked_candidate(candidate, 1..=9)
+}
+
+/// A link between candidates on the grid, of a known kind, whose groups
+/// hold their end's digit and cell.
+fn checked_link(link: &pb::Link) -> Result<Link, ProtocolError> {
+    let source = required(link.source.as_ref(), "link's source")?;
+    let target = required(link.target.as_ref(), "link's target")?;
+    let kind = match pb::LinkKind::try_from(link.kind) {
+        Ok(pb::LinkKind::Strong) => LinkKind::Strong,
+        Ok(pb::LinkKind::Weak) => LinkKind::Weak,
+        Ok(pb::LinkKind::Inference) => LinkKind::Inference,
+        _ => return Err(ProtocolError::new(format!("a link of kind {}", link.kind))),
+    };
+    let group = |end: Mark, cells: &[pb::Candidate]| -> Result<Vec<Mark>, ProtocolError> {
+        let marks = cells
+            .iter()
+            .map(|c| checked_candidate(c, 1..=9))
+            .collect::<Result<Vec<_>, _>>()?;
+        let fits = marks.is_empty()
+            || (marks.iter().all(|m| m.digit == end.digit) && marks.contains(&end));
+        match fits {
+            true => Ok(marks),
+            false => Err(ProtocolError::new(format!(
+                "a group of cells for {} at {} that does not hold it",
+                end.digit,
+                end.cell()
+            ))),
+        }
+    };
+    let source_group = group(source, &link.source_group)?;
+    let target_group = group(target, &link.target_group)?;
+    Ok(
+        Link::between(source, target, kind, link.source_on, link.target_on)
+            .with_groups(&source_group, &target_group),
+    )
+}
+
+/// A forcing chain's branch: its assumption, links and result.
+fn checked_branch(branch: &pb::Branch) -> Result<Branch, ProtocolError> {
+    let techniques = branch
+        .techniques
+        .iter()
+        .map(|name| known_inner_technique(name))
+        .collect::<Result<_, _>>()?;
+    Ok(Branch {
+        assumption: required(branch.assumption.as_ref(), "branch's assumption")?,
+        assumed_on: branch.assumed_on,
+        links: branch
+            .links
+            .iter()
+            .map(checked_link)
+            .collect::<Result<_, _>>()?,
+        result: required(branch.result.as_ref(), "branch's result")?,
+        result_on: branch.result_on,
+        contradiction: branch.contradiction,
+        techniques,
     })
 }
 
@@ -262,20 +384,17 @@ fn checked_candidate(
 /// A mistake that is one: the player placed that digit there and the
 /// solution has another, or crossed out the solution's digit there.
 fn checked_mistake(
-    request: &pb::HintRequest,
+    progress: &str,
+    marks: &str,
     mistake: &pb::Candidate,
     solution: &Board,
 ) -> Result<Mark, ProtocolError> {
     let mark = checked_candidate(mistake, 1..=9)?;
     let cell = usize::from(mark.cell);
-    let placed = parse_board(&request.progress).is_ok_and(|progress| {
+    let placed = parse_board(progress).is_ok_and(|progress| {
         progress.cells()[cell] == mark.digit && solution.cells()[cell] != mark.digit
     });
-    let crossed_out = request
-        .marks
-        .as_bytes()
-        .get(cell * 9 + usize::from(mark.digit) - 1)
-        == Some(&b'.')
+    let crossed_out = marks.as_bytes().get(cell * 9 + usize::from(mark.digit) - 1) == Some(&b'.')
         && solution.cells()[cell] == mark.digit;
     if !(placed || crossed_out) {
         return Err(ProtocolError::new(format!(
@@ -292,7 +411,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::domain::{TimeLimits, explain_puzzle, hint_puzzle};
+    use crate::domain::{PositionText, TimeLimits, explain_puzzle, hint_puzzle};
     use crate::service::logic_messages::{pb_grade, pb_step};
 
     /// A minimal puzzle whose hardest step is an XY-Wing.
@@ -301,11 +420,27 @@ mod tests {
 
     /// The Explain answer this server gives for `puzzle`.
     fn explained(puzzle: &str) -> pb::ExplainResponse {
-        let path = explain_puzzle(puzzle, Instant::now(), TimeLimits::NONE, &|| false).unwrap();
+        let path = explain_puzzle(
+            puzzle,
+            PositionText::default(),
+            Instant::now(),
+            TimeLimits::NONE,
+            &|| false,
+        )
+        .unwrap();
         pb::ExplainResponse {
             steps: path.steps.iter().map(pb_step).collect(),
             grade: path.grade.as_ref().map(pb_grade),
             outcome: pb::Outcome::Solved as i32,
+            mistake: None,
+        }
+    }
+
+    /// An Explain request for `puzzle` from its givens.
+    fn asked(puzzle: &str) -> pb::ExplainRequest {
+        pb::ExplainRequest {
+            puzzle: puzzle.to_string(),
+            ..Default::default()
         }
     }
 
@@ -316,9 +451,16 @@ mod tests {
     #[test]
     fn a_true_path_is_accepted_as_the_local_one() {
         let local = PathReport::from(
-            explain_puzzle(HARD, Instant::now(), TimeLimits::NONE, &|| false).unwrap(),
+            explain_puzzle(
+                HARD,
+                PositionText::default(),
+                Instant::now(),
+                TimeLimits::NONE,
+                &|| false,
+            )
+            .unwrap(),
         );
-        assert_eq!(checked_path(HARD, &explained(HARD)).unwrap(), local);
+        assert_eq!(checked_path(&asked(HARD), &explained(HARD)).unwrap(), local);
     }
 
     #[test]
@@ -326,7 +468,10 @@ mod tests {
         let mut wrong_digit = explained(HARD);
         wrong_digit.steps[0].placements[0].digit %= 9;
         wrong_digit.steps[0].placements[0].digit += 1;
-        assert!(refusal(checked_path(HARD, &wrong_digit)).starts_with("step 1: a Hidden Single"));
+        assert!(
+            refusal(checked_path(&asked(HARD), &wrong_digit))
+                .starts_with("step 1: a Hidden Single")
+        );
 
         let mut crosses_out = explained(HARD);
         let harder = crosses_out
@@ -337,26 +482,31 @@ mod tests {
         let victim = harder.eliminations[0];
         harder.placements.clear();
         harder.eliminations[0].digit = solution_digit(victim);
-        assert!(refusal(checked_path(HARD, &crosses_out)).contains("crosses out the solution's"));
+        assert!(
+            refusal(checked_path(&asked(HARD), &crosses_out))
+                .contains("crosses out the solution's")
+        );
 
         let mut short = explained(HARD);
         short.steps.pop();
         assert_eq!(
-            refusal(checked_path(HARD, &short)),
+            refusal(checked_path(&asked(HARD), &short)),
             "a path that does not solve the puzzle"
         );
 
         let mut off_grid = explained(HARD);
         off_grid.steps[2].cells[0].row = 10;
-        assert!(refusal(checked_path(HARD, &off_grid)).contains("off the grid"));
+        assert!(refusal(checked_path(&asked(HARD), &off_grid)).contains("off the grid"));
 
         let mut unknown = explained(HARD);
         unknown.steps[0].technique = "Magic".into();
-        assert!(refusal(checked_path(HARD, &unknown)).contains("unknown technique \"Magic\""));
+        assert!(
+            refusal(checked_path(&asked(HARD), &unknown)).contains("unknown technique \"Magic\"")
+        );
 
         let mut underrated = explained(HARD);
         underrated.steps[0].rating = 0.5;
-        assert!(refusal(checked_path(HARD, &underrated)).contains("below its base rating"));
+        assert!(refusal(checked_path(&asked(HARD), &underrated)).contains("below its base rating"));
     }
 
     fn solution_digit(candidate: pb::Candidate) -> u32 {
@@ -372,11 +522,11 @@ mod tests {
     fn an_outcome_other_than_the_clients_own_is_refused() {
         let mut wrong = explained(HARD);
         wrong.outcome = pb::Outcome::MultipleSolutions as i32;
-        assert!(refusal(checked_path(HARD, &wrong)).contains("finds Solved"));
+        assert!(refusal(checked_path(&asked(HARD), &wrong)).contains("finds Solved"));
         let two = HARD.replacen('4', ".", 1);
         let mut path_for_two = explained(HARD);
         path_for_two.outcome = pb::Outcome::MultipleSolutions as i32;
-        assert!(refusal(checked_path(&two, &path_for_two)).contains("without exactly one"));
+        assert!(refusal(checked_path(&asked(&two), &path_for_two)).contains("without exactly one"));
     }
 
     #[test]

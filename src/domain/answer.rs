@@ -7,9 +7,9 @@
 //! as much as the local solver.
 
 use super::graded::{Explained, GradedReport, HintAnswer};
-use super::logic::{Grade, Hint, Level, Mark, Rating, Step, Technique};
+use super::logic::{Branch, Grade, Hint, Level, Link, Mark, Rating, Step, Technique};
 use super::solver::SolveReport;
-use super::{Board, Outcome, SolvePuzzleError};
+use super::{Board, Outcome, SolvePuzzleError, Unit};
 
 /// What became of one puzzle, with what goes with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +81,14 @@ pub struct StepSummary {
     pub eliminations: Vec<Mark>,
     /// One sentence a player understands.
     pub explanation: String,
+    /// The units the reasoning works in.
+    pub units: Vec<Unit>,
+    /// Placed digits that rule out the places a single relies on.
+    pub witnesses: Vec<Mark>,
+    /// The links of its chains and patterns.
+    pub links: Vec<Link>,
+    /// A forcing chain's branches.
+    pub branches: Vec<Branch>,
 }
 
 impl From<&Step> for StepSummary {
@@ -92,6 +100,10 @@ impl From<&Step> for StepSummary {
             placements: step.placements.clone(),
             eliminations: step.eliminations.clone(),
             explanation: step.explanation(),
+            units: step.unit_names(),
+            witnesses: step.witnesses.clone(),
+            links: step.links.clone(),
+            branches: step.branches.clone(),
         }
     }
 }
@@ -129,6 +141,21 @@ pub struct PathReport {
     pub steps: Vec<StepSummary>,
     /// Its grade (unless the puzzle is not unique).
     pub grade: Option<GradeSummary>,
+    /// A placement or crossed-out mark of the position that contradicts
+    /// the solution: then there is no path.
+    pub mistake: Option<Mark>,
+}
+
+impl PathReport {
+    /// No path: the puzzle's outcome alone.
+    pub fn none(outcome: Outcome) -> PathReport {
+        PathReport {
+            outcome,
+            steps: Vec::new(),
+            grade: None,
+            mistake: None,
+        }
+    }
 }
 
 impl From<HintAnswer> for HintReport {
@@ -154,6 +181,7 @@ impl From<Explained> for PathReport {
             outcome: explained.outcome,
             steps: explained.steps.iter().map(StepSummary::from).collect(),
             grade: explained.grade.as_ref().map(GradeSummary::from),
+            mistake: explained.mistake,
         }
     }
 }

@@ -23,6 +23,9 @@ pub enum PuzzleError {
         line: usize,
         /// 1-based column, counted in characters.
         column: usize,
+        /// How many cells come before it: the 0-based index of the cell
+        /// it stands where (81 or more past the last).
+        cell: usize,
     },
     /// After layout is removed, the text does not hold exactly 81 cells.
     #[error("expected 81 cells (digits 1-9, or '.' or '0' for blanks), found {found}")]
@@ -43,6 +46,28 @@ pub enum PuzzleError {
         /// Its length in bytes.
         length: usize,
     },
+}
+
+impl PuzzleError {
+    /// The cells at fault, each with the digit at fault (0 for none): the
+    /// two givens that conflict, the cell a character that is not a cell
+    /// stands where, the first cell a short text leaves out.
+    pub fn cells_at_fault(&self) -> Vec<(super::Cell, u8)> {
+        match *self {
+            PuzzleError::InvalidCharacter { cell, .. } => {
+                super::Cell::new(cell).map(|c| (c, 0)).into_iter().collect()
+            }
+            PuzzleError::WrongCellCount { found } => super::Cell::new(found)
+                .map(|c| (c, 0))
+                .into_iter()
+                .collect(),
+            PuzzleError::ConflictingGivens(conflict) => vec![
+                (conflict.first, conflict.digit),
+                (conflict.second, conflict.digit),
+            ],
+            PuzzleError::TooLong { .. } => Vec::new(),
+        }
+    }
 }
 
 /// Where a character is: `column 5` on the first line (all of a puzzle

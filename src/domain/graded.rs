@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::logic::{self, Grade, Hint, PositionError, Step};
+use super::logic::{self, Grade, Hint, Mark, PositionError, Step};
 use super::{
     Board, Outcome, PuzzleError, SolvePuzzleError, SolveReport, parse_board, solve_board_since,
 };
@@ -140,27 +140,66 @@ pub struct Explained {
     pub outcome: Outcome,
     /// The path (empty unless the puzzle is unique).
     pub steps: Vec<Step>,
-    /// Its grade (unless the puzzle is not unique).
+    /// Its grade (unless the puzzle is not unique or the position holds
+    /// a mistake).
     pub grade: Option<Grade>,
+    /// A placement or crossed-out mark of the position that contradicts
+    /// the solution: then there is no path.
+    pub mistake: Option<Mark>,
 }
 
-/// Solves a puzzle and, when it is unique, explains it step by step,
-/// within `limits`.
+/// A player's position as a Hint or Explain request gives it: the givens
+/// plus placements (81 cells) and pencil marks (729 characters), each
+/// empty when not given.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PositionText<'a> {
+    /// The givens plus the player's placements, or "".
+    pub progress: &'a str,
+    /// The player's pencil marks, or "".
+    pub marks: &'a str,
+}
+
+impl PositionText<'_> {
+    /// The position as a grid, read and checked against `givens`.
+    fn grid(&self, givens: &Board) -> Result<logic::Grid, HintError> {
+        let placed = match self.progress {
+            "" => None,
+            text => Some(parse_board(text).map_err(HintError::Progress)?),
+        };
+        let marks = (!self.marks.is_empty()).then_some(self.marks);
+        Ok(logic::position(givens, placed.as_ref(), marks)?)
+    }
+}
+
+/// Solves a puzzle and, when it is unique, explains it step by step
+/// from the player's `position` (the givens when it is empty), within
+/// `limits`. The position is read and checked before the puzzle is
+/// solved.
 pub fn explain_puzzle(
     text: &str,
+    position: PositionText<'_>,
     started: Instant,
     limits: TimeLimits,
     is_cancelled: &dyn Fn() -> bool,
-) -> Result<Explained, SolvePuzzleError> {
-    let board = parse_board(text)?;
-    let (report, path) = certify_then(&board, started, limits, is_cancelled, |_, budget| {
-        logic::explain_until(&board, &|| budget.should_stop(), &|| budget.elapsed())
-    })?;
-    let (steps, grade) = path.map_or((Vec::new(), None), |(steps, grade)| (steps, Some(grade)));
+) -> Result<Explained, HintError> {
+    let board = parse_board(text).map_err(SolvePuzzleError::from)?;
+    let grid = position.grid(&board)?;
+    let (report, path) =
+        certify_then(&board, started, limits, is_cancelled, |solution, budget| {
+            logic::explain_from(&grid, solution, &|| budget.should_stop(), &|| {
+                budget.elapsed()
+            })
+        })?;
+    let (steps, grade, mistake) = match path {
+        None => (Vec::new(), None, None),
+        Some(Ok((steps, grade))) => (steps, Some(grade), None),
+        Some(Err(mistake)) => (Vec::new(), None, Some(mistake)),
+    };
     Ok(Explained {
         outcome: report.outcome,
         steps,
         grade,
+        mistake,
     })
 }
 
@@ -200,12 +239,7 @@ pub fn hint_puzzle(
     is_cancelled: &dyn Fn() -> bool,
 ) -> Result<HintAnswer, HintError> {
     let givens = parse_board(text).map_err(SolvePuzzleError::from)?;
-    let placed = match progress {
-        "" => None,
-        text => Some(parse_board(text).map_err(HintError::Progress)?),
-    };
-    let marks = (!marks.is_empty()).then_some(marks);
-    let grid = logic::position(&givens, placed.as_ref(), marks)?;
+    let grid = PositionText { progress, marks }.grid(&givens)?;
     let (report, hint) = certify_then(
         &givens,
         started,

@@ -23,8 +23,8 @@ pub use answer::{Answer, GradeSummary, HintReport, HintSummary, PathReport, Step
 pub use board::{Board, Cell, Conflict, Unit};
 pub use error::PuzzleError;
 pub use graded::{
-    Explained, GradedReport, HintAnswer, HintError, TimeLimits, explain_puzzle, hint_puzzle,
-    solve_and_grade, solve_and_grade_board,
+    Explained, GradedReport, HintAnswer, HintError, PositionText, TimeLimits, explain_puzzle,
+    hint_puzzle, solve_and_grade, solve_and_grade_board,
 };
 pub use outcome::{Outcome, Tally};
 pub use parse::{MAX_PUZZLE_BYTES, looks_like_puzzle, parse_board, parse_board_bytes};

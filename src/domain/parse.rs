@@ -143,6 +143,10 @@ fn invalid_character(text: &str, offset: usize, character: char) -> PuzzleError 
         character,
         line: before.matches('\n').count() + 1,
         column: before[line_start..].chars().count() + 1,
+        cell: before
+            .bytes()
+            .filter(|b| b.is_ascii_digit() || *b == b'.')
+            .count(),
     }
 }
 
@@ -195,7 +199,8 @@ mod tests {
             Err(PuzzleError::InvalidCharacter {
                 character: 'x',
                 line: 1,
-                column: 20
+                column: 20,
+                cell: 4
             })
         );
         let colon = LEETCODE.replacen(',', ":", 1);
@@ -216,7 +221,8 @@ mod tests {
             Err(PuzzleError::InvalidCharacter {
                 character: 'x',
                 line: 1,
-                column: 5
+                column: 5,
+                cell: 4
             })
         );
         assert!(message(&text).starts_with("invalid character 'x' at column 5: expected"));
@@ -230,7 +236,8 @@ mod tests {
             Err(PuzzleError::InvalidCharacter {
                 character: 'a',
                 line: 3,
-                column: 6
+                column: 6,
+                cell: 23
             })
         );
         assert!(message(text).starts_with("invalid character 'a' at line 3, column 6: expected"));
@@ -261,7 +268,8 @@ mod tests {
             Err(PuzzleError::InvalidCharacter {
                 character: 'é',
                 line: 1,
-                column: 1
+                column: 1,
+                cell: 0
             })
         );
         let text = format!("\u{00A0}\u{00A0}x{LINE}");
@@ -270,7 +278,8 @@ mod tests {
             Err(PuzzleError::InvalidCharacter {
                 character: 'x',
                 line: 1,
-                column: 3
+                column: 3,
+                cell: 0
             })
         );
     }

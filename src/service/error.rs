@@ -6,8 +6,11 @@ use tonic_types::{ErrorDetails, StatusExt};
 use std::time::Duration;
 
 use super::limits::MAX_ID_BYTES;
-use crate::domain::logic::PositionError;
+use super::logic_messages::pb_candidate;
+use crate::domain::Cell;
+use crate::domain::logic::{Mark, PositionError};
 use crate::domain::{GaveUp, HintError, Outcome, PuzzleError, SolvePuzzleError};
+use crate::pb;
 use crate::pool::{JobError, QueueFull};
 use crate::wording::counted;
 
@@ -228,31 +231,23 @@ impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Status {
         let message = error.to_string();
         match error {
-            ServiceError::InvalidPuzzle(_) => Status::with_error_details(
-                Code::InvalidArgument,
-                message.clone(),
-                ErrorDetails::with_bad_request_violation("puzzle", message),
-            ),
+            ServiceError::InvalidPuzzle(ref error) => {
+                invalid_argument("puzzle", message, &error.cells_at_fault())
+            }
             ServiceError::IdTooLong { .. } => Status::with_error_details(
                 Code::InvalidArgument,
                 message.clone(),
                 ErrorDetails::with_bad_request_violation("id", message),
             ),
-            ServiceError::InvalidProgress(_) => Status::with_error_details(
-                Code::InvalidArgument,
-                message.clone(),
-                ErrorDetails::with_bad_request_violation("progress", message),
-            ),
+            ServiceError::InvalidProgress(ref error) => {
+                invalid_argument("progress", message, &error.cells_at_fault())
+            }
             ServiceError::InvalidPosition(ref position) => {
                 let field = match position {
                     PositionError::GivenChanged { .. } => "progress",
                     PositionError::Marks(_) => "marks",
                 };
-                Status::with_error_details(
-                    Code::InvalidArgument,
-                    message.clone(),
-                    ErrorDetails::with_bad_request_violation(field, message),
-                )
+                invalid_argument(field, message, &position.cells_at_fault())
             }
             ServiceError::BatchTooLarge { .. } => Status::with_error_details(
                 Code::InvalidArgument,
@@ -287,6 +282,37 @@ impl From<ServiceError> for Status {
         }
     }
 }
+
+/// INVALID_ARGUMENT with a google.rpc.BadRequest naming `field`, and a
+/// `CellErrors` naming the cells at fault when there are any, so that a
+/// client can mark them without reading the message.
+fn invalid_argument(field: &str, message: String, cells: &[(Cell, u8)]) -> Status {
+    use prost::Message;
+    let status = Status::with_error_details(
+        Code::InvalidArgument,
+        message.clone(),
+        ErrorDetails::with_bad_request_violation(field, message.clone()),
+    );
+    if cells.is_empty() {
+        return status;
+    }
+    let detail = pb::CellErrors {
+        field: field.to_string(),
+        cells: cells
+            .iter()
+            .map(|&(cell, digit)| pb_candidate(Mark::new(cell.index(), digit)))
+            .collect(),
+    };
+    let mut rpc = rpc_status(&status);
+    rpc.details.push(prost_types::Any {
+        type_url: CELL_ERRORS_TYPE_URL.to_string(),
+        value: detail.encode_to_vec(),
+    });
+    Status::with_details(Code::InvalidArgument, message, rpc.encode_to_vec().into())
+}
+
+/// The type URL of the `CellErrors` detail.
+pub const CELL_ERRORS_TYPE_URL: &str = "type.googleapis.com/sudoku.v1.CellErrors";
 
 /// The reason in the `google.rpc.ErrorInfo` of a puzzle the solver gave up
 /// on, so that a client can tell it from an overloaded server (both are
@@ -392,6 +418,65 @@ mod tests {
         assert_eq!(violations.len(), 1);
         assert_eq!(violations[0].field, "puzzle");
         assert_eq!(violations[0].description, status.message());
+    }
+
+    /// Row, column and digit.
+    type CellNamed = (u32, u32, u32);
+
+    /// The cells a status's `CellErrors` detail names, as (row, column,
+    /// digit), with its field.
+    fn cell_errors(status: &Status) -> Option<(String, Vec<CellNamed>)> {
+        use prost::Message;
+        let detail = rpc_status(status)
+            .details
+            .into_iter()
+            .find(|any| any.type_url == CELL_ERRORS_TYPE_URL)?;
+        let cells = pb::CellErrors::decode(detail.value.as_slice()).unwrap();
+        let named = cells
+            .cells
+            .iter()
+            .map(|c| (c.row, c.column, c.digit))
+            .collect();
+        Some((cells.field, named))
+    }
+
+    #[test]
+    fn an_invalid_puzzle_names_its_cells_at_fault_in_a_detail() {
+        let status_of =
+            |text: &str| Status::from(ServiceError::from(parse_puzzle(text).unwrap_err()));
+        let conflict = format!("55{}", ".".repeat(79));
+        let status = status_of(&conflict);
+        assert_eq!(
+            cell_errors(&status),
+            Some(("puzzle".to_string(), vec![(1, 1, 5), (1, 2, 5)]))
+        );
+        // The BadRequest stays beside it.
+        assert_eq!(
+            status
+                .get_details_bad_request()
+                .unwrap()
+                .field_violations
+                .len(),
+            1
+        );
+        let bad_character = format!("{}\n..x", ".".repeat(9));
+        assert_eq!(
+            cell_errors(&status_of(&bad_character)),
+            Some(("puzzle".to_string(), vec![(2, 3, 0)]))
+        );
+        assert_eq!(
+            cell_errors(&status_of(&".".repeat(80))),
+            Some(("puzzle".to_string(), vec![(9, 9, 0)]))
+        );
+        assert_eq!(cell_errors(&status_of(&".".repeat(82))), None);
+        let changed = ServiceError::from(PositionError::GivenChanged {
+            cell: Cell::new(10).unwrap(),
+            given: 7,
+        });
+        assert_eq!(
+            cell_errors(&Status::from(changed)),
+            Some(("progress".to_string(), vec![(2, 2, 7)]))
+        );
     }
 
     #[test]

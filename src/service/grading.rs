@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use crate::domain::logic::Hint;
-use crate::domain::{Outcome, explain_puzzle, hint_puzzle};
+use crate::domain::{Outcome, PositionText, explain_puzzle, hint_puzzle};
 use crate::pb;
 
 use super::admission::{check_puzzle, check_puzzle_length};
@@ -60,9 +60,14 @@ impl SudokuService {
         request: pb::ExplainRequest,
     ) -> Result<(Outcome, pb::ExplainResponse), ServiceError> {
         check_puzzle(&request.puzzle)?;
+        check_puzzle_length(request.progress.len()).map_err(ServiceError::InvalidProgress)?;
         let limits = self.limits.time_limits();
         let answer = self.pool.try_submit(move |cancel| {
-            explain_puzzle(&request.puzzle, Instant::now(), limits, &|| {
+            let position = PositionText {
+                progress: &request.progress,
+                marks: &request.marks,
+            };
+            explain_puzzle(&request.puzzle, position, Instant::now(), limits, &|| {
                 cancel.is_cancelled()
             })
         })?;
@@ -71,7 +76,7 @@ impl SudokuService {
             steps: explained.steps.iter().map(pb_step).collect(),
             grade: explained.grade.as_ref().map(pb_grade),
             outcome: pb_outcome(explained.outcome) as i32,
-            mistake: None,
+            mistake: explained.mistake.map(pb_candidate),
         };
         Ok((explained.outcome, response))
     }

@@ -2,8 +2,8 @@
 //! protobuf messages: the one place the service converts them, shared by
 //! Solve's grades, Hint, Explain and Generate.
 
-use crate::domain::Outcome;
-use crate::domain::logic::{Grade, Level, Mark, Step};
+use crate::domain::logic::{Branch, Grade, Level, Link, LinkKind, Mark, Step};
+use crate::domain::{Outcome, Unit};
 use crate::pb;
 
 /// The protobuf value of an outcome: the one place the service converts
@@ -62,7 +62,7 @@ pub fn pb_candidate(mark: Mark) -> pb::Candidate {
     }
 }
 
-/// The protobuf form of a step, with its explanation.
+/// The protobuf form of a step, with its explanation and reasoning.
 pub fn pb_step(step: &Step) -> pb::Step {
     let candidates = |marks: &[Mark]| marks.iter().copied().map(pb_candidate).collect();
     pb::Step {
@@ -72,6 +72,51 @@ pub fn pb_step(step: &Step) -> pb::Step {
         placements: candidates(&step.placements),
         eliminations: candidates(&step.eliminations),
         explanation: step.explanation(),
-        ..Default::default()
+        units: step.unit_names().into_iter().map(pb_unit).collect(),
+        witnesses: candidates(&step.witnesses),
+        links: step.links.iter().map(pb_link).collect(),
+        branches: step.branches.iter().map(pb_branch).collect(),
+    }
+}
+
+/// A unit as a kind and a 1-based number.
+fn pb_unit(unit: Unit) -> pb::Unit {
+    let (kind, number) = match unit {
+        Unit::Row(row) => (pb::UnitKind::Row, row),
+        Unit::Column(column) => (pb::UnitKind::Column, column),
+        Unit::Box(number) => (pb::UnitKind::Box, number),
+    };
+    pb::Unit {
+        kind: kind as i32,
+        number: u32::from(number),
+    }
+}
+
+fn pb_link(link: &Link) -> pb::Link {
+    let group = |marks: Vec<Mark>| marks.into_iter().map(pb_candidate).collect();
+    pb::Link {
+        source: Some(pb_candidate(link.source)),
+        target: Some(pb_candidate(link.target)),
+        kind: match link.kind {
+            LinkKind::Strong => pb::LinkKind::Strong,
+            LinkKind::Weak => pb::LinkKind::Weak,
+            LinkKind::Inference => pb::LinkKind::Inference,
+        } as i32,
+        source_on: link.source_on,
+        target_on: link.target_on,
+        source_group: group(link.source_group()),
+        target_group: group(link.target_group()),
+    }
+}
+
+fn pb_branch(branch: &Branch) -> pb::Branch {
+    pb::Branch {
+        assumption: Some(pb_candidate(branch.assumption)),
+        assumed_on: branch.assumed_on,
+        links: branch.links.iter().map(pb_link).collect(),
+        result: Some(pb_candidate(branch.result)),
+        result_on: branch.result_on,
+        contradiction: branch.contradiction,
+        techniques: branch.techniques.iter().map(|t| t.to_string()).collect(),
     }
 }

@@ -373,6 +373,7 @@ async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
         .await
         .explain(sudoku_grpc::pb::ExplainRequest {
             puzzle: CLASSIC.to_string(),
+            ..Default::default()
         })
         .await
         .unwrap_err();

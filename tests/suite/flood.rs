@@ -367,7 +367,10 @@ async fn a_flood_of_explain_calls_on_the_hardest_puzzles_stays_under_the_bound()
             let puzzle = HARDEST[i % HARDEST.len()].to_string();
             tokio::spawn(async move {
                 client
-                    .explain(sudoku_grpc::pb::ExplainRequest { puzzle })
+                    .explain(sudoku_grpc::pb::ExplainRequest {
+                        puzzle,
+                        ..Default::default()
+                    })
                     .await
             })
         })

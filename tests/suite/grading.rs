@@ -173,6 +173,7 @@ async fn a_puzzle_with_two_solutions_says_so_and_gets_no_grade() {
     let explained = client
         .explain(ExplainRequest {
             puzzle: TWO_SOLUTIONS.to_string(),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -233,6 +234,7 @@ async fn explaining_gives_a_path_that_solves_the_puzzle_and_its_grade() {
     let explained = client
         .explain(ExplainRequest {
             puzzle: CLASSIC.to_string(),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -329,6 +331,7 @@ async fn an_explanation_larger_than_the_message_limit_still_arrives() {
         .await
         .explain(ExplainRequest {
             puzzle: CLASSIC.to_string(),
+            ..Default::default()
         })
         .await
         .expect("Explain has its own response limit")

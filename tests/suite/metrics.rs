@@ -28,6 +28,7 @@ async fn counts_calls_puzzles_and_solve_times_by_rpc_and_outcome() {
     client.hint(hint("12x")).await.unwrap_err();
     let explain = sudoku_grpc::pb::ExplainRequest {
         puzzle: ".".repeat(81),
+        ..Default::default()
     };
     client.explain(explain).await.unwrap();
 

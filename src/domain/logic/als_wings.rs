@@ -19,6 +19,7 @@
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits};
 use super::grid::Grid;
+use super::reasoning::Link;
 use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
@@ -173,8 +174,25 @@ fn wing(
         .collect();
     step.eliminations = removed;
     step.units = unit_of(set).into_iter().collect();
+    step.links = pair_links(grid, pair, set, [x, z], doubly);
     step.digits = if doubly { bit(x) | bit(z) } else { bit(z) };
     Some(step)
+}
+
+/// The links from the bivalue cell `pair` into the set: its strong link
+/// from `z` to the restricted `x`, and the weak links from that `x` to
+/// every place of `x` in the set (and the same from `z`'s side when both
+/// are restricted).
+fn pair_links(grid: &Grid, pair: usize, set: &[usize], [x, z]: [u8; 2], doubly: bool) -> Vec<Link> {
+    let mut links = Vec::new();
+    let sides: &[(u8, u8)] = if doubly { &[(z, x), (x, z)] } else { &[(z, x)] };
+    for &(from, to) in sides {
+        links.push(Link::strong(Mark::new(pair, from), Mark::new(pair, to)));
+        for &cell in set.iter().filter(|&&c| grid.has(c, to)) {
+            links.push(Link::weak(Mark::new(pair, to), Mark::new(cell, to)));
+        }
+    }
+    links
 }
 
 /// A unit holding every cell of `set`.

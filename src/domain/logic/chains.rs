@@ -16,6 +16,7 @@
 
 use super::bits::{PEERS, UNITS, UnitKind, bit, digits, unit_kind, units_of};
 use super::grid::Grid;
+use super::reasoning::alternating;
 use super::step::{Mark, Step, keep_lowest};
 use super::technique::{Rating, Technique, length_bonus};
 
@@ -116,7 +117,12 @@ fn best_chain(
             }
         }
     }
-    best
+    // Only the chain kept gets its links: the pattern holds its nodes in
+    // order, the first link strong.
+    best.map(|mut step| {
+        step.links = alternating(&step.pattern);
+        step
+    })
 }
 
 /// Breadth-first search state, reused from start to start.

@@ -32,6 +32,7 @@ use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
 use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::reach::{Reach, of_every_link};
+use super::reasoning::{Link, implication};
 use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
@@ -88,7 +89,20 @@ pub fn cycle_or_forcing_chain(
     let finished = each_find(grid, scope, should_stop, Wanted::Easiest, &mut |find| {
         keep_easiest(&mut best, find)
     });
-    finished.then_some(best?.step)
+    let best = best.filter(|_| finished)?;
+    let mut step = best.step;
+    step.links = links_along(&best.path);
+    Some(step)
+}
+
+/// The links of a find's path (its nodes from the end back to the
+/// start), from the start on.
+fn links_along(path: &[State]) -> Vec<Link> {
+    let mark = |node: State| Mark::new(cell_of(node), digit_of(node));
+    path.windows(2)
+        .rev()
+        .map(|pair| implication(mark(pair[1]), is_on(pair[1]), mark(pair[0]), is_on(pair[0])))
+        .collect()
 }
 
 /// Hands every cycle and forcing chain on the grid to `sink`, in the
@@ -851,7 +865,11 @@ mod tests {
                     .into_iter()
                     .for_each(|find| keep_easiest(&mut easiest, find));
                 let found = cycle_or_forcing_chain(&grid, Scope::WHOLE, &|| false);
-                assert_eq!(found, easiest.map(|find| find.step), "{text}");
+                let with_links = easiest.map(|find| Step {
+                    links: links_along(&find.path),
+                    ..find.step
+                });
+                assert_eq!(found, with_links, "{text}");
                 grids += 1;
                 compared += pruned.len();
             }

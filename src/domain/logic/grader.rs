@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::grid::Grid;
 use super::ladder::{Ladder, easy_singles};
 use super::singles::Single;
-use super::step::Step;
+use super::step::{Mark, Step};
 use super::technique::{Level, Rating, Technique};
 use crate::domain::Board;
 
@@ -268,11 +268,11 @@ impl Observer for CeilingWatch<'_> {
 struct Recorder(Vec<Step>);
 
 impl Observer for Recorder {
-    fn single(&mut self, _: &Grid, single: Single) {
-        self.0.push(single.to_step());
+    fn single(&mut self, before: &Grid, single: Single) {
+        self.0.push(single.to_step().with_witnesses(before));
     }
-    fn step(&mut self, _: &Grid, step: &Step) {
-        self.0.push(step.clone());
+    fn step(&mut self, before: &Grid, step: &Step) {
+        self.0.push(step.clone().with_witnesses(before));
     }
 }
 
@@ -285,4 +285,21 @@ pub fn explain_until(
     let mut recorder = Recorder::default();
     let grade = walk(Grid::new(board), should_stop, elapsed, &mut recorder);
     (recorder.0, grade)
+}
+
+/// The logical path from a player's position (see [`super::position`])
+/// and its grade, or the position's first mistake against the puzzle's
+/// unique `solution`.
+pub fn explain_from(
+    grid: &Grid,
+    solution: &Board,
+    should_stop: &dyn Fn() -> bool,
+    elapsed: &dyn Fn() -> Duration,
+) -> Result<(Vec<Step>, Grade), Mark> {
+    if let Some(mistake) = super::hint::first_mistake(grid, solution) {
+        return Err(mistake);
+    }
+    let mut recorder = Recorder::default();
+    let grade = walk(grid.clone(), should_stop, elapsed, &mut recorder);
+    Ok((recorder.0, grade))
 }

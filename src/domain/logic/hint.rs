@@ -42,6 +42,23 @@ pub enum PositionError {
     Marks(#[from] MarksError),
 }
 
+impl PositionError {
+    /// The cell at fault, with the digit at fault: the given the progress
+    /// changes, or the cell whose marks hold a wrong character.
+    pub fn cells_at_fault(&self) -> Vec<(Cell, u8)> {
+        match *self {
+            PositionError::GivenChanged { cell, given } => vec![(cell, given)],
+            PositionError::Marks(MarksError::Character {
+                position, expected, ..
+            }) => Cell::new(position / 9)
+                .map(|cell| (cell, expected))
+                .into_iter()
+                .collect(),
+            PositionError::Marks(MarksError::Length(_)) => Vec::new(),
+        }
+    }
+}
+
 /// The hint for a position: `progress` (the givens plus placements; the
 /// givens alone when `None`) and optional `marks`, against the puzzle's
 /// unique `solution`.
@@ -81,14 +98,14 @@ pub fn position(
 /// The hint from a position (see [`position`]) against the puzzle's
 /// unique `solution`.
 pub fn hint_at(grid: &Grid, solution: &Board, should_stop: &dyn Fn() -> bool) -> Hint {
-    if let Some(mistake) = first_mistake(&grid.board(), grid, solution) {
+    if let Some(mistake) = first_mistake(grid, solution) {
         return Hint::Mistake(mistake);
     }
     if grid.is_solved() {
         return Hint::Solved;
     }
     match simplest_step(grid, should_stop) {
-        Some(step) => Hint::Step(step),
+        Some(step) => Hint::Step(step.with_witnesses(grid)),
         None => Hint::Stalled,
     }
 }
@@ -96,7 +113,8 @@ pub fn hint_at(grid: &Grid, solution: &Board, should_stop: &dyn Fn() -> bool) ->
 /// The first wrong placement, else the first crossed-out solution digit:
 /// placements first, since a wrong one also crosses out marks the player
 /// never touched.
-fn first_mistake(position: &Board, grid: &Grid, solution: &Board) -> Option<Mark> {
+pub(super) fn first_mistake(grid: &Grid, solution: &Board) -> Option<Mark> {
+    let position = grid.board();
     let cells = || (0..81).filter_map(Cell::new);
     let wrong = cells().find(|&c| position.get(c) != 0 && position.get(c) != solution.get(c));
     if let Some(cell) = wrong {

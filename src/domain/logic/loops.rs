@@ -24,6 +24,7 @@
 
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, digits, units_of};
 use super::grid::Grid;
+use super::reasoning::Link;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
 use super::uniqueness::unique_rectangle;
@@ -281,7 +282,12 @@ fn type_4(grid: &Grid, pair: u16, first: usize, second: usize, mut step: Step) -
         .enumerate()
         .find_map(|(slot, unit)| unit.map(|unit| (slot, unit)))?;
     let removed = digits(pair).nth(1 - slot).expect("two digits");
+    let kept = digits(pair).nth(slot).expect("two digits");
     step.units = vec![unit];
+    step.links = vec![Link::strong(
+        Mark::new(first, kept),
+        Mark::new(second, kept),
+    )];
     step.eliminations = [first, second]
         .into_iter()
         .filter(|&cell| grid.has(cell, removed))

@@ -31,6 +31,8 @@ mod intersections;
 mod ladder;
 mod loops;
 mod reach;
+mod reasoning;
+mod reasoning_check;
 mod scope;
 mod singles;
 mod step;
@@ -41,15 +43,20 @@ mod uniqueness;
 mod wings;
 
 #[cfg(test)]
+mod reasoning_tests;
+#[cfg(test)]
 mod tests;
 
 pub use chains::chain_making;
 pub use grader::{
-    Grade, Observer, Stall, TechniqueCounts, explain_until, grade, grade_until, grade_within, walk,
+    Grade, Observer, Stall, TechniqueCounts, explain_from, explain_until, grade, grade_until,
+    grade_within, walk,
 };
 pub use grid::{Grid, MarksError};
 pub use hint::{Hint, PositionError, hint, hint_at, position};
 pub use ladder::{all_instances, find_technique, simplest_step};
+pub use reasoning::{Branch, INFERENCE_RULES, Link, LinkKind};
+pub use reasoning_check::reasoning_faults;
 pub use singles::Single;
 pub use step::{Mark, Step};
 pub use technique::{Level, Rating, Technique};

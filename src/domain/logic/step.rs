@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use super::bits::{digits, unit_name};
 use super::grid::Grid;
+use super::reasoning::{self, Branch, Link};
 use super::technique::{Rating, Technique};
 use crate::domain::Cell;
 
@@ -55,6 +56,14 @@ pub struct Step {
     pub units: Vec<usize>,
     /// The digits the pattern is about, as a 9-bit mask.
     pub digits: u16,
+    /// The links of its chains, loops, wings and strong-link patterns, in
+    /// chain order.
+    pub links: Vec<Link>,
+    /// A forcing chain's branches, in order.
+    pub branches: Vec<Branch>,
+    /// The placed digits that rule out the places a single relies on
+    /// being empty, once [`Step::with_witnesses`] has worked them out.
+    pub witnesses: Vec<Mark>,
 }
 
 impl Step {
@@ -69,7 +78,23 @@ impl Step {
             eliminations: Vec::new(),
             units: Vec::new(),
             digits: 0,
+            links: Vec::new(),
+            branches: Vec::new(),
+            witnesses: Vec::new(),
         }
+    }
+
+    /// The step with its witnesses worked out from `before`, the grid it
+    /// was found on: what a hint or an explanation shows, and grading
+    /// skips.
+    pub fn with_witnesses(mut self, before: &Grid) -> Step {
+        self.witnesses = super::reasoning::witnesses(&self, before);
+        self
+    }
+
+    /// The units the reasoning works in, by name.
+    pub fn unit_names(&self) -> Vec<crate::domain::Unit> {
+        self.units.iter().map(|&unit| unit_name(unit)).collect()
     }
 
     /// True when the step changes nothing: techniques never return one.
@@ -103,9 +128,23 @@ impl Step {
         let _ = match self.technique {
             Technique::FullHouse => write!(text, "{cells} is the last empty cell of {units}"),
             Technique::HiddenSingleBox | Technique::HiddenSingleLine => {
-                write!(text, "{digits} has only one place left in {units}: {cells}")
+                write!(text, "{digits} has only one place left in {units}: {cells}").and_then(
+                    |()| match self.witnesses.is_empty() {
+                        true => Ok(()),
+                        false => write!(
+                            text,
+                            ", since {} rule{} out its other blank cells",
+                            witness_list(&self.witnesses),
+                            if self.witnesses.len() == 1 { "s" } else { "" }
+                        ),
+                    },
+                )
             }
-            Technique::NakedSingle => write!(text, "{cells} has no candidate left but {digits}"),
+            Technique::NakedSingle => write!(text, "{cells} has no candidate left but {digits}")
+                .and_then(|()| match self.witnesses.is_empty() {
+                    true => Ok(()),
+                    false => write!(text, ", since it sees {}", witness_list(&self.witnesses)),
+                }),
             Technique::DirectPointing
             | Technique::DirectClaiming
             | Technique::Pointing
@@ -131,29 +170,40 @@ impl Step {
             ),
             Technique::Skyscraper | Technique::TwoStringKite | Technique::TurbotFish => write!(
                 text,
-                "{digits} is in one end or the other of the strong links {cells}, so no cell seeing both ends holds it"
+                "{digits} is in one end or the other of the chain of strong links {}, whose ends \
+                 are {}, so no cell seeing both ends holds it",
+                reasoning::eureka(&self.links),
+                chain_ends(&self.links)
             ),
             Technique::GroupedSkyscraper
             | Technique::GroupedTwoStringKite
             | Technique::GroupedTurbotFish => write!(
                 text,
-                "{digits} is in one end or the other of each strong link across {units}, some \
-                 ends being groups of cells ({cells}), so no cell seeing every cell of both far \
-                 ends holds it"
+                "{digits} is in one end or the other of the chain of strong links {} across \
+                 {units}, some ends being groups of cells; its ends are {}, so no cell seeing \
+                 every cell of both ends holds it",
+                reasoning::eureka(&self.links),
+                chain_ends(&self.links)
             ),
-            Technique::XYWing | Technique::XYZWing => write!(
-                text,
-                "whichever digit the pivot {} takes, one of the wings {} holds {digits}",
-                cell_list(&self.pattern[..1]),
-                cell_list(
-                    &self
-                        .pattern
-                        .iter()
-                        .copied()
-                        .filter(|m| m.cell != self.pattern[0].cell)
-                        .collect::<Vec<_>>()
+            Technique::XYWing | Technique::XYZWing => {
+                let wings = self
+                    .pattern
+                    .iter()
+                    .copied()
+                    .filter(|m| m.cell != self.pattern[0].cell)
+                    .collect::<Vec<_>>();
+                let holder = match self.technique {
+                    Technique::XYWing => "one of the wings",
+                    _ => "the pivot or one of the wings",
+                };
+                write!(
+                    text,
+                    "whichever digit the pivot {} takes, {holder} {} holds {digits}: {}",
+                    cell_list(&self.pattern[..1]),
+                    cell_list(&wings),
+                    reasoning::eureka(&self.links)
                 )
-            ),
+            }
             Technique::WxyzWing
             | Technique::VwxyzWing
             | Technique::UvwxyzWing
@@ -164,10 +214,11 @@ impl Step {
                 write!(
                     text,
                     "{} hold one digit more than they have cells, and {} holds two of those \
-                     digits; whichever it takes, {digits} ends up in it or in the set, so no cell \
-                     seeing all of those places holds {digits}",
+                     digits; whichever it takes, {digits} ends up in it or in the set ({}), so no \
+                     cell seeing all of those places holds {digits}",
                     cell_list(&set),
-                    cell_list(&rest)
+                    cell_list(&rest),
+                    reasoning::eureka(&self.links)
                 )
             }
             Technique::UniqueRectangle1
@@ -194,8 +245,10 @@ impl Step {
             ),
             Technique::XChain | Technique::XYChain | Technique::Aic => write!(
                 text,
-                "a chain of {} links through {cells} makes each crossed-out candidate false either way",
-                self.pattern.len().saturating_sub(1)
+                "in the chain {}, one of the ends {} is true, so each crossed-out candidate, \
+                 which sees both, is false",
+                reasoning::eureka(&self.links),
+                chain_ends(&self.links)
             ),
             Technique::AlignedPairExclusion => write!(
                 text,
@@ -213,15 +266,18 @@ impl Step {
             ),
             Technique::XCycle | Technique::YCycle | Technique::XYCycle => write!(
                 text,
-                "the candidates {cells} form a loop of alternating links that holds one way \
-                 round or the other, and either way no cell outside it that sees both kinds \
-                 of end holds their digit"
+                "the loop {} of alternating links holds one way round or the other, and either \
+                 way no cell outside it that sees both kinds of end holds their digit",
+                reasoning::eureka(&self.links)
             ),
             Technique::ForcingXChain | Technique::ForcingChain => write!(
                 text,
-                "assuming the opposite of the result, a chain of {} links through {cells} \
-                 leads to the result itself",
-                self.pattern.len().saturating_sub(1)
+                "assuming the opposite of the result, {}, the chain {} leads to the result itself",
+                self.links
+                    .first()
+                    .map(|l| reasoning::state(l.source, l.source_on))
+                    .unwrap_or_default(),
+                reasoning::eureka(&self.links)
             ),
             Technique::ContradictionForcingChain => write!(
                 text,
@@ -236,7 +292,8 @@ impl Step {
             ),
             Technique::NishioForcingChain => write!(
                 text,
-                "following only the places of {digits}, the opposite of the result below leads to a contradiction"
+                "following only the places of {digits}, assuming the opposite of the result \
+                 leads to a contradiction"
             ),
             Technique::CellForcingChain
             | Technique::UnitForcingChain
@@ -268,8 +325,27 @@ impl Step {
                 }
             ),
         };
+        text.push_str(&self.direct_sentence());
         text.push_str(&self.outcome_sentence());
+        text.push_str(&reasoning::branches_text(&self.branches));
         text
+    }
+
+    /// For a direct technique, the single its eliminations leave.
+    fn direct_sentence(&self) -> String {
+        use Technique::*;
+        let direct = matches!(
+            self.technique,
+            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple
+        );
+        match (direct, self.placements.first()) {
+            (true, Some(placed)) => format!(
+                "; that leaves {} one place in its unit, {}",
+                placed.digit,
+                placed.cell()
+            ),
+            _ => String::new(),
+        }
     }
 
     fn outcome_sentence(&self) -> String {
@@ -312,6 +388,28 @@ fn cell_list(marks: &[Mark]) -> String {
         .map(|&cell| Mark::new(usize::from(cell), 0).cell().to_string())
         .collect::<Vec<_>>();
     join_words(&names)
+}
+
+/// "the 8 at r1c5 and the 3 at r2c7".
+fn witness_list(marks: &[Mark]) -> String {
+    let names = marks
+        .iter()
+        .map(|mark| format!("the {} at {}", mark.digit, mark.cell()))
+        .collect::<Vec<_>>();
+    join_words(&names)
+}
+
+/// "(7)r9c3 and (7)r6c1": the first link's source and the last link's
+/// target.
+fn chain_ends(links: &[Link]) -> String {
+    match (links.first(), links.last()) {
+        (Some(first), Some(last)) => format!(
+            "{} and {}",
+            reasoning::end_name(first.source, first.source_group),
+            reasoning::end_name(last.target, last.target_group)
+        ),
+        _ => String::new(),
+    }
 }
 
 /// "5 from r1c2 and 7 from r3c3" (or "5 in r1c2" with `in`).

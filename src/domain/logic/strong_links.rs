@@ -29,6 +29,7 @@
 
 use super::bits::{BOXES, Cells, UNITS, bit, cell_at, units_of};
 use super::grid::Grid;
+use super::reasoning::{self, LinkKind, grouped};
 use super::scope::Scope;
 use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
@@ -492,12 +493,45 @@ fn pattern(
     step.eliminations = removed.iter().map(|c| Mark::new(c, digit)).collect();
     step.units = order.iter().map(|&i| links[i].unit).collect();
     step.digits = bit(digit);
+    step.links = chain_links(grid, digit, &chain[..count], turned);
     let key = Key {
         rating,
         removals: step.eliminations.len(),
         suffix,
     };
     Some((key, step))
+}
+
+/// The links of a chain of strong links, each turned as `turned` says:
+/// strong within each unit, weak between one link's far end and the
+/// next one's near end. A cell that may hold the digit besides a link's
+/// ends goes with the pattern's far end it joins.
+fn chain_links(
+    grid: &Grid,
+    digit: u8,
+    chain: &[&Link],
+    turned: impl Fn(usize) -> usize,
+) -> Vec<reasoning::Link> {
+    let count = chain.len();
+    let mut found = Vec::with_capacity(2 * count - 1);
+    let mut previous = Cells::EMPTY;
+    for (i, link) in chain.iter().enumerate() {
+        let places = grid.cells_with(digit);
+        let mut near = link.ends[turned(i)].and(places);
+        let mut far = link.ends[1 - turned(i)].and(places);
+        if i == 0 {
+            near = near.or(link.extra);
+        }
+        if i == count - 1 {
+            far = far.or(link.extra);
+        }
+        if i > 0 {
+            found.push(grouped(LinkKind::Weak, digit, previous, near));
+        }
+        found.push(grouped(LinkKind::Strong, digit, near, far));
+        previous = far;
+    }
+    found
 }
 
 /// The unit holding every cell of `cells`: a column first, then a row,

@@ -71,7 +71,7 @@ const INKALA: &str =
 const ESCARGOT: &str =
     "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
 
-fn board(text: &str) -> Board {
+pub(super) fn board(text: &str) -> Board {
     parse_board(text).expect("test boards parse")
 }
 
@@ -182,11 +182,16 @@ pub(super) fn position(candidates: &str) -> Grid {
     position_in(SOLUTION, candidates)
 }
 
-/// The first step of a technique, which the test expects to exist.
+/// The first step of a technique, which the test expects to exist, with
+/// its witnesses; its reasoning is checked on the grid (see
+/// [`super::reasoning_tests::shape_faults`]).
 fn found(grid: &Grid, technique: Technique) -> Step {
     let step = find_technique(grid, technique)
-        .unwrap_or_else(|| panic!("no {technique} found in the position"));
+        .unwrap_or_else(|| panic!("no {technique} found in the position"))
+        .with_witnesses(grid);
     assert_eq!(step.technique, technique);
+    let faults = super::reasoning_tests::shape_faults(&step, grid);
+    assert!(faults.is_empty(), "{}: {faults:#?}", step.explanation());
     step
 }
 
@@ -234,9 +239,14 @@ fn the_first_hidden_single_in_a_box_of_the_classic_puzzle_is_8_in_box_2() {
     let step = found(&Grid::new(&board(CLASSIC)), Technique::HiddenSingleBox);
     assert_eq!(step.placements, marks("r1c6=8"));
     assert_true_to(&step, SOLUTION);
+    // Box 2's other blanks are r1c4 and r3c4 (column 4, which holds the
+    // 8 at r5c4) and r3c5 and r3c6 (row 3, which holds the 8 at r3c3).
+    assert_eq!(step.unit_names(), vec![crate::domain::Unit::Box(2)]);
+    assert_eq!(sorted(&step.witnesses), marks("r3c3=8 r5c4=8"));
     assert_eq!(
         step.explanation(),
-        "8 has only one place left in box 2: r1c6; place 8 in r1c6."
+        "8 has only one place left in box 2: r1c6, since the 8 at r5c4 and the 8 at r3c3 \
+         rule out its other blank cells; place 8 in r1c6."
     );
 }
 
@@ -247,7 +257,8 @@ fn the_first_hidden_single_in_a_line_of_the_classic_puzzle_is_5_in_row_3() {
     assert_eq!(step.rating, Rating(15));
     assert_eq!(
         step.explanation(),
-        "5 has only one place left in row 3: r3c7; place 5 in r3c7."
+        "5 has only one place left in row 3: r3c7, since the 5 at r1c1, the 5 at r2c6 and \
+         the 5 at r8c9 rule out its other blank cells; place 5 in r3c7."
     );
 }
 
@@ -257,7 +268,9 @@ fn the_centre_of_the_classic_puzzle_is_a_naked_single() {
     assert_eq!(step.placements, marks("r5c5=5"));
     assert_eq!(
         step.explanation(),
-        "r5c5 has no candidate left but 5; place 5 in r5c5."
+        "r5c5 has no candidate left but 5, since it sees the 1 at r5c9, the 2 at r6c5, the 3 \
+         at r5c6, the 4 at r5c1, the 6 at r4c5, the 7 at r1c5, the 8 at r5c4 and the 9 at \
+         r2c5; place 5 in r5c5."
     );
 }
 
@@ -386,6 +399,14 @@ fn a_skyscraper_clears_the_cells_that_see_both_of_its_far_ends() {
     let step = found(&position(STRONG_LINKS), Technique::Skyscraper);
     assert_eq!(sorted(&step.pattern), marks("r1c3=4 r1c7=4 r4c1=4 r4c7=4"));
     assert_eq!(sorted(&step.eliminations), marks("r2c1=4"));
+    // The strong links of rows 1 and 4, joined in column 7; the far ends
+    // are named.
+    assert!(
+        step.explanation()
+            .contains("(4)r1c3=(4)r1c7-(4)r4c7=(4)r4c1, whose ends are (4)r1c3 and (4)r4c1"),
+        "{}",
+        step.explanation()
+    );
     assert_true_to(&step, SOLUTION);
 }
 
@@ -971,7 +992,17 @@ fn every_instance_listed_is_sound_distinct_and_led_by_the_first_found() {
 
 #[test]
 fn walking_classic_and_made_puzzles_never_contradicts_the_solution() {
-    let puzzles = [
+    for text in walked_puzzles() {
+        let puzzle = board(text);
+        let faults = walk_faults(&puzzle, solution_of(&puzzle));
+        assert!(faults.is_empty(), "{text}: {faults:#?}");
+    }
+}
+
+/// The classic puzzles and those made for these tests, which the
+/// soundness walks take from start to end.
+pub(super) fn walked_puzzles() -> impl Iterator<Item = &'static str> {
+    [
         CLASSIC,
         BOX_SINGLES,
         LINE_SINGLES,
@@ -981,12 +1012,7 @@ fn walking_classic_and_made_puzzles_never_contradicts_the_solution() {
         ESCARGOT,
     ]
     .into_iter()
-    .chain(MADE);
-    for text in puzzles {
-        let puzzle = board(text);
-        let faults = walk_faults(&puzzle, solution_of(&puzzle));
-        assert!(faults.is_empty(), "{text}: {faults:#?}");
-    }
+    .chain(MADE)
 }
 
 /// Checks that every harder step of a walk is the one a ladder with no
@@ -1120,7 +1146,7 @@ fn minimal_puzzle(solution: &Board, order: &[usize]) -> Board {
 }
 
 /// A minimal puzzle and its one solution.
-fn unique_puzzles() -> impl Strategy<Value = (Board, Board)> {
+pub(super) fn unique_puzzles() -> impl Strategy<Value = (Board, Board)> {
     (
         solved_grids(),
         Just((0..81usize).collect::<Vec<_>>()).prop_shuffle(),
@@ -1246,8 +1272,8 @@ fn an_xy_wing_explanation_names_the_pivot_apart_from_the_wings() {
     let step = found(&position(XY_WING), Technique::XYWing);
     assert_eq!(
         step.explanation(),
-        "whichever digit the pivot r1c1 takes, one of the wings r1c5 and r5c1 holds 7; \
-         remove 7 from r5c5."
+        "whichever digit the pivot r1c1 takes, one of the wings r1c5 and r5c1 holds 7: \
+         (7)r1c5=(5)r1c5-(5)r1c1=(4)r1c1-(4)r5c1=(7)r5c1; remove 7 from r5c5."
     );
 }
 

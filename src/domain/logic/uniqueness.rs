@@ -11,6 +11,7 @@
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
+use super::reasoning::Link;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
@@ -166,6 +167,7 @@ fn type_4(grid: &Grid, rectangle: &Rectangle) -> Option<Step> {
             let mut step = rectangle.step(grid, Technique::UniqueRectangle4);
             step.eliminations = removed;
             step.units.push(unit);
+            step.links = vec![Link::strong(Mark::new(a, strong), Mark::new(b, strong))];
             return Some(step);
         }
     }

@@ -8,6 +8,7 @@
 
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
+use super::reasoning::Link;
 use super::step::{Mark, Step};
 use super::technique::Technique;
 
@@ -61,6 +62,32 @@ pub fn wings(
     }
 }
 
+/// The links of a wing: each wing's strong link from its `z` to the
+/// digit it shares with the pivot, and the weak link on to the pivot.
+/// The XY-Wing's pivot has two candidates, which joins the two halves
+/// into one chain from one wing's `z` to the other's.
+fn wing_links(grid: &Grid, pivot: usize, wings: [usize; 2], z: u8) -> Vec<Link> {
+    let shared_with_pivot = |wing: usize| digits(grid.marks(wing) & !bit(z)).next().unwrap_or(z);
+    let [x, y] = wings.map(shared_with_pivot);
+    let half = |wing: usize, digit: u8| {
+        [
+            Link::strong(Mark::new(wing, z), Mark::new(wing, digit)),
+            Link::weak(Mark::new(wing, digit), Mark::new(pivot, digit)),
+        ]
+    };
+    let [first, second] = wings;
+    let mut links = half(first, x).to_vec();
+    if grid.marks(pivot).count_ones() == 2 {
+        // (z)A=(x)A-(x)P=(y)P-(y)B=(z)B: the second half read backwards.
+        links.push(Link::strong(Mark::new(pivot, x), Mark::new(pivot, y)));
+        links.push(Link::weak(Mark::new(pivot, y), Mark::new(second, y)));
+        links.push(Link::strong(Mark::new(second, y), Mark::new(second, z)));
+    } else {
+        links.extend(half(second, y));
+    }
+    links
+}
+
 fn wing_step(
     grid: &Grid,
     pivot: usize,
@@ -96,5 +123,6 @@ fn wing_step(
         .collect();
     step.eliminations = removed.iter().map(|cell| Mark::new(cell, z)).collect();
     step.digits = bit(z);
+    step.links = wing_links(grid, pivot, [first, second], z);
     Some(step)
 }

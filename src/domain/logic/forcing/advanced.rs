@@ -24,12 +24,35 @@ use std::rc::Rc;
 use super::super::bits::{Cells, UNITS, bit, cell_at, digits};
 use super::super::grid::Grid;
 use super::super::implications::{State, state};
+use super::super::reasoning::INFERENCE_RULES;
 use super::inner::{self, InnerHint, RuleCause};
+
+/// The nested rule behind an implication, as a player knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rule {
+    LockedCandidates,
+    HiddenPair,
+    NakedPair,
+    XWing,
+    /// Cycles and forcing chains (level 2).
+    ForcingChains,
+    /// Static cell and region chains (level 3).
+    MultipleForcingChains,
+}
+
+impl Rule {
+    /// The name a branch's explanation gives it.
+    pub fn name(self) -> &'static str {
+        INFERENCE_RULES[self as usize]
+    }
+}
 
 /// An "off" a nested rule implies, with the "offs" it rests on.
 pub(super) struct Implication {
     pub state: State,
     pub parents: Vec<State>,
+    /// The rule that implied it.
+    pub rule: Rule,
     /// The nested chain behind it, as an index into [`Advanced::nested`],
     /// or [`super::propagation::NO_NESTED`].
     pub nested: u32,
@@ -137,26 +160,30 @@ impl Advanced {
     /// `work`, for a search that started on `source`.
     pub fn implications(&mut self, work: &Grid, source: &Grid, level: u8) -> Vec<Implication> {
         let mut found = Vec::new();
-        let simple: [fn(&Grid, &Grid, &mut Vec<Implication>); 4] =
-            [locking, hidden_pairs, naked_pairs, x_wings];
-        for rule in simple {
-            rule(work, source, &mut found);
+        let simple: [(SimpleRule, Rule); 4] = [
+            (locking, Rule::LockedCandidates),
+            (hidden_pairs, Rule::HiddenPair),
+            (naked_pairs, Rule::NakedPair),
+            (x_wings, Rule::XWing),
+        ];
+        for (find, rule) in simple {
+            find(work, source, &mut found);
             if !found.is_empty() {
-                return found;
+                return tagged(found, rule);
             }
         }
         if level >= 2 {
             let hints = self.cached(work, false);
             self.chain_implications(&hints, work, source, &mut found);
             if !found.is_empty() {
-                return found;
+                return tagged(found, Rule::ForcingChains);
             }
         }
         if level >= 3 {
             let hints = self.cached(work, true);
             self.chain_implications(&hints, work, source, &mut found);
         }
-        found
+        tagged(found, Rule::MultipleForcingChains)
     }
 
     /// The chains of one kind on `work`, found once per grid.
@@ -200,6 +227,17 @@ impl Advanced {
             emit(&hint.removals, &parents, hint.nested, found);
         }
     }
+}
+
+/// A simple technique's search on a working grid.
+type SimpleRule = fn(&Grid, &Grid, &mut Vec<Implication>);
+
+/// The implications, each marked as `rule`'s.
+fn tagged(mut found: Vec<Implication>, rule: Rule) -> Vec<Implication> {
+    for implication in &mut found {
+        implication.rule = rule;
+    }
+    found
 }
 
 /// The "offs" that an "on" of a nested chain, implied by `cause`, needed:
@@ -249,6 +287,7 @@ pub(super) fn emit(
             out.push(Implication {
                 state: state(usize::from(cell), digit, false),
                 parents: parents.to_vec(),
+                rule: Rule::LockedCandidates,
                 nested,
             });
         }

@@ -214,7 +214,7 @@ fn branch_recipe(
                 (Kind::Region, Some(unit)) => Some(RuleCause::Unit(unit as u8)),
                 _ => None,
             },
-            Cause::Advanced => None,
+            Cause::Advanced(_) => None,
         };
         recipe.extend(cause.map(|cause| (node.state, cause)));
     });

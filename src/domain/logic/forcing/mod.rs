@@ -24,6 +24,7 @@
 //! them changes some rating.
 
 mod advanced;
+mod branches;
 mod inner;
 mod propagation;
 mod search;
@@ -166,6 +167,7 @@ fn step(producer: Producer, complexity: u32, kind: Kind, conclusion: &Conclusion
             step.digits = bit(conclusion.digit);
         }
     }
+    step.branches = branches::branches_of(conclusion);
     step
 }
 

@@ -27,7 +27,7 @@ use super::super::bits::{Cells, UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::super::reach::{Reach, of_every_link};
-use super::advanced::Advanced;
+use super::advanced::{Advanced, Rule};
 
 /// Why a node follows from its first parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub(super) enum Cause {
     /// A unit link in this unit (index as in `bits::UNITS`).
     Unit(u8),
     /// A simple technique or a nested chain on the working grid.
-    Advanced,
+    Advanced(Rule),
 }
 
 /// A node's index in its [`Propagation`].
@@ -505,7 +505,7 @@ fn add_advanced(
         parents.extend(implication.parents.iter().filter_map(|&s| found.find(s)));
         let id = found.add(
             implication.state,
-            Cause::Advanced,
+            Cause::Advanced(implication.rule),
             &parents,
             implication.nested,
         );
@@ -591,7 +591,7 @@ fn lost_by(work: &Grid, source: &Grid, off: State, cause: Cause) -> impl Iterato
                 .minus(work.cells_with(digit));
             (0, lost)
         }
-        Cause::Assumed | Cause::Advanced => unreachable!("an off turns nodes on by links"),
+        Cause::Assumed | Cause::Advanced(_) => unreachable!("an off turns nodes on by links"),
     };
     let in_cell = digits(lost_digits).map(move |d| state(cell, d, false));
     in_cell.chain(lost_places.iter().map(move |c| state(c, digit, false)))
