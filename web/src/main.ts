@@ -41,6 +41,8 @@ import {
   candidateName,
   chainTexts,
   candidatePoint,
+  groupBox,
+  groupName,
   layersOf,
   LEVEL_NAMES,
   linkKindName,
@@ -232,12 +234,17 @@ function render(): void {
   const cursor = state.cursor;
   const single = selection.size <= 1;
   const highlight = state.digit || values[cursor];
-  const peers = new Set(single && !refused ? PEERS[cursor] : []);
+  // A step on show keeps the grid for its own highlights: no peers.
+  const peers = new Set(single && !refused && !shown ? PEERS[cursor] : []);
   const pattern = byCell(layers.pattern);
   const witnesses = byCell(layers.witnesses);
   const placements = byCell(layers.placements);
   const eliminations = byCell(layers.eliminations);
-  const linked = byCell(layers.links.flatMap((l) => [l.source, l.target]).filter((c): c is Candidate => !!c));
+  const linked = byCell(
+    layers.links
+      .flatMap((l) => [l.source, l.target, ...(l.sourceGroup ?? []), ...(l.targetGroup ?? [])])
+      .filter((c): c is Candidate => !!c),
+  );
   const readOnly = refused || !canEdit(state);
 
   for (let cell = 0; cell < 81; cell++) {
@@ -377,6 +384,16 @@ function drawLinks(layers: Layers): void {
     path.setAttribute("data-link", kind);
     path.setAttribute("marker-end", "url(#arrow)");
     nodes.push(path);
+    for (const group of [link.sourceGroup, link.targetGroup]) {
+      if (!group || group.length < 2) continue;
+      // A grouped end: a box round its candidates.
+      const [x, y, width, height] = groupBox(group);
+      const rect = document.createElementNS(SVG, "rect");
+      for (const [name, value] of Object.entries({ x, y, width, height, rx: 12 })) rect.setAttribute(name, String(value));
+      rect.setAttribute("class", "group");
+      rect.setAttribute("data-group", groupName(group));
+      nodes.push(rect);
+    }
   }
   if (layers.assumption) {
     const [x, y] = candidatePoint(layers.assumption);
@@ -415,7 +432,7 @@ function renderPanel(): void {
   const layers = layersOf(step, level, branch);
   let text = whereText(step);
   if (level === 2) {
-    text += ` The pattern is drawn on the grid: ${LEVEL_NAMES[3].toLowerCase()} comes next.`;
+    text += ` The pattern is drawn on the grid; ${LEVEL_NAMES[3].toLowerCase()} comes next.`;
   } else if (level === 3) {
     text = step.explanation || text;
   }
@@ -444,7 +461,8 @@ function renderPanel(): void {
     if (kinds.has("weak")) legend.push(["sw-weak", "weak link (dashed)"]);
     if (kinds.has("inference")) legend.push(["sw-inference", "inference (dotted)"]);
   }
-  if (level >= 3) legend.push(["sw-place", "placement"], ["sw-elim", "elimination"]);
+  if (level >= 3 && layers.placements.length) legend.push(["sw-place", "placement"]);
+  if (level >= 3 && layers.eliminations.length) legend.push(["sw-elim", "elimination"]);
   legendEl.replaceChildren(...legend.map(([cls, text]) => textSpan(`sw ${cls}`, text)));
   prevButton.hidden = nextButton.hidden = !x;
   if (x) {

@@ -31,6 +31,10 @@ export interface LinkData {
   kind: number; // 1 strong, 2 weak, 3 inference
   sourceOn: boolean;
   targetOn: boolean;
+  /** For a grouped link, the cells of an end that is a group (the digit is
+   * in one of them); empty or absent for a single cell. */
+  sourceGroup?: Candidate[];
+  targetGroup?: Candidate[];
 }
 export interface BranchData {
   assumption?: Candidate;

@@ -27,10 +27,24 @@ export function linkKindName(kind: number): "strong" | "weak" | "inference" {
 
 const SIGNS: Record<string, string> = { strong: "=", weak: "-", inference: "=>" };
 
+/** A group of cells holding one digit, as Eureka writes it: `(7)r5c12`
+ * for cells of one row, `(7)r12c5` for one column. */
+export function groupName(group: readonly Candidate[]): string {
+  if (group.length <= 1) return group.length ? candidateName(group[0]) : "";
+  const digit = group[0].digit ? `(${group[0].digit})` : "";
+  const rows = [...new Set(group.map((c) => c.row))];
+  const columns = [...new Set(group.map((c) => c.column))];
+  if (rows.length === 1 || columns.length === 1) return `${digit}r${rows.join("")}c${columns.join("")}`;
+  return `${digit}${group.map((c) => `r${c.row}c${c.column}`).join("|")}`;
+}
+
+const endName = (one: Candidate, group: readonly Candidate[] | undefined): string =>
+  group && group.length > 1 ? groupName(group) : candidateName(one);
+
 /** One link in Eureka notation: `(7)r9c3=(7)r9c1`. */
 export function linkText(link: LinkData): string {
   if (!link.source || !link.target) return "";
-  return `${candidateName(link.source)}${SIGNS[linkKindName(link.kind)]}${candidateName(link.target)}`;
+  return `${endName(link.source, link.sourceGroup)}${SIGNS[linkKindName(link.kind)]}${endName(link.target, link.targetGroup)}`;
 }
 
 const same = (a?: Candidate, b?: Candidate): boolean =>
@@ -45,7 +59,7 @@ export function chainTexts(links: readonly LinkData[]): string[] {
     if (!link.source || !link.target) continue;
     const sign = SIGNS[linkKindName(link.kind)];
     if (chains.length && same(last, link.source)) {
-      chains[chains.length - 1] += `${sign}${candidateName(link.target)}`;
+      chains[chains.length - 1] += `${sign}${endName(link.target, link.targetGroup)}`;
     } else {
       chains.push(linkText(link));
     }
@@ -84,7 +98,7 @@ export function whereText(step: StepData): string {
   const units = regionUnits(step);
   const names = units.map(unitName);
   const list = names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-  return list ? `Look for a ${step.technique} in ${list}.` : `Look for a ${step.technique}.`;
+  return list ? `Where to look: ${list}.` : "Where to look: the whole grid.";
 }
 
 /** What the grid shows of a step at a level. */
@@ -135,12 +149,31 @@ export function candidatePoint(c: Candidate): [number, number] {
   return [x0 + ((d % 3) + 0.5) * (100 / 3), y0 + (Math.floor(d / 3) + 0.5) * (100 / 3)];
 }
 
+/** Where a link's end is drawn: its candidate, or the middle of its
+ * group. */
+export function endPoint(one: Candidate, group: readonly Candidate[] | undefined): [number, number] {
+  if (!group || group.length <= 1) return candidatePoint(one);
+  const points = group.map(candidatePoint);
+  return [points.reduce((a, p) => a + p[0], 0) / points.length, points.reduce((a, p) => a + p[1], 0) / points.length];
+}
+
+/** The box drawn round a group's candidates: [x, y, width, height]. */
+export function groupBox(group: readonly Candidate[]): [number, number, number, number] {
+  const points = group.map(candidatePoint);
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const pad = 14;
+  const x = Math.min(...xs) - pad;
+  const y = Math.min(...ys) - pad;
+  return [x, y, Math.max(...xs) + pad - x, Math.max(...ys) + pad - y];
+}
+
 /** An SVG path for a link: a gentle curve from source to target that
  * stops short of both candidates, so the digits stay readable. */
 export function linkPath(link: LinkData): string {
   if (!link.source || !link.target) return "";
-  const [x1, y1] = candidatePoint(link.source);
-  const [x2, y2] = candidatePoint(link.target);
+  const [x1, y1] = endPoint(link.source, link.sourceGroup);
+  const [x2, y2] = endPoint(link.target, link.targetGroup);
   const dx = x2 - x1;
   const dy = y2 - y1;
   const length = Math.hypot(dx, dy) || 1;

@@ -183,18 +183,19 @@ test("#8 Explain starts from the player's position, or from the givens when aske
   await page.keyboard.press("4");
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("Shift+2");
+  await page.keyboard.press("Shift+6"); // r1c4 is 6: no mistake
   const progress = PUZZLE.slice(0, 2) + "4" + PUZZLE.slice(3);
   // The request carries the position: the progress and the marks.
   const sent = page.waitForRequest("**/sudoku.v1.SudokuService/Explain");
   await page.getByRole("button", { name: "Explain" }).click();
   const body = (await sent).postDataBuffer()!;
   expect(body.includes(Buffer.from(progress))).toBe(true);
-  const marks = "123456789".repeat(3) + ".2......." + "123456789".repeat(77);
+  const marks = "123456789".repeat(3) + ".2...6..." + "123456789".repeat(77);
   expect(body.includes(Buffer.from(marks))).toBe(true);
   await expect(page.locator("#step-title")).toContainText(/^Step 1 of \d+: /);
   await expect(page.locator("#message")).toContainText("from your position");
   await expect(cell(page, 1, 3).locator(".v")).toHaveText("4");
-  await expect(cell(page, 1, 4)).toHaveAttribute("aria-label", /^Row 1, column 4, empty, candidates 2/);
+  await expect(cell(page, 1, 4)).toHaveAttribute("aria-label", /^Row 1, column 4, empty, candidates 2 6/);
   await page.getByRole("button", { name: "Close" }).click();
   await page.getByLabel("from the givens").check();
   const sentAgain = page.waitForRequest("**/sudoku.v1.SudokuService/Explain");
@@ -240,7 +241,7 @@ test("hints in three levels draw units, the pattern with strong and weak links, 
   await page.getByRole("button", { name: "Hint" }).click();
   // 1: the technique and where to look.
   await expect(page.locator("#step-title")).toHaveText("Hint: X-Chain (6.6)");
-  await expect(page.locator("#step-text")).toHaveText("Look for a X-Chain in row 9, column 1 and row 7.");
+  await expect(page.locator("#step-text")).toHaveText("Where to look: row 9, column 1 and row 7.");
   await expect(page.locator(".cell.unit")).toHaveCount(9 + 9 + 9 - 2);
   await expect(page.locator("[data-link]")).toHaveCount(0);
   await expect(page.locator(".cell.pat, .cell.elim, .cell.witness")).toHaveCount(0);

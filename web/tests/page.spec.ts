@@ -139,7 +139,7 @@ test("a hint in three levels: where to look, the pattern, the result; Apply", as
   await expect(panel).toBeVisible();
   await expect(page.locator("#step-title")).toContainText(/^Hint: .+ \(\d+\.\d\)$/);
   // Level 1: the technique and where to look; nothing of the answer.
-  await expect(page.locator("#step-text")).toHaveText(/^Look for a .+ in (row|column|box) \d/);
+  await expect(page.locator("#step-text")).toHaveText(/^Where to look: (row|column|box) \d/);
   await expect(page.locator(".cell.unit")).toHaveCount(9);
   await expect(page.locator(".cell.place, .cell.elim, .cell.pat")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Apply" })).toBeHidden();
@@ -208,7 +208,7 @@ test("explain steps through the path forwards and back", async ({ page, server }
   await expect(title).toContainText(/^Step 1 of (\d+): /);
   const total = Number(/of (\d+)/.exec((await title.textContent()) ?? "")?.[1]);
   expect(total).toBeGreaterThan(10);
-  await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Previous", exact: true })).toBeDisabled();
   // Step 1's placement is on the grid only once step 1 is behind.
   const placed = page.locator(".cell.place").first();
   const label = (await placed.getAttribute("aria-label")) ?? "";
@@ -216,14 +216,14 @@ test("explain steps through the path forwards and back", async ({ page, server }
   const target = cell(page, Number(row), Number(column));
   await expect(target.locator(".v")).toHaveCount(0);
   await shot(page, testInfo, "08-explain-step1");
-  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Next", exact: true }).click();
   await expect(title).toContainText(`Step 2 of ${total}: `);
   await expect(target.locator(".v")).toHaveText(digit);
-  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Next", exact: true }).click();
   await expect(title).toContainText(`Step 3 of ${total}: `);
   await shot(page, testInfo, "08-explain-step3");
-  await page.getByRole("button", { name: "Previous" }).click();
-  await page.getByRole("button", { name: "Previous" }).click();
+  await page.getByRole("button", { name: "Previous", exact: true }).click();
+  await page.getByRole("button", { name: "Previous", exact: true }).click();
   await expect(title).toContainText(`Step 1 of ${total}: `);
   await expect(target.locator(".v")).toHaveCount(0);
   // Close returns to the player's own grid, untouched.
@@ -272,6 +272,33 @@ test("a pasted malformed puzzle shows the service's message; the cells come from
   await page.getByRole("button", { name: "Load puzzle" }).click();
   await expect(message).toContainText("more than one solution");
   await expect(page.locator("#about")).toHaveText("Several solutions");
+});
+
+test("the server's CellErrors put a refused puzzle's faults on the grid", async ({ page, server }) => {
+  await openPuzzle(page, server);
+  const message = page.locator("#message");
+  const load = async (text: string) => {
+    await page.getByRole("button", { name: "Enter a puzzle" }).click();
+    await page.getByLabel(/81 cells/).fill(text);
+    await page.getByRole("button", { name: "Load puzzle" }).click();
+  };
+  // A character that is not a cell, on line 2.
+  const lines = PUZZLE.match(/.{9}/g)!;
+  lines[1] = "6.x195...";
+  await load(lines.join("\n"));
+  await expect(message).toContainText("cannot be played");
+  await expect(page.locator(".cell.wrong")).toHaveCount(1);
+  await expect(cell(page, 2, 3)).toHaveClass(/wrong/);
+  // Conflicting givens: both cells.
+  await load("535.7" + PUZZLE.slice(5));
+  await expect(message).toContainText("(r1c1, r1c3 marked)");
+  await expect(page.locator(".cell.wrong")).toHaveCount(2);
+  await expect(cell(page, 1, 1)).toHaveClass(/wrong/);
+  await expect(cell(page, 1, 3)).toHaveClass(/wrong/);
+  // Too short: where the missing cells begin.
+  await load(PUZZLE.slice(0, 79));
+  await expect(page.locator(".cell.wrong")).toHaveCount(1);
+  await expect(cell(page, 9, 8)).toHaveClass(/wrong/);
 });
 
 test("the server gone: a clear message and a Retry", async ({ page, server }, testInfo) => {

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readCells, unitCells } from "../../src/board";
 import type { LinkData, StepData } from "../../src/model";
-import { branchText, candidatePoint, chainTexts, layersOf, linkPath, linkText, whereText } from "../../src/steps";
+import { branchText, candidatePoint, chainTexts, endPoint, groupBox, groupName, layersOf, linkPath, linkText, whereText } from "../../src/steps";
 import { generateSeed, MAX_SEED, parseSeed } from "../../src/seed";
 
 const c = (row: number, column: number, digit: number) => ({ row, column, digit });
@@ -40,7 +40,7 @@ test("level 1 shows the units and nothing of the pattern or result", () => {
   const l = layersOf(chainStep, 1, 0);
   assert.deepEqual([...l.units].sort((a, b) => a - b), unitCells(1, 6).concat(unitCells(1, 9)));
   assert.deepEqual([l.pattern, l.links, l.witnesses, l.placements, l.eliminations], [[], [], [], [], []]);
-  assert.equal(whereText(chainStep), "Look for a X-Chain in row 9 and row 6.");
+  assert.equal(whereText(chainStep), "Where to look: row 9 and row 6.");
 });
 
 test("level 2 adds the pattern, links and witnesses; level 3 the result", () => {
@@ -55,7 +55,7 @@ test("level 2 adds the pattern, links and witnesses; level 3 the result", () => 
 
 test("a step without units points at the boxes of its pattern", () => {
   const s = { ...chainStep, units: [], cells: [c(1, 1, 0), c(5, 5, 0)] };
-  assert.equal(whereText(s), "Look for a X-Chain in box 1 and box 5.");
+  assert.equal(whereText(s), "Where to look: box 1 and box 5.");
 });
 
 test("a forcing chain's branch is drawn one at a time", () => {
@@ -98,4 +98,18 @@ test("issue 39 #6: a seed from a link is a whole number up to 2^64-1", () => {
 
 test("readCells draws pasted text: layout skipped, any other character a cell", () => {
   assert.deepEqual(readCells("1.3|x5\n[\"6\",\".\"]"), [1, 0, 3, 0, 5, 6, 0]);
+});
+
+test("a grouped link names its group as Eureka does and draws from its middle", () => {
+  const group = [c(5, 1, 7), c(5, 2, 7)];
+  const grouped: LinkData = { ...link(c(5, 1, 7), c(5, 9, 7), 1), sourceGroup: group, targetGroup: [] };
+  assert.equal(groupName(group), "(7)r5c12");
+  assert.equal(groupName([c(1, 4, 3), c(2, 4, 3), c(3, 4, 3)]), "(3)r123c4");
+  assert.equal(linkText(grouped), "(7)r5c12=(7)r5c9");
+  assert.deepEqual(chainTexts([grouped, link(c(5, 9, 7), c(8, 9, 7), 2)]), ["(7)r5c12=(7)r5c9-(7)r8c9"]);
+  const [x] = endPoint(c(5, 1, 7), group);
+  assert.equal(Math.round(x), 67, "between the two cells' 7s (17 and 117)");
+  const [bx, , width] = groupBox(group);
+  assert.ok(bx < candidatePoint(group[0])[0] && bx + width > candidatePoint(group[1])[0]);
+  assert.ok(linkPath(grouped).startsWith("M"));
 });
