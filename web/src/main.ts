@@ -628,12 +628,21 @@ function loadGames(): SavedGame[] {
 
 function save(): void {
   if (!meta || refused) return;
-  const games = loadGames().filter((g) => g.meta.key !== meta!.key);
-  games.unshift({ meta, board: saveBoard(state, now()) });
-  try {
-    localStorage.setItem(GAMES_KEY, JSON.stringify(games.slice(0, KEPT_GAMES)));
-  } catch {
-    // storage full or disabled: play on without it
+  const board = saveBoard(state, now());
+  const others = loadGames().filter((g) => g.meta.key !== meta!.key);
+  // When storage is full, older games go first, then this game's history.
+  const tries: SavedGame[][] = [
+    [{ meta, board }, ...others.slice(0, KEPT_GAMES - 1)],
+    [{ meta, board }],
+    [{ meta, board: { ...board, undo: [], redo: [] } }],
+  ];
+  for (const games of tries) {
+    try {
+      localStorage.setItem(GAMES_KEY, JSON.stringify(games));
+      return;
+    } catch {
+      // full (or disabled): try with less
+    }
   }
 }
 
