@@ -123,3 +123,27 @@ export const TRIPLE_HINT = {
     explanation: "Naked Triple in column 3: r6c3 is not 5.",
   },
 };
+
+/** A grouped link: (2)r7c12 is a group end (the 2 of row 7, box 7 is in
+ * r7c1 or r7c2). */
+export const GROUPED_HINT = {
+  outcome: 1,
+  step: {
+    technique: "Grouped Skyscraper",
+    rating: 4.2,
+    units: [{ kind: 1, number: 7 }],
+    cells: [c(7, 1, 2), c(7, 2, 2), c(7, 5, 2)],
+    links: [
+      {
+        source: c(7, 1, 2),
+        sourceGroup: [c(7, 1, 2), c(7, 2, 2)],
+        target: c(7, 5, 2),
+        kind: STRONG,
+        sourceOn: false,
+        targetOn: true,
+      },
+    ],
+    eliminations: [c(8, 5, 2)],
+    explanation: "Grouped Skyscraper (2)r7c12=(2)r7c5: r8c5 is not 2.",
+  },
+};

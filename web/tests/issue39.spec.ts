@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import { fromBinary } from "@bufbuild/protobuf";
 import { GenerateRequestSchema } from "../src/gen/sudoku_pb";
 import { expect, shot, test } from "./fixtures";
-import { CHAIN_HINT, FORCING_HINT, TRIPLE_HINT, fakeHint } from "./grpcweb";
+import { CHAIN_HINT, FORCING_HINT, GROUPED_HINT, TRIPLE_HINT, fakeHint } from "./grpcweb";
 import { box, cell, goTo, gridText, openPuzzle, PUZZLE, savedGames, SOLUTION } from "./helpers";
 
 const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 600;
@@ -300,6 +300,17 @@ test("a forcing chain shows one branch at a time, with its inference links", asy
   await expect(page.getByRole("list", { name: "Links, in Eureka notation" })).toHaveText("(2)r1c3-(2)r1c4=>(1)r3c1");
   await expect(page.locator("#branch-text")).toContainText("(using Hidden Single)");
   await shot(page, testInfo, "22-forcing-branch2", false);
+});
+
+test("a grouped link draws a box round its group and names it as Eureka does", async ({ page, server }) => {
+  await openPuzzle(page, server);
+  await fakeHint(page, GROUPED_HINT);
+  await page.getByRole("button", { name: "Hint" }).click();
+  await page.getByRole("button", { name: "2 The pattern" }).click();
+  await expect(page.locator('[data-link="strong"]')).toHaveCount(1);
+  await expect(page.locator('[data-group="(2)r7c12"]')).toHaveCount(1);
+  await expect(page.getByRole("list", { name: "Links, in Eureka notation" })).toHaveText("(2)r7c12=(2)r7c5");
+  await expect(cell(page, 7, 2)).toHaveAttribute("aria-label", /in the hint's pattern/);
 });
 
 test("player's tools: corner marks, colours, multi-select, pad counts and highlight", async ({ page, server }, testInfo) => {
