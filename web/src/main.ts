@@ -233,7 +233,9 @@ function render(): void {
   const selection = new Set(refused ? [] : state.selection);
   const cursor = state.cursor;
   const single = selection.size <= 1;
-  const highlight = state.digit || values[cursor];
+  // The cursor's digit is lit across the grid, except under a step, which
+  // has its own highlights (a digit lit from the pad stays).
+  const highlight = state.digit || (shown ? 0 : values[cursor]);
   // A step on show keeps the grid for its own highlights: no peers.
   const peers = new Set(single && !refused && !shown ? PEERS[cursor] : []);
   const pattern = byCell(layers.pattern);

@@ -207,6 +207,16 @@ test("#8 Explain starts from the player's position, or from the givens when aske
   await expect(cell(page, 1, 3)).toHaveAttribute("aria-label", "Row 1, column 3, 4");
 });
 
+test("#8 Explain names a mistake in the position instead of a path", async ({ page, server }) => {
+  await openPuzzle(page, server);
+  await goTo(page, 1, 3);
+  await page.keyboard.press("1"); // r1c3 is 4
+  await page.getByRole("button", { name: "Explain" }).click();
+  await expect(page.locator("#message")).toHaveText("Fix a mistake first: r1c3: 1 is not right.");
+  await expect(cell(page, 1, 3)).toHaveClass(/wrong/);
+  await expect(page.locator("#step-panel")).toBeHidden();
+});
+
 test("#9 one seed gives each level its own solution grid, and the link stays reproducible", async ({ page, server, browser }) => {
   const solutions: string[] = [];
   const sentSeeds: bigint[] = [];
