@@ -783,6 +783,8 @@ function showAlert(text: string, again: () => void): void {
   alertText.textContent = text;
   retry = again;
   alertEl.hidden = false;
+  // Below the grid on a phone: brought into view.
+  if (alertEl.getBoundingClientRect().bottom > window.innerHeight) alertEl.scrollIntoView({ block: "nearest" });
 }
 
 function hideAlert(): void {
@@ -977,7 +979,7 @@ function wire(): void {
     else {
       // The pad's digit is entered in the selection and lit across the grid.
       dispatch({ type: "input", digit });
-      if (state.digit !== digit) dispatch({ type: "highlight", digit });
+      if (state.digit !== digit && state.mode !== "colour") dispatch({ type: "highlight", digit });
     }
     afterClick(event);
   });
