@@ -175,6 +175,18 @@ test("#7 nothing moves when panels open or the info line is long", async ({ page
     expect(panel.x).toBeGreaterThanOrEqual(g.x + g.width);
   }
   await shot(page, testInfo, "20-chain-layout", false);
+  // What the page says, and Hint, are in view without scrolling.
+  await page.getByRole("button", { name: "Close" }).click();
+  await page.unrouteAll();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await goTo(page, 1, 3);
+  await page.keyboard.press("1");
+  await page.getByRole("button", { name: "Check" }).click();
+  await expect(page.locator("#message")).toHaveText("r1c3: 1 is not right.");
+  for (const selector of ["#message", "#hint"]) {
+    const b = await box(page, selector);
+    expect(b.y + b.height, selector).toBeLessThanOrEqual(viewport.height);
+  }
 });
 
 test("#8 Explain starts from the player's position, or from the givens when asked", async ({ page, server }) => {
