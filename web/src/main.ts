@@ -215,6 +215,7 @@ const NO_LAYERS: Layers = {
   witnesses: [],
   links: [],
   assumption: null,
+  result: null,
   placements: [],
   eliminations: [],
 };
@@ -406,6 +407,17 @@ function drawLinks(layers: Layers): void {
     ring.setAttribute("class", "assumption");
     ring.setAttribute("data-assumption", candidateName(layers.assumption));
     nodes.push(ring);
+  }
+  if (layers.result) {
+    // Where the branch ends: a square, red for a contradiction.
+    const [x, y] = candidatePoint(layers.result.candidate);
+    const square = document.createElementNS(SVG, "rect");
+    for (const [name, value] of Object.entries({ x: x - 15, y: y - 15, width: 30, height: 30, rx: 4 })) {
+      square.setAttribute(name, String(value));
+    }
+    square.setAttribute("class", layers.result.contradiction ? "result contradiction" : "result");
+    square.setAttribute("data-result", candidateName(layers.result.candidate));
+    nodes.push(square);
   }
   for (const e of layers.eliminations) {
     if (!e.digit) continue;

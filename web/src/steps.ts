@@ -107,8 +107,10 @@ export interface Layers {
   pattern: Candidate[];
   witnesses: Candidate[];
   links: LinkData[];
-  /** The branch's assumption, drawn as where it starts. */
+  /** The branch's assumption, drawn as where it starts, and where it ends
+   * (a contradiction, or the result all branches share). */
   assumption: Candidate | null;
+  result: { candidate: Candidate; contradiction: boolean } | null;
   placements: Candidate[];
   eliminations: Candidate[];
 }
@@ -122,6 +124,7 @@ export function layersOf(step: StepData, level: HintLevel, branch: number): Laye
     witnesses: [],
     links: [],
     assumption: null,
+    result: null,
     placements: [],
     eliminations: [],
   };
@@ -131,6 +134,7 @@ export function layersOf(step: StepData, level: HintLevel, branch: number): Laye
     const b = step.branches[branch];
     layers.links = b ? step.links.concat(b.links) : step.links;
     layers.assumption = b?.assumption ?? null;
+    layers.result = b?.result ? { candidate: b.result, contradiction: b.contradiction } : null;
   }
   if (level >= 3) {
     layers.placements = step.placements;

@@ -315,6 +315,7 @@ test("a forcing chain shows one branch at a time, with its inference links", asy
   await expect(page.locator("#branch-text")).toHaveText("Suppose (1)r1c3 is true: then (1)r3c1 is false.");
   await expect(page.locator("[data-link]")).toHaveCount(1);
   await expect(page.locator('[data-assumption="(1)r1c3"]')).toHaveCount(1);
+  await expect(page.locator('[data-result="(1)r3c1"]')).toHaveCount(1);
   await page.getByRole("button", { name: "Next branch" }).click();
   await expect(page.locator("#branch-name")).toHaveText("Branch 2 of 2");
   await expect(page.locator('[data-link="inference"]')).toHaveCount(1);

@@ -215,6 +215,10 @@ test("explain steps through the path forwards and back", async ({ page, server }
   const [, row, column, digit] = /^Row (\d), column (\d), .*hint places (\d)/.exec(label) ?? [];
   const target = cell(page, Number(row), Number(column));
   await expect(target.locator(".v")).toHaveCount(0);
+  // Drawn as a hint's third level: the unit, the witnesses, the placement.
+  await expect(page.getByRole("button", { name: "3 The result" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.locator(".cell.unit")).toHaveCount(9);
+  await expect(page.locator(".cell.witness").first()).toBeVisible();
   await shot(page, testInfo, "08-explain-step1");
   await page.getByRole("button", { name: "Next", exact: true }).click();
   await expect(title).toContainText(`Step 2 of ${total}: `);

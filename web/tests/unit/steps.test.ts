@@ -65,6 +65,8 @@ test("a forcing chain's branch is drawn one at a time", () => {
   assert.equal(layersOf(s, 2, 0).links.length, 1);
   assert.equal(layersOf(s, 2, 1).links.length, 2);
   assert.deepEqual(layersOf(s, 2, 1).assumption, c(1, 1, 6));
+  assert.deepEqual(layersOf(s, 2, 1).result, { candidate: c(3, 3, 1), contradiction: true });
+  assert.equal(layersOf(s, 1, 1).result, null, "nothing of the pattern at level 1");
   assert.equal(branchText(b1), "Suppose (5)r1c1 is true: then (1)r3c3 is true.");
   assert.match(branchText(b2), /contradiction \(using Hidden Single\)\.$/);
 });
