@@ -326,7 +326,9 @@ function render(): void {
   redoButton.disabled = !editing || !state.redo.length;
   fillButton.disabled = !editing;
   restartButton.disabled = !playing || !hasProgress(state);
-  for (const b of helpButtons) b.disabled = busy || !playing || state.finished || meta?.outcome !== Outcome.SOLVED;
+  for (const b of helpButtons) {
+    b.disabled = busy || !playing || state.finished || state.paused || meta?.outcome !== Outcome.SOLVED;
+  }
   for (const b of modeButtons) b.setAttribute("aria-pressed", String(b.dataset.mode === state.mode));
   document.body.classList.toggle("pencil", state.mode === "centre");
   const left = digitsLeft(state);

@@ -418,7 +418,8 @@ function erase(g: Game, now: number): Game {
   } else if (cells.some((c) => g.centre[c] || g.corner[c])) {
     for (const c of cells) edit.set(c, { centre: 0, corner: 0 });
   } else {
-    for (const c of cells) edit.set(c, { colour: 0 });
+    // Colours are on givens too.
+    for (const c of g.selection) edit.set(c, { colour: 0 });
   }
   return edit.commit(now);
 }

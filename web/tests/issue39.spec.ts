@@ -68,6 +68,38 @@ test("#2 New puzzle asks before it sets a game aside; Back and reload keep it wi
   await expect(cell(page, 1, 3)).toHaveAttribute("aria-label", "Row 1, column 3, empty");
 });
 
+test("a game saved by the page before this one is carried over", async ({ page, server }) => {
+  // The page before kept one game under sudoku-grpc.game, version 1.
+  await page.goto(`${server.url}/favicon.svg`);
+  const values = [...PUZZLE].map((ch) => (ch === "." ? 0 : Number(ch)));
+  values[2] = 4;
+  const marks = new Array(81).fill(0);
+  marks[3] = 0b100010; // 2 and 6
+  await page.evaluate(
+    ([puzzle, values, marks]) =>
+      localStorage.setItem(
+        "sudoku-grpc.game",
+        JSON.stringify({
+          version: 1,
+          key: `puzzle:${puzzle}`,
+          query: `?puzzle=${puzzle}`,
+          givens: puzzle,
+          solution: "",
+          outcome: 1,
+          grade: null,
+          elapsedMs: 65_000,
+          board: { values, marks },
+        }),
+      ),
+    [PUZZLE, values, marks] as const,
+  );
+  await page.goto(`${server.url}/`);
+  await expect(page).toHaveURL(new RegExp(`\\?puzzle=${PUZZLE.replace(/\./g, "\\.")}$`));
+  await expect(cell(page, 1, 3)).toHaveAttribute("aria-label", "Row 1, column 3, 4");
+  await expect(cell(page, 1, 4)).toHaveAttribute("aria-label", "Row 1, column 4, empty, candidates 2 6");
+  await expect(page.locator("#timer")).toHaveText(/^01:0\d$/);
+});
+
 test("#3 the last placement by Apply shows the solved state", async ({ page, server }) => {
   const oneLeft = SOLUTION.slice(0, 2) + "." + SOLUTION.slice(3);
   await openPuzzle(page, server, oneLeft);
@@ -387,6 +419,7 @@ test("pause hides the grid and stops the clock; restart asks, then clears", asyn
   await page.waitForTimeout(1300);
   await expect(page.locator("#timer")).toHaveText(time!);
   await page.keyboard.press("6");
+  await expect(page.getByRole("button", { name: "Hint" })).toBeDisabled();
   await page.locator("#resume").click();
   await expect(cell(page, 1, 3)).toHaveAttribute("aria-label", "Row 1, column 3, 4");
   await page.getByRole("button", { name: "Restart" }).click();

@@ -156,6 +156,14 @@ test("erase clears a digit first, then marks, then the colour", () => {
   assert.equal(g.colour[at(1, 3)], 0);
 });
 
+test("erase clears a given's colour", () => {
+  let g = run(game(), { type: "select", cell: at(1, 1) }, { type: "input", digit: 4, mode: "colour" });
+  assert.equal(g.colour[at(1, 1)], 4);
+  g = run(g, { type: "erase" });
+  assert.equal(g.colour[at(1, 1)], 0);
+  assert.equal(g.values[at(1, 1)], 5);
+});
+
 test("highlight lights a digit from the pad, and again switches it off", () => {
   let g = run(game(), { type: "highlight", digit: 5 });
   assert.equal(g.digit, 5);
