@@ -51,7 +51,9 @@ test("#2 New puzzle asks before it sets a game aside; Back and reload keep it wi
   await page.getByRole("button", { name: "New puzzle" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("Start a new puzzle?");
-  await dialog.getByRole("button", { name: "Keep playing" }).click();
+  // Enter alone keeps the game: the safe answer has the focus.
+  await expect(dialog.getByRole("button", { name: "Keep playing" })).toBeFocused();
+  await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(puzzleUrl);
   await page.getByRole("button", { name: "New puzzle" }).click();
