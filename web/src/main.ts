@@ -423,12 +423,19 @@ function drawLinks(layers: Layers): void {
   }
   for (const e of layers.eliminations) {
     if (!e.digit) continue;
-    // A cross over each eliminated candidate, readable at any width.
+    // A ring and a stroke over each eliminated candidate, readable at any
+    // width.
     const [x, y] = candidatePoint(e);
+    const ring = document.createElementNS(SVG, "circle");
+    ring.setAttribute("cx", String(x));
+    ring.setAttribute("cy", String(y));
+    ring.setAttribute("r", "17");
+    ring.setAttribute("class", "elim-ring");
     const cross = document.createElementNS(SVG, "path");
-    cross.setAttribute("d", `M${x - 12} ${y - 12}L${x + 12} ${y + 12}M${x + 12} ${y - 12}L${x - 12} ${y + 12}`);
+    // One stroke, so that the digit under it stays readable.
+    cross.setAttribute("d", `M${x - 12} ${y + 12}L${x + 12} ${y - 12}`);
     cross.setAttribute("class", "cross");
-    nodes.push(cross);
+    nodes.push(ring, cross);
   }
   linksLayer.replaceChildren(...nodes);
 }
