@@ -1,6 +1,8 @@
 //! Checks the logical solver against the reference data in
 //! `../shared/grading` (or the folder given), and checks every step of
-//! every puzzle of the benchmark sets against their solutions.
+//! every puzzle of the benchmark sets against their solutions, and its
+//! reasoning (links, branches, witnesses) against the grid it was found
+//! on.
 //!
 //! The reference files are GPL and LGPL, so they are read from where they
 //! are and never copied into this project; this is why the check is an
@@ -257,6 +259,16 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Holds the step's units, links, branches and witnesses to the rules
+    /// of links on the grid it was found on.
+    fn check_reasoning(&mut self, before: &Grid, step: &Step) {
+        let shown = step.clone().with_witnesses(before);
+        for fault in logic::reasoning_faults(&shown, before) {
+            self.wrong
+                .push(format!("{}: reasoning: {fault}", step.technique.name()));
+        }
+    }
+
     fn check(&mut self, what: &str, placements: &[(usize, u8)], eliminations: &[(usize, u8)]) {
         self.steps += 1;
         let cells = self.solution.cells();
@@ -276,11 +288,13 @@ impl Checker<'_> {
 }
 
 impl Observer for Checker<'_> {
-    fn single(&mut self, _: &Grid, single: Single) {
+    fn single(&mut self, before: &Grid, single: Single) {
         self.check(single.technique.name(), &[(single.cell, single.digit)], &[]);
+        self.check_reasoning(before, &single.to_step());
     }
 
-    fn step(&mut self, _: &Grid, step: &Step) {
+    fn step(&mut self, before: &Grid, step: &Step) {
+        self.check_reasoning(before, step);
         let pairs = |marks: &[logic::Mark]| -> Vec<(usize, u8)> {
             marks
                 .iter()

@@ -14,12 +14,14 @@ use std::time::Instant;
 use clap::Args;
 
 use super::args::TargetArgs;
-use super::output::{ExitCode, why_no_path};
+use serde_json::json;
+
+use super::output::{ExitCode, Format, outcome_word, why_no_path};
+use super::reasoning;
 use super::{Failure, print_out, with_runtime};
 use crate::client::{self, ClientError};
-use crate::domain::logic::Mark;
 use crate::domain::{
-    Board, HintReport, HintSummary, Outcome, PathReport, PositionText, StepSummary, TimeLimits,
+    HintReport, HintSummary, Outcome, PathReport, PositionText, StepSummary, TimeLimits,
     explain_puzzle, hint_puzzle, parse_board,
 };
 use crate::pb;
@@ -36,6 +38,13 @@ pub struct HintArgs {
     /// a candidate, '.' where crossed out.
     #[arg(long, default_value = "")]
     pub marks: String,
+    /// How to print the hint: the grid with the step drawn on it, its
+    /// line and its reasoning spelled out; or one JSON object with the
+    /// outcome and the step (its units, witnesses, links and branches, as
+    /// the proto names them), the mistake, or whether the position is
+    /// solved.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub target: TargetArgs,
 }
@@ -52,6 +61,11 @@ pub struct ExplainArgs {
     /// Your pencil marks, as for `sudoku hint`.
     #[arg(long, default_value = "")]
     pub marks: String,
+    /// How to print the path: one line per step and the grade; or one
+    /// JSON object with the outcome, every step with its reasoning, and
+    /// the grade.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub target: TargetArgs,
 }
@@ -84,11 +98,21 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
         progress => parse_board(progress),
     }
     .map_err(|error| Failure::usage(error.to_string()))?;
+    if args.format == Format::Json {
+        print_out(&format!("{}\n", hint_json(&report)))?;
+        return match report.hint {
+            None => Ok(ExitCode::of(report.outcome)),
+            Some(HintSummary::Stalled(_)) => Err(Failure::error("no hint: the solver stalled")),
+            Some(_) => Ok(ExitCode::Success),
+        };
+    }
     match report.hint {
         None => refuse(report.outcome),
         Some(HintSummary::Step(step)) => {
-            let grid = draw(&position, &step.pattern, std::io::stdout().is_terminal());
-            print_out(&format!("{grid}{}\n", step_line(&step)))?;
+            let colour = std::io::stdout().is_terminal();
+            let grid = reasoning::draw(&position, &step, colour);
+            let spelled = reasoning::spelled_out(&step);
+            print_out(&format!("{grid}{}\n{spelled}", step_line(&step)))?;
             Ok(ExitCode::Success)
         }
         Some(HintSummary::Mistake(mark)) => {
@@ -105,6 +129,20 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
         }
         Some(HintSummary::Stalled(why)) => Err(Failure::error(format!("no hint: {why}"))),
     }
+}
+
+/// A hint as one JSON object: the outcome, and the step, the mistake,
+/// `position_solved` or `stalled_reason`.
+fn hint_json(report: &HintReport) -> serde_json::Value {
+    let mut value = json!({"outcome": outcome_word(report.outcome)});
+    match &report.hint {
+        None => {}
+        Some(HintSummary::Step(step)) => value["step"] = reasoning::step_json(step),
+        Some(HintSummary::Mistake(mark)) => value["mistake"] = reasoning::candidate(*mark),
+        Some(HintSummary::Solved) => value["position_solved"] = json!(true),
+        Some(HintSummary::Stalled(why)) => value["stalled_reason"] = json!(why),
+    }
+    value
 }
 
 /// Runs `sudoku explain`: one step per line, then the grade.
@@ -133,9 +171,37 @@ pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
             client::logic::explain(channel, &connect, request).await
         })?
     };
+    if let Some(mark) = path.mistake {
+        let line = match args.format {
+            Format::Json => json!({
+                "outcome": outcome_word(path.outcome),
+                "mistake": reasoning::candidate(mark),
+            })
+            .to_string(),
+            Format::Text => format!(
+                "mistake at {}: {} is not the solution's digit there, or was crossed out",
+                mark.cell(),
+                mark.digit
+            ),
+        };
+        print_out(&format!("{line}\n"))?;
+        return Ok(ExitCode::Success);
+    }
     let Some(grade) = path.grade else {
         return refuse(path.outcome);
     };
+    if args.format == Format::Json {
+        let value = json!({
+            "outcome": outcome_word(path.outcome),
+            "steps": path.steps.iter().map(reasoning::step_json).collect::<Vec<_>>(),
+            "rating": grade.rating.value(),
+            "level": grade.level().name(),
+            "hardest_technique": grade.hardest.map_or("", |t| t.name()),
+            "stalled_reason": grade.stalled.clone().unwrap_or_default(),
+        });
+        print_out(&format!("{value}\n"))?;
+        return Ok(ExitCode::Success);
+    }
     let mut text = String::new();
     for (number, step) in path.steps.iter().enumerate() {
         text.push_str(&format!("{:3}. {}\n", number + 1, step_line(step)));
@@ -185,36 +251,4 @@ fn refuse(outcome: Outcome) -> Result<ExitCode, Failure> {
         why_no_path(outcome)
     ));
     Ok(ExitCode::of(outcome))
-}
-
-/// The grid with the pattern's cells marked: reversed colours on a
-/// terminal, brackets otherwise.
-pub fn draw(board: &Board, pattern: &[Mark], colour: bool) -> String {
-    let marked = |cell: usize| pattern.iter().any(|m| usize::from(m.cell) == cell);
-    let mut text = String::new();
-    for row in 0..9 {
-        if row % 3 == 0 {
-            text.push_str("+---------+---------+---------+\n");
-        }
-        for column in 0..9 {
-            if column % 3 == 0 {
-                text.push('|');
-            }
-            let cell = row * 9 + column;
-            let value = board.cells()[cell];
-            let shown = if value == 0 {
-                '.'
-            } else {
-                char::from(b'0' + value)
-            };
-            text.push_str(&match (marked(cell), colour) {
-                (true, true) => format!("\x1b[7m {shown} \x1b[0m"),
-                (true, false) => format!("[{shown}]"),
-                (false, _) => format!(" {shown} "),
-            });
-        }
-        text.push_str("|\n");
-    }
-    text.push_str("+---------+---------+---------+\n");
-    text
 }

@@ -21,6 +21,7 @@ pub mod health;
 pub mod hint;
 pub mod output;
 pub mod progress;
+pub mod reasoning;
 pub mod solve;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

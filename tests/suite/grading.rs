@@ -339,3 +339,107 @@ async fn an_explanation_larger_than_the_message_limit_still_arrives() {
     assert!(prost::Message::encoded_len(&explained) > 4096);
     assert_eq!(explained.outcome(), Outcome::Solved);
 }
+
+#[tokio::test]
+async fn steps_carry_their_reasoning_and_explain_starts_from_a_position() {
+    let server = TestServer::default().await;
+    let mut client = server.client().await;
+    let explain = |progress: &str| ExplainRequest {
+        puzzle: NEEDS_FORCING_CHAINS.to_string(),
+        progress: progress.to_string(),
+        ..Default::default()
+    };
+    let path = client.explain(explain("")).await.unwrap().into_inner();
+    let on_grid = |c: &Candidate| (1..=9).contains(&c.row) && (1..=9).contains(&c.column);
+    let mut kinds = (0, 0, 0);
+    for step in &path.steps {
+        if step.technique.starts_with("Hidden Single") {
+            assert_eq!(step.units.len(), 1, "{step:?}");
+            kinds.0 += 1;
+        }
+        for link in &step.links {
+            assert!(
+                on_grid(link.source.as_ref().unwrap()) && on_grid(link.target.as_ref().unwrap())
+            );
+            kinds.1 += 1;
+        }
+        for branch in &step.branches {
+            assert!(
+                branch.assumption.is_some() && branch.result.is_some(),
+                "{branch:?}"
+            );
+            assert!(!branch.links.is_empty(), "{step:?}");
+            kinds.2 += 1;
+        }
+    }
+    assert!(kinds.0 > 0 && kinds.1 > 0 && kinds.2 > 0, "{kinds:?}");
+
+    // From a position holding the path's first placements, the path
+    // starts there: none of them is placed again.
+    let first: Vec<&Candidate> = path
+        .steps
+        .iter()
+        .flat_map(|s| &s.placements)
+        .take(3)
+        .collect();
+    let mut progress = NEEDS_FORCING_CHAINS.as_bytes().to_vec();
+    for c in &first {
+        progress[((c.row - 1) * 9 + c.column - 1) as usize] = b'0' + c.digit as u8;
+    }
+    let progress = String::from_utf8(progress).unwrap();
+    let rest = client
+        .explain(explain(&progress))
+        .await
+        .unwrap()
+        .into_inner();
+    let placed_again = rest
+        .steps
+        .iter()
+        .flat_map(|s| &s.placements)
+        .filter(|c| first.iter().any(|f| (f.row, f.column) == (c.row, c.column)))
+        .count();
+    assert_eq!(placed_again, 0);
+    assert!(rest.grade.is_some() && rest.mistake.is_none());
+
+    // A wrong placement gets the mistake and no path.
+    let wrong_digit = first[0].digit % 9 + 1;
+    let mut wrong = progress.into_bytes();
+    wrong[((first[0].row - 1) * 9 + first[0].column - 1) as usize] = b'0' + wrong_digit as u8;
+    let wrong = String::from_utf8(wrong).unwrap();
+    let refused = client.explain(explain(&wrong)).await.unwrap().into_inner();
+    assert!(refused.steps.is_empty() && refused.grade.is_none());
+    let mistake = refused.mistake.expect("a mistake");
+    assert_eq!(
+        (mistake.row, mistake.column),
+        (first[0].row, first[0].column)
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_puzzle_names_its_cells_in_a_cell_errors_detail() {
+    use prost::Message;
+    let server = TestServer::default().await;
+    let conflicting = format!("7{}7{}", ".".repeat(9), ".".repeat(70));
+    let status = server
+        .client()
+        .await
+        .hint(hint_request(&conflicting, "", ""))
+        .await
+        .expect_err("refused");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    let rpc = tonic_types::Status::decode(status.details()).expect("a google.rpc.Status");
+    let detail = rpc
+        .details
+        .iter()
+        .find(|any| any.type_url == "type.googleapis.com/sudoku.v1.CellErrors")
+        .expect("a CellErrors detail");
+    let cells = sudoku_grpc::pb::CellErrors::decode(detail.value.as_slice()).unwrap();
+    assert_eq!(cells.field, "puzzle");
+    let named: Vec<_> = cells
+        .cells
+        .iter()
+        .map(|c| (c.row, c.column, c.digit))
+        .collect();
+    // r1c1 and r2c2 (cell 10) share box 1.
+    assert_eq!(named, [(1, 1, 7), (2, 2, 7)]);
+}

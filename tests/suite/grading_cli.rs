@@ -147,11 +147,17 @@ fn one_puzzle_is_graded_hinted_and_explained_alike_on_a_server_and_here() {
     assert_eq!(text(&graded.stdout), "4.2/1.2/1.2 hard XY-Wing\n");
     assert_eq!(graded.status.code(), Some(0));
 
-    let commands: [&[&str]; 4] = [
+    // Two placements of the solution (r1c1 is 5, r1c2 is 3).
+    let progress = HARD.replacen("..4", "534", 1);
+    let commands: [&[&str]; 8] = [
         &["hint", HARD],
         &["hint", HARD, "--progress", &HARD.replacen('.', "9", 1)],
+        &["hint", HARD, "--format", "json"],
+        &["hint", DIABOLICAL, "--format", "json"],
         &["explain", HARD],
         &["explain", DIABOLICAL],
+        &["explain", HARD, "--progress", &progress, "--format", "json"],
+        &["explain", HARD, "--progress", &HARD.replacen('.', "9", 1)],
     ];
     for command in commands {
         let remote = sudoku(&[command, &["--server", address]].concat());
@@ -159,12 +165,54 @@ fn one_puzzle_is_graded_hinted_and_explained_alike_on_a_server_and_here() {
         assert_eq!(remote.status.code(), Some(0), "{}", text(&remote.stderr));
         assert_eq!(text(&remote.stdout), text(&local.stdout), "{command:?}");
     }
-    let hint = sudoku(&["hint", HARD, "--server", address]);
+    let hint = text(&sudoku(&["hint", HARD, "--server", address]).stdout);
+    // The grid marks the placement {6} and the witness (6) at r4c4, and
+    // the reasoning is spelled out under the step's line.
     assert!(
-        text(&hint.stdout).ends_with("place 6 in r3c6.\n"),
-        "{}",
-        text(&hint.stdout)
+        hint.contains("place 6 in r3c6.\nunits: box 2\nwitnesses: 6 at r4c4\n"),
+        "{hint}"
     );
+    assert!(hint.contains("{.}") && hint.contains("(6)"), "{hint}");
+    let json = sudoku(&["hint", HARD, "--format", "json", "--server", address]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON object");
+    assert_eq!(
+        json["step"]["units"],
+        serde_json::json!([{"kind": "box", "number": 2}])
+    );
+    assert_eq!(
+        json["step"]["witnesses"],
+        serde_json::json!([{"row": 4, "column": 4, "digit": 6}])
+    );
+    let chains = sudoku(&[
+        "explain", DIABOLICAL, "--format", "json", "--server", address,
+    ]);
+    let chains: serde_json::Value =
+        serde_json::from_slice(&chains.stdout).expect("one JSON object");
+    let steps = chains["steps"].as_array().expect("steps");
+    assert!(
+        steps
+            .iter()
+            .any(|step| !step["links"].as_array().unwrap().is_empty()),
+        "no step with links"
+    );
+    let from_progress = text(
+        &sudoku(&[
+            "explain",
+            HARD,
+            "--progress",
+            &progress,
+            "--server",
+            address,
+        ])
+        .stdout,
+    );
+    // The path starts from the position: what it already holds is not
+    // placed again, and it still ends with the grade.
+    assert!(
+        !from_progress.contains("place 5 in r1c1"),
+        "{from_progress}"
+    );
+    assert!(from_progress.contains("rating "), "{from_progress}");
     let mistake = sudoku(&[
         "hint",
         HARD,

@@ -55,7 +55,7 @@ pub use grader::{
 pub use grid::{Grid, MarksError};
 pub use hint::{Hint, PositionError, hint, hint_at, position};
 pub use ladder::{all_instances, find_technique, simplest_step};
-pub use reasoning::{Branch, INFERENCE_RULES, Link, LinkKind};
+pub use reasoning::{Branch, INFERENCE_RULES, Link, LinkKind, eureka};
 pub use reasoning_check::reasoning_faults;
 pub use singles::Single;
 pub use step::{Mark, Step};

@@ -104,13 +104,15 @@ fn link_fault(link: &Link, grid: &Grid) -> Option<String> {
 /// places in some unit all lie in the two ends.
 fn is_strong(link: &Link, source: Cells, target: Cells, grid: &Grid) -> bool {
     let (a, b) = (link.source, link.target);
-    if a.cell == b.cell {
+    if a.cell == b.cell && source.len() == 1 && target.len() == 1 {
         return a.digit != b.digit
             && grid.marks(usize::from(a.cell)) == bit(a.digit) | bit(b.digit);
     }
+    // Grouped ends may share a box's centre cell: the link holds while
+    // the two ends cover every place of the unit.
     let ends = source.or(target);
     a.digit == b.digit
-        && source.and(target).is_empty()
+        && source != target
         && UNITS.iter().any(|&unit| {
             ends.minus(unit).is_empty() && grid.cells_with(a.digit).and(unit).minus(ends).is_empty()
         })

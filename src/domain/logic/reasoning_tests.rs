@@ -126,7 +126,10 @@ fn referee_walk(puzzle: &Board, referee: &mut ReasoningReferee) {
 #[test]
 fn every_step_of_the_made_and_classic_puzzles_draws_links_that_hold() {
     let mut referee = ReasoningReferee::default();
-    for text in walked_puzzles() {
+    // From top1465: an X-Chain through a box whose places form a cross, so
+    // that both ends of its strong link hold the cross's centre.
+    let cross = ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........";
+    for text in walked_puzzles().chain([cross]) {
         referee_walk(&board(text), &mut referee);
     }
     assert!(referee.faults.is_empty(), "{:#?}", referee.faults);
