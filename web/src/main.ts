@@ -43,6 +43,7 @@ import {
   candidatePoint,
   groupBox,
   groupName,
+  emptyLayers,
   layersOf,
   LEVEL_NAMES,
   linkKindName,
@@ -209,16 +210,7 @@ function byCell(list: readonly Candidate[]): Map<Cell, number> {
   return map;
 }
 
-const NO_LAYERS: Layers = {
-  units: new Set(),
-  pattern: [],
-  witnesses: [],
-  links: [],
-  assumption: null,
-  result: null,
-  placements: [],
-  eliminations: [],
-};
+const NO_LAYERS: Layers = emptyLayers();
 
 function render(): void {
   const shown = refused ? null : shownStep(state);

@@ -115,10 +115,9 @@ export interface Layers {
   eliminations: Candidate[];
 }
 
-export function layersOf(step: StepData, level: HintLevel, branch: number): Layers {
-  const units = new Set<Cell>();
-  for (const u of regionUnits(step)) for (const cell of unitCells(u.kind, u.number)) units.add(cell);
-  const layers: Layers = {
+/** Nothing to draw: no step on show. */
+export function emptyLayers(units: Set<Cell> = new Set()): Layers {
+  return {
     units,
     pattern: [],
     witnesses: [],
@@ -128,6 +127,12 @@ export function layersOf(step: StepData, level: HintLevel, branch: number): Laye
     placements: [],
     eliminations: [],
   };
+}
+
+export function layersOf(step: StepData, level: HintLevel, branch: number): Layers {
+  const units = new Set<Cell>();
+  for (const u of regionUnits(step)) for (const cell of unitCells(u.kind, u.number)) units.add(cell);
+  const layers = emptyLayers(units);
   if (level >= 2) {
     layers.pattern = step.cells;
     layers.witnesses = step.witnesses;
