@@ -4,9 +4,13 @@
 //    (the app's performance mark "grid-rendered"), and to the puzzle on
 //    show ("puzzle-shown"), over LOADS fresh loads;
 //  - Hint round trip: performance.now() around the Hint call in the page
-//    (the app's performance measure "hint-rpc"), over HINTS hints.
+//    (the app's performance measure "hint-rpc"), over HINTS hints, as
+//    p50, p99, min and max. Every hint is asked from the same position, the
+//    givens, so each one is the puzzle's first step (named in the output).
 // Env: SUDOKU_SERVER_BIN (default ../target/release/sudoku-server),
-// SUDOKU_SERVER_ARGS, LOADS (20), HINTS (200), CHROMIUM_BIN.
+// SUDOKU_SERVER_ARGS, LOADS (20), HINTS (200), CHROMIUM_BIN, PUZZLE (81
+// cells, digits and . or 0; default an easy classic), TIMEOUT_MS (60000,
+// per load and per hint).
 import { chromium } from "@playwright/test";
 import { spawn } from "node:child_process";
 import { cpus } from "node:os";
@@ -20,7 +24,13 @@ const extra = (process.env.SUDOKU_SERVER_ARGS ?? "").split(" ").filter(Boolean);
 const loads = Number(process.env.LOADS ?? 20);
 const hints = Number(process.env.HINTS ?? 200);
 const chromiumBin = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const DEFAULT_PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const PUZZLE = (process.env.PUZZLE ?? DEFAULT_PUZZLE).trim();
+if (!/^[0-9.]{81}$/.test(PUZZLE)) {
+  console.error(`PUZZLE must be 81 cells of digits and . or 0 (got ${PUZZLE.length} characters)`);
+  process.exit(2);
+}
+const timeout = Number(process.env.TIMEOUT_MS ?? 60_000);
 
 const args = ["--listen", "127.0.0.1:0", "--log-format", "json", ...extra];
 const server = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -48,7 +58,9 @@ const fmt = (values) =>
   `p50 ${pct(values, 50).toFixed(1)} ms, p99 ${pct(values, 99).toFixed(1)} ms, ` +
   `min ${Math.min(...values).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (n=${values.length})`;
 
-console.log(`command: SUDOKU_SERVER_BIN=${bin} SUDOKU_SERVER_ARGS="${extra.join(" ")}" LOADS=${loads} HINTS=${hints} node scripts/measure.mjs`);
+const puzzleEnv = PUZZLE === DEFAULT_PUZZLE ? "" : `PUZZLE=${PUZZLE} `;
+console.log(`command: SUDOKU_SERVER_BIN=${bin} SUDOKU_SERVER_ARGS="${extra.join(" ")}" LOADS=${loads} HINTS=${hints} ${puzzleEnv}node scripts/measure.mjs`);
+console.log(`puzzle: ${PUZZLE}${PUZZLE === DEFAULT_PUZZLE ? " (the default)" : ""}`);
 console.log(`server: ${bin} ${args.join(" ")} at ${url}`);
 console.log(`browser: ${chromiumBin} ${browser.version()} headless, viewport 1280x900, loopback`);
 console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, node ${process.version}`);
@@ -60,6 +72,7 @@ try {
     // A fresh context each time: no cache, no saved game.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    page.setDefaultTimeout(timeout);
     await page.goto(`${url}/?puzzle=${PUZZLE}`);
     await page.waitForFunction(() => performance.getEntriesByName("puzzle-shown").length > 0);
     const [g, s] = await page.evaluate(() => [
@@ -75,6 +88,7 @@ try {
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
   await page.goto(`${url}/?puzzle=${PUZZLE}`);
   await page.waitForFunction(() => performance.getEntriesByName("puzzle-shown").length > 0);
   const hintButton = page.getByRole("button", { name: "Hint" });
@@ -83,6 +97,11 @@ try {
     await page.waitForFunction((n) => performance.getEntriesByName("hint-rpc").length >= n, i + 1);
   }
   const rtt = await page.evaluate(() => performance.getEntriesByName("hint-rpc").map((e) => e.duration));
+  // What the hint was (the step on show), or what the page said instead.
+  const answer = (await page.locator("#step-panel").isVisible())
+    ? await page.locator("#step-title").textContent()
+    : `no step: ${await page.locator("#message").textContent()}`;
+  console.log(`hint given: ${answer?.trim()}`);
   console.log(`Hint round trip (in the browser, around the gRPC-Web call), ${hints} hints: ${fmt(rtt)}`);
   await context.close();
 } finally {
