@@ -188,14 +188,17 @@ export function linkPath(link: LinkData): string {
   const length = Math.hypot(dx, dy) || 1;
   const ux = dx / length;
   const uy = dy / length;
-  const inset = Math.min(14, length / 3);
+  // Two candidates of one cell are a third of a cell apart: such a link
+  // bows well out of the cell, or it would be an arrowhead alone.
+  const inCell = length < 45;
+  const inset = inCell ? 6 : Math.min(14, length / 3);
   const sx = x1 + ux * inset;
   const sy = y1 + uy * inset;
   const ex = x2 - ux * inset;
   const ey = y2 - uy * inset;
   // Bend to one side by a tenth of the length, so that links along a row
   // do not run through the candidates between their ends.
-  const bend = Math.min(40, length / 6);
+  const bend = inCell ? 26 : Math.min(40, length / 6);
   const cx = (sx + ex) / 2 - uy * bend;
   const cy = (sy + ey) / 2 + ux * bend;
   const r = (n: number) => Math.round(n * 10) / 10;

@@ -79,6 +79,25 @@ test("a candidate's point is its place in the cell's 3x3 layout", () => {
   assert.match(linkPath(chainStep.links[0]), /^M[\d.]+ [\d.]+Q[\d.]+ [\d.]+ [\d.]+ [\d.]+$/);
 });
 
+test("a link between two candidates of one cell bows out of the cell, so it is seen", () => {
+  const link = {
+    source: c(7, 2, 4),
+    target: c(7, 2, 5),
+    kind: 1,
+    sourceOn: false,
+    targetOn: true,
+    sourceGroup: [],
+    targetGroup: [],
+  } as unknown as Parameters<typeof linkPath>[0];
+  const numbers = linkPath(link).match(/[\d.]+/g)!.map(Number);
+  const [sx, , cx, cy, ex] = numbers;
+  const [, y] = candidatePoint(c(7, 2, 4));
+  // The curve's control point is well away from the two candidates' row
+  // of marks, and the line is longer than an arrowhead.
+  assert.ok(Math.abs(cy - y) >= 20, `control point ${cx},${cy} too close to the marks at y ${y}`);
+  assert.ok(ex - sx >= 20, `drawn over ${ex - sx} units only`);
+});
+
 test("issue 39 #9: each level gets its own Generate seed from one link seed", () => {
   const seeds = [0, 1, 2, 3, 4].map((level) => generateSeed(42n, level));
   assert.equal(new Set(seeds).size, 5);
