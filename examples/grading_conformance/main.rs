@@ -256,6 +256,8 @@ struct Checker<'a> {
     solution: &'a Board,
     steps: u64,
     wrong: Vec<String>,
+    /// Steps whose reasoning was checked, by technique.
+    reasoned: &'a mut std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl Checker<'_> {
@@ -263,6 +265,7 @@ impl Checker<'_> {
     /// of links on the grid it was found on.
     fn check_reasoning(&mut self, before: &Grid, step: &Step) {
         let shown = step.clone().with_witnesses(before);
+        *self.reasoned.entry(step.technique.name()).or_default() += 1;
         for fault in logic::reasoning_faults(&shown, before) {
             self.wrong
                 .push(format!("{}: reasoning: {fault}", step.technique.name()));
@@ -313,6 +316,7 @@ fn soundness(file: &str) {
     let text = read(file);
     let (mut puzzles, mut steps, mut stalled, mut wrong) = (0, 0, 0, 0);
     let mut slowest = (Duration::ZERO, String::new());
+    let mut reasoned = std::collections::BTreeMap::new();
     let started = Instant::now();
     for line in puzzles_of(&text) {
         let Ok(board) = parse_board(line) else {
@@ -325,6 +329,7 @@ fn soundness(file: &str) {
             solution: &solution,
             steps: 0,
             wrong: Vec::new(),
+            reasoned: &mut reasoned,
         };
         let one = Instant::now();
         let grade = logic::walk(
@@ -350,6 +355,11 @@ fn soundness(file: &str) {
         started.elapsed().as_secs_f64(),
         slowest.0.as_secs_f64() * 1e3,
         slowest.1
+    );
+    let techniques: Vec<String> = reasoned.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    println!(
+        "  reasoning checked by technique: {}",
+        techniques.join(", ")
     );
 }
 
