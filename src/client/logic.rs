@@ -25,8 +25,9 @@ use crate::pb;
 /// allows one (`MAX_EXPLAIN_RESPONSE_BYTES`, 1 MiB).
 pub const MAX_EXPLAIN_RESPONSE_BYTES: usize = 1 << 20;
 
-/// The longest explanation shown, in characters.
-const MAX_EXPLANATION_CHARS: usize = 1000;
+/// The longest explanation shown, in characters: a nested forcing chain
+/// spells out every link of its branches, a few thousand characters.
+const MAX_EXPLANATION_CHARS: usize = 32_768;
 
 /// Asks the server for a hint from the position `request` describes, and
 /// checks it.

@@ -253,10 +253,6 @@ pub fn end_name(mark: Mark, group: Cells) -> String {
     format!("({}){cells}", mark.digit)
 }
 
-/// Most links of a branch its sentence spells out; the rest are in the
-/// step's branches.
-const LINKS_SPELLED: usize = 12;
-
 /// The branches of a forcing chain, one clause each: the assumption, its
 /// links in Eureka notation, and where it ends.
 pub fn branches_text(branches: &[Branch]) -> String {
@@ -266,12 +262,7 @@ pub fn branches_text(branches: &[Branch]) -> String {
             " If {}: ",
             state(branch.assumption, branch.assumed_on)
         ));
-        let shown = &branch.links[..branch.links.len().min(LINKS_SPELLED)];
-        text.push_str(&segments(shown, ", "));
-        let hidden = branch.links.len() - shown.len();
-        if hidden > 0 {
-            text.push_str(&format!(" and {hidden} more links"));
-        }
+        text.push_str(&segments(&branch.links, ", "));
         if !branch.techniques.is_empty() {
             text.push_str(&format!(" (with {})", branch.techniques.join(", ")));
         }
