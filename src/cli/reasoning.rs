@@ -3,12 +3,13 @@
 //! removals), spelled out below it (units, links in Eureka notation,
 //! each forcing chain's branch), and as JSON for `--format json`.
 //!
-//! The JSON keeps the proto's field names, so that a script written
-//! against `grpcurl`'s output reads this too.
+//! The JSON keeps the proto's field names (as the proto writes them,
+//! in snake case), with enum values as lower-case words (`"strong"`,
+//! `"box"`), as the command line's other JSON does.
 
 use serde_json::{Value, json};
 
-use crate::domain::logic::{Branch, Link, LinkKind, Mark, eureka};
+use crate::domain::logic::{Branch, Link, LinkKind, Mark, eureka, state};
 use crate::domain::{Board, StepSummary, Unit};
 
 /// How a cell is marked on the grid, strongest first.
@@ -30,12 +31,13 @@ pub const LEGEND: &str =
 /// brackets otherwise.
 pub fn draw(board: &Board, step: &StepSummary, colour: bool) -> String {
     let has = |marks: &[Mark], cell: usize| marks.iter().any(|m| usize::from(m.cell) == cell);
+    let linked = link_cells(step);
     let role = |cell: usize| {
         if has(&step.placements, cell) {
             Role::Placed
         } else if has(&step.eliminations, cell) {
             Role::Removed
-        } else if has(&step.pattern, cell) || link_cells(step).contains(&cell) {
+        } else if has(&step.pattern, cell) || linked.contains(&cell) {
             Role::Pattern
         } else if has(&step.witnesses, cell) {
             Role::Witness
@@ -124,14 +126,6 @@ pub fn spelled_out(step: &StepSummary) -> String {
 }
 
 fn branch_line(branch: &Branch) -> String {
-    let state = |mark: Mark, on: bool| {
-        format!(
-            "{}{}{}",
-            mark.cell(),
-            if on { "=" } else { "<>" },
-            mark.digit
-        )
-    };
     let end = match branch.contradiction {
         true => format!("{} both on and off: a contradiction", branch.result.cell()),
         false => state(branch.result, branch.result_on),

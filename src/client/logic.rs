@@ -10,11 +10,13 @@
 //! techniques, ratings off the scale). Explanations are shown with their
 //! control characters escaped.
 
+use std::collections::HashSet;
+
 use tonic::transport::Channel;
 
 use super::check::{self, ProtocolError, checked_grade, checked_rating, known_technique};
 use super::{ClientError, ConnectOptions};
-use crate::domain::logic::{Branch, INFERENCE_RULES, Link, LinkKind, Mark};
+use crate::domain::logic::{self, Branch, INFERENCE_RULES, Link, LinkKind, Mark};
 use crate::domain::{
     Board, HintReport, HintSummary, Outcome, PathReport, StepSummary, Unit, parse_board,
     solve_board,
@@ -174,6 +176,17 @@ fn checked_path(
         progress => parse_board(progress)
             .map_err(|error| ProtocolError::new(format!("the progress sent: {error}")))?,
     };
+    let marks = (!request.marks.is_empty()).then_some(request.marks.as_str());
+    let position = logic::position(&givens, Some(&start), marks).map_err(|error| {
+        ProtocolError::new(format!("a path from a position refused here: {error}"))
+    })?;
+    if let Some(mistake) = logic::first_mistake(&position, &solution) {
+        return Err(ProtocolError::new(format!(
+            "a path from a position with a mistake at {} ({})",
+            mistake.cell(),
+            mistake.digit
+        )));
+    }
     let grade = response
         .grade
         .as_ref()
@@ -267,7 +280,12 @@ fn checked_step(step: &pb::Step, solution: &Board) -> Result<StepSummary, Protoc
         links: step
             .links
             .iter()
-            .map(checked_link)
+            .map(|link| match checked_link(link)? {
+                link if link.kind == LinkKind::Inference => Err(ProtocolError::new(
+                    "an inference link outside a forcing chain's branch",
+                )),
+                link => Ok(link),
+            })
             .collect::<Result<_, _>>()?,
         branches: step
             .branches
@@ -325,7 +343,7 @@ fn checked_link(link: &pb::Link) -> Result<Link, ProtocolError> {
             .map(|c| checked_candidate(c, 1..=9))
             .collect::<Result<Vec<_>, _>>()?;
         let fits = marks.is_empty()
-            || (marks.iter().all(|m| m.digit == end.digit) && marks.contains(&end));
+            || (marks.iter().all(|m| m.digit == end.digit) && marks.first() == Some(&end));
         match fits {
             true => Ok(marks),
             false => Err(ProtocolError::new(format!(
@@ -335,6 +353,18 @@ fn checked_link(link: &pb::Link) -> Result<Link, ProtocolError> {
             ))),
         }
     };
+    let read_as_its_kind = match kind {
+        LinkKind::Strong => !link.source_on && link.target_on,
+        LinkKind::Weak => link.source_on && !link.target_on,
+        LinkKind::Inference => true,
+    };
+    if !read_as_its_kind {
+        return Err(ProtocolError::new(format!(
+            "a {kind:?} link read from {} to {}",
+            if link.source_on { "on" } else { "off" },
+            if link.target_on { "on" } else { "off" }
+        )));
+    }
     let source_group = group(source, &link.source_group)?;
     let target_group = group(target, &link.target_group)?;
     Ok(
@@ -345,20 +375,50 @@ fn checked_link(link: &pb::Link) -> Result<Link, ProtocolError> {
 
 /// A forcing chain's branch: its assumption, links and result.
 fn checked_branch(branch: &pb::Branch) -> Result<Branch, ProtocolError> {
-    let techniques = branch
+    let techniques: Vec<&'static str> = branch
         .techniques
         .iter()
         .map(|name| known_inner_technique(name))
         .collect::<Result<_, _>>()?;
+    let assumption = required(branch.assumption.as_ref(), "branch's assumption")?;
+    let links: Vec<Link> = branch
+        .links
+        .iter()
+        .map(checked_link)
+        .collect::<Result<_, _>>()?;
+    let result = required(branch.result.as_ref(), "branch's result")?;
+    // Each link reads from the assumption or from what an earlier one
+    // reached, and the branch reaches its result (both ways for a
+    // contradiction).
+    let mut reached = HashSet::from([(assumption, branch.assumed_on)]);
+    for link in &links {
+        if !reached.contains(&(link.source, link.source_on)) {
+            return Err(ProtocolError::new(format!(
+                "a branch link from {} before the branch reaches it",
+                link.source.cell()
+            )));
+        }
+        reached.insert((link.target, link.target_on));
+    }
+    let ends = match branch.contradiction {
+        true => reached.contains(&(result, true)) && reached.contains(&(result, false)),
+        false => reached.contains(&(result, branch.result_on)),
+    };
+    if !ends {
+        return Err(ProtocolError::new(
+            "a branch that does not reach its result",
+        ));
+    }
+    if links.iter().any(|l| l.kind == LinkKind::Inference) && techniques.is_empty() {
+        return Err(ProtocolError::new(
+            "a branch with inference links that names no technique",
+        ));
+    }
     Ok(Branch {
-        assumption: required(branch.assumption.as_ref(), "branch's assumption")?,
+        assumption,
         assumed_on: branch.assumed_on,
-        links: branch
-            .links
-            .iter()
-            .map(checked_link)
-            .collect::<Result<_, _>>()?,
-        result: required(branch.result.as_ref(), "branch's result")?,
+        links,
+        result,
         result_on: branch.result_on,
         contradiction: branch.contradiction,
         techniques,
@@ -395,8 +455,10 @@ fn checked_mistake(
     let placed = parse_board(progress).is_ok_and(|progress| {
         progress.cells()[cell] == mark.digit && solution.cells()[cell] != mark.digit
     });
-    let crossed_out = marks.as_bytes().get(cell * 9 + usize::from(mark.digit) - 1) == Some(&b'.')
-        && solution.cells()[cell] == mark.digit;
+    let crossed_out = matches!(
+        marks.as_bytes().get(cell * 9 + usize::from(mark.digit) - 1),
+        Some(b'.' | b'0')
+    ) && solution.cells()[cell] == mark.digit;
     if !(placed || crossed_out) {
         return Err(ProtocolError::new(format!(
             "a mistake at {} ({}) that is not one",
@@ -528,6 +590,69 @@ mod tests {
         let mut path_for_two = explained(HARD);
         path_for_two.outcome = pb::Outcome::MultipleSolutions as i32;
         assert!(refusal(checked_path(&asked(&two), &path_for_two)).contains("without exactly one"));
+    }
+
+    /// A puzzle whose path needs forcing chains of several kinds.
+    const CHAINS: &str =
+        ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3";
+
+    #[test]
+    fn reasoning_read_against_its_kind_or_out_of_order_is_refused() {
+        let path = explained(CHAINS);
+        assert!(checked_path(&asked(CHAINS), &path).is_ok());
+        let at = |kind: fn(&pb::Step) -> bool| path.steps.iter().position(kind).unwrap();
+        let with_links = at(|s| !s.links.is_empty());
+        let with_branches = at(|s| s.branches.iter().any(|b| b.links.len() > 1));
+
+        let mut backwards = path.clone();
+        let link = &mut backwards.steps[with_links].links[0];
+        link.source_on = !link.source_on;
+        assert!(refusal(checked_path(&asked(CHAINS), &backwards)).contains("link read from"));
+
+        let mut inference = path.clone();
+        inference.steps[with_links].links[0].kind = pb::LinkKind::Inference as i32;
+        assert!(
+            refusal(checked_path(&asked(CHAINS), &inference)).contains("outside a forcing chain")
+        );
+
+        let mut shuffled = path.clone();
+        let branch = shuffled.steps[with_branches]
+            .branches
+            .iter_mut()
+            .find(|b| b.links.len() > 1)
+            .unwrap();
+        branch.links.reverse();
+        assert!(refusal(checked_path(&asked(CHAINS), &shuffled)).contains("before the branch"));
+    }
+
+    #[test]
+    fn a_path_from_a_position_with_a_mistake_is_refused_and_a_0_mark_is_one() {
+        let solution = solve_board(&parse_board(HARD).unwrap(), None, || false)
+            .unwrap()
+            .solution
+            .unwrap();
+        // The player crossed out r1c1's solution digit with a '0'.
+        let mut marks = "123456789".repeat(81).into_bytes();
+        marks[usize::from(solution.cells()[0]) - 1] = b'0';
+        let request = pb::ExplainRequest {
+            puzzle: HARD.into(),
+            marks: String::from_utf8(marks).unwrap(),
+            ..Default::default()
+        };
+        // A server that sends a path anyway is refused...
+        assert!(refusal(checked_path(&request, &explained(HARD))).contains("with a mistake"));
+        // ... and one that names the mistake is believed.
+        let named = pb::ExplainResponse {
+            outcome: pb::Outcome::Solved as i32,
+            mistake: Some(pb::Candidate {
+                row: 1,
+                column: 1,
+                digit: u32::from(solution.cells()[0]),
+            }),
+            ..Default::default()
+        };
+        let report = checked_path(&request, &named).unwrap();
+        assert_eq!(report.mistake, Some(Mark::new(0, solution.cells()[0])));
     }
 
     #[test]

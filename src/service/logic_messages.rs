@@ -92,6 +92,7 @@ fn pb_unit(unit: Unit) -> pb::Unit {
     }
 }
 
+/// The protobuf form of a link, its groups' cells listed.
 fn pb_link(link: &Link) -> pb::Link {
     let group = |marks: Vec<Mark>| marks.into_iter().map(pb_candidate).collect();
     pb::Link {
@@ -109,6 +110,7 @@ fn pb_link(link: &Link) -> pb::Link {
     }
 }
 
+/// The protobuf form of a forcing chain's branch.
 fn pb_branch(branch: &Branch) -> pb::Branch {
     pb::Branch {
         assumption: Some(pb_candidate(branch.assumption)),

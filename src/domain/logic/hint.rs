@@ -113,7 +113,7 @@ pub fn hint_at(grid: &Grid, solution: &Board, should_stop: &dyn Fn() -> bool) ->
 /// The first wrong placement, else the first crossed-out solution digit:
 /// placements first, since a wrong one also crosses out marks the player
 /// never touched.
-pub(super) fn first_mistake(grid: &Grid, solution: &Board) -> Option<Mark> {
+pub fn first_mistake(grid: &Grid, solution: &Board) -> Option<Mark> {
     let position = grid.board();
     let cells = || (0..81).filter_map(Cell::new);
     let wrong = cells().find(|&c| position.get(c) != 0 && position.get(c) != solution.get(c));

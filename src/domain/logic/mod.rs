@@ -53,9 +53,9 @@ pub use grader::{
     grade_within, walk,
 };
 pub use grid::{Grid, MarksError};
-pub use hint::{Hint, PositionError, hint, hint_at, position};
+pub use hint::{Hint, PositionError, first_mistake, hint, hint_at, position};
 pub use ladder::{all_instances, find_technique, simplest_step};
-pub use reasoning::{Branch, INFERENCE_RULES, Link, LinkKind, eureka};
+pub use reasoning::{Branch, INFERENCE_RULES, Link, LinkKind, eureka, state};
 pub use reasoning_check::reasoning_faults;
 pub use singles::Single;
 pub use step::{Mark, Step};

@@ -123,6 +123,7 @@ impl Link {
     }
 }
 
+/// The cells of a group as candidates of `digit`.
 fn group_marks(cells: Cells, digit: u8) -> Vec<Mark> {
     cells.iter().map(|cell| Mark::new(cell, digit)).collect()
 }
@@ -290,14 +291,23 @@ pub fn state(mark: Mark, on: bool) -> String {
     )
 }
 
-/// The placed digits on `grid` (the grid before `step`) that rule out the
-/// places a single relies on being empty: for a hidden single, one digit
-/// for each other blank cell of its unit that the digit cannot take; for
-/// a naked single, one for each other digit the cell cannot take. A place
-/// crossed out by an earlier step, with no placed digit behind it, has
-/// none. Other techniques have none.
-pub fn witnesses(step: &Step, grid: &Grid) -> Vec<Mark> {
-    let mut found = Vec::new();
+/// What rules out the places a single relies on being empty, on `grid`
+/// (the grid before the single): the placed digits that do (for a
+/// hidden single, one for each other blank cell of its unit that the
+/// digit cannot take; for a naked single, one for each other digit the
+/// cell cannot take), and the places no placed digit rules out, which an
+/// earlier step or the player crossed out. Other techniques have none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Witnessed {
+    /// The placed digits.
+    pub witnesses: Vec<Mark>,
+    /// The places crossed out earlier, with no placed digit behind them.
+    pub lost_earlier: Vec<Mark>,
+}
+
+/// The witnesses of `step` on `grid`, the grid it was found on.
+pub fn witnesses(step: &Step, grid: &Grid) -> Witnessed {
+    let mut found = Witnessed::default();
     let Some(&target) = step.placements.first() else {
         return found;
     };
@@ -307,14 +317,14 @@ pub fn witnesses(step: &Step, grid: &Grid) -> Vec<Mark> {
             for &unit in &step.units {
                 for other in UNITS[unit].and(grid.blanks()).iter() {
                     if other != cell {
-                        push_witness(grid, other, target.digit, &mut found);
+                        found.witness(grid, other, target.digit);
                     }
                 }
             }
         }
         Technique::NakedSingle => {
             for digit in digits(0x1ff & !super::bits::bit(target.digit)) {
-                push_witness(grid, cell, digit, &mut found);
+                found.witness(grid, cell, digit);
             }
         }
         _ => {}
@@ -322,14 +332,21 @@ pub fn witnesses(step: &Step, grid: &Grid) -> Vec<Mark> {
     found
 }
 
-/// Adds the first placed `digit` that `cell` sees, unless one already
-/// listed sees it.
-fn push_witness(grid: &Grid, cell: usize, digit: u8, found: &mut Vec<Mark>) {
-    let seen = PEERS[cell].and(grid.placed(digit));
-    if seen.iter().any(|c| found.contains(&Mark::new(c, digit))) {
-        return;
-    }
-    if let Some(witness) = seen.first() {
-        found.push(Mark::new(witness, digit));
+impl Witnessed {
+    /// Notes what rules out `digit` in `cell`: the first placed `digit`
+    /// it sees (unless one already listed sees it), or, with none, that
+    /// it was crossed out earlier.
+    fn witness(&mut self, grid: &Grid, cell: usize, digit: u8) {
+        let seen = PEERS[cell].and(grid.placed(digit));
+        if seen
+            .iter()
+            .any(|c| self.witnesses.contains(&Mark::new(c, digit)))
+        {
+            return;
+        }
+        match seen.first() {
+            Some(witness) => self.witnesses.push(Mark::new(witness, digit)),
+            None => self.lost_earlier.push(Mark::new(cell, digit)),
+        }
     }
 }

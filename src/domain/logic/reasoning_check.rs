@@ -10,11 +10,13 @@
 //! - in a forcing chain's branch, each link starts from the assumption or
 //!   from what an earlier link reached, reads weak links from "on" to
 //!   "off" and strong links from "off" to "on", and a strong link's
-//!   target is the last candidate of its cell or the last place of its
-//!   digit in a unit once what the branch turned off is gone (the
-//!   dynamic chains' rule, which the static chains meet on the grid as it
-//!   is); the branch reaches its result, or both states of it for a
-//!   contradiction;
+//!   target is the last candidate of its cell (the source another one of
+//!   it) or the last place of its digit in a unit (the source another
+//!   place there) once what the branch turned off is gone (the dynamic
+//!   chains' rule, which the static chains meet on the grid as it is);
+//!   inference links come only in a branch that names the techniques
+//!   behind them; the branch reaches its result, or both states of it
+//!   for a contradiction;
 //! - witnesses are placed digits, and the step's units hold its single.
 
 use super::bits::{Cells, PEERS, UNITS, bit};
@@ -40,7 +42,8 @@ pub fn reasoning_faults(step: &Step, before: &Grid) -> Vec<String> {
             ));
         }
         for link in &branch.links {
-            if let Some(fault) = implication_fault(link, before, &known) {
+            let inferences = !branch.techniques.is_empty();
+            if let Some(fault) = implication_fault(link, before, &known, inferences) {
                 faults.push(format!(
                     "branch {} link {}: {fault}",
                     number + 1,
@@ -91,6 +94,14 @@ fn link_fault(link: &Link, grid: &Grid) -> Option<String> {
             return Some("a candidate not on the grid".into());
         }
     }
+    let read_as_its_kind = match link.kind {
+        LinkKind::Strong => !link.source_on && link.target_on,
+        LinkKind::Weak => link.source_on && !link.target_on,
+        LinkKind::Inference => true,
+    };
+    if !read_as_its_kind {
+        return Some("read in the other link kind's direction".into());
+    }
     match link.kind {
         LinkKind::Strong => (!is_strong(link, source, target, grid))
             .then(|| "no conjugate pair nor bivalue cell".into()),
@@ -134,7 +145,12 @@ fn is_weak(link: &Link, source: Cells, target: Cells) -> bool {
 
 /// What is wrong with a link of a forcing chain's branch, given the
 /// states the branch has reached before it.
-fn implication_fault(link: &Link, grid: &Grid, known: &[(Mark, bool)]) -> Option<String> {
+fn implication_fault(
+    link: &Link,
+    grid: &Grid,
+    known: &[(Mark, bool)],
+    inferences_allowed: bool,
+) -> Option<String> {
     if !known.contains(&(link.source, link.source_on)) {
         return Some("its source is not reached before it".into());
     }
@@ -152,32 +168,41 @@ fn implication_fault(link: &Link, grid: &Grid, known: &[(Mark, bool)]) -> Option
         },
         LinkKind::Strong => match !link.source_on && link.target_on {
             false => Some("a strong link not read from off to on".into()),
-            true => (!forced_on(link.target, grid, known))
-                .then(|| "its target is not the last of its cell nor of a unit".into()),
+            true => (!forced_on(link.source, link.target, grid, known)).then(|| {
+                "its source is not a candidate whose loss leaves the target last in its cell \
+                 or unit"
+                    .into()
+            }),
         },
-        LinkKind::Inference => None,
+        LinkKind::Inference => (!inferences_allowed)
+            .then(|| "an inference in a branch that names no technique behind it".into()),
     }
 }
 
-/// Whether `target` is the last candidate of its cell, or the last place
-/// of its digit in one of its units, once every candidate the branch has
-/// turned off is gone.
-fn forced_on(target: Mark, grid: &Grid, known: &[(Mark, bool)]) -> bool {
+/// Whether `target` is the last candidate of its cell, with `source`
+/// another candidate of that cell, or the last place of its digit in a
+/// unit that holds `source` as another place, once every candidate the
+/// branch has turned off is gone.
+fn forced_on(source: Mark, target: Mark, grid: &Grid, known: &[(Mark, bool)]) -> bool {
     let off = |cell: usize, digit: u8| known.contains(&(Mark::new(cell, digit), false));
     let cell = usize::from(target.cell);
+    let from = usize::from(source.cell);
     let others = super::bits::digits(grid.marks(cell) & !bit(target.digit));
-    let last_in_cell = others.into_iter().all(|d| off(cell, d));
+    let last_in_cell = from == cell && others.into_iter().all(|d| off(cell, d));
     let gone: Cells = grid
         .cells_with(target.digit)
         .iter()
         .filter(|&c| off(c, target.digit))
         .collect();
-    let last_in_unit = super::bits::units_of(cell).iter().any(|&unit| {
-        grid.cells_with(target.digit)
-            .and(UNITS[unit])
-            .minus(gone)
-            .minus(Cells::single(cell))
-            .is_empty()
-    });
+    let last_in_unit = source.digit == target.digit
+        && super::bits::units_of(cell).iter().any(|&unit| {
+            UNITS[unit].has(from)
+                && grid
+                    .cells_with(target.digit)
+                    .and(UNITS[unit])
+                    .minus(gone)
+                    .minus(Cells::single(cell))
+                    .is_empty()
+        });
     last_in_cell || last_in_unit
 }

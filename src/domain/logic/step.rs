@@ -64,6 +64,9 @@ pub struct Step {
     /// The placed digits that rule out the places a single relies on
     /// being empty, once [`Step::with_witnesses`] has worked them out.
     pub witnesses: Vec<Mark>,
+    /// The places a single relies on being empty that no placed digit
+    /// rules out: an earlier step or the player crossed them out.
+    pub lost_earlier: Vec<Mark>,
 }
 
 impl Step {
@@ -81,6 +84,7 @@ impl Step {
             links: Vec::new(),
             branches: Vec::new(),
             witnesses: Vec::new(),
+            lost_earlier: Vec::new(),
         }
     }
 
@@ -88,7 +92,9 @@ impl Step {
     /// was found on: what a hint or an explanation shows, and grading
     /// skips.
     pub fn with_witnesses(mut self, before: &Grid) -> Step {
-        self.witnesses = super::reasoning::witnesses(&self, before);
+        let found = super::reasoning::witnesses(&self, before);
+        self.witnesses = found.witnesses;
+        self.lost_earlier = found.lost_earlier;
         self
     }
 
@@ -127,24 +133,16 @@ impl Step {
         let cells = cell_list(&self.pattern);
         let _ = match self.technique {
             Technique::FullHouse => write!(text, "{cells} is the last empty cell of {units}"),
-            Technique::HiddenSingleBox | Technique::HiddenSingleLine => {
-                write!(text, "{digits} has only one place left in {units}: {cells}").and_then(
-                    |()| match self.witnesses.is_empty() {
-                        true => Ok(()),
-                        false => write!(
-                            text,
-                            ", since {} rule{} out its other blank cells",
-                            witness_list(&self.witnesses),
-                            if self.witnesses.len() == 1 { "s" } else { "" }
-                        ),
-                    },
-                )
-            }
-            Technique::NakedSingle => write!(text, "{cells} has no candidate left but {digits}")
-                .and_then(|()| match self.witnesses.is_empty() {
-                    true => Ok(()),
-                    false => write!(text, ", since it sees {}", witness_list(&self.witnesses)),
-                }),
+            Technique::HiddenSingleBox | Technique::HiddenSingleLine => write!(
+                text,
+                "{digits} has only one place left in {units}: {cells}{}",
+                self.why_other_places_are_empty()
+            ),
+            Technique::NakedSingle => write!(
+                text,
+                "{cells} has no candidate left but {digits}{}",
+                self.why_other_digits_are_gone()
+            ),
             Technique::DirectPointing
             | Technique::DirectClaiming
             | Technique::Pointing
@@ -329,6 +327,49 @@ impl Step {
         text.push_str(&self.outcome_sentence());
         text.push_str(&reasoning::branches_text(&self.branches));
         text
+    }
+
+    /// A hidden single's other places: ", since the 8 at r5c4 rules out
+    /// its other blank cells", naming those crossed out earlier apart.
+    fn why_other_places_are_empty(&self) -> String {
+        let lost = cell_list(&self.lost_earlier);
+        let earlier = match self.placements.first() {
+            Some(placed) => format!("{lost} lost {} earlier", placed.digit),
+            None => String::new(),
+        };
+        match (self.witnesses.is_empty(), self.lost_earlier.is_empty()) {
+            (true, true) => String::new(),
+            (false, true) => format!(
+                ", since {} rule{} out its other blank cells",
+                witness_list(&self.witnesses),
+                if self.witnesses.len() == 1 { "s" } else { "" }
+            ),
+            (false, false) => format!(
+                ", since {} rule{} out some of its other blank cells and {earlier}",
+                witness_list(&self.witnesses),
+                if self.witnesses.len() == 1 { "s" } else { "" }
+            ),
+            (true, false) => format!(", since its other blank cells {earlier}"),
+        }
+    }
+
+    /// A naked single's other digits: ", since it sees the 1 at r5c9, ...",
+    /// naming those crossed out earlier apart.
+    fn why_other_digits_are_gone(&self) -> String {
+        let digits = self
+            .lost_earlier
+            .iter()
+            .fold(0, |mask, m| mask | super::bits::bit(m.digit));
+        let earlier = format!("lost {} earlier", digit_list(digits));
+        match (self.witnesses.is_empty(), self.lost_earlier.is_empty()) {
+            (true, true) => String::new(),
+            (false, true) => format!(", since it sees {}", witness_list(&self.witnesses)),
+            (false, false) => format!(
+                ", since it sees {} and {earlier}",
+                witness_list(&self.witnesses)
+            ),
+            (true, false) => format!(", since it {earlier}"),
+        }
     }
 
     /// For a direct technique, the single its eliminations leave.

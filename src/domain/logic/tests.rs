@@ -1255,6 +1255,27 @@ fn following_each_hint_with_its_marks_solves_the_puzzle() {
 // comment, and fails until it is fixed.
 
 #[test]
+fn a_single_s_witnesses_leave_out_the_places_crossed_out_earlier() {
+    // Box 1's 4 goes in r1c3: the 4 at r5c1 rules out r3c1, and the
+    // player crossed 4 out of r2c2 and r2c3, which no placed 4 sees.
+    let mut text = "123456789".repeat(81).into_bytes();
+    for name in ["r2c2", "r2c3", "r3c1"] {
+        text[cell(name) * 9 + 3] = b'.';
+    }
+    let text = String::from_utf8(text).unwrap();
+    let (givens, solution) = (board(CLASSIC), board(SOLUTION));
+    let Ok(Hint::Step(step)) = hint(&givens, &solution, None, Some(&text), &never) else {
+        panic!("a step");
+    };
+    assert_eq!(step.witnesses, marks("r5c1=4"));
+    assert_eq!(
+        step.explanation(),
+        "4 has only one place left in box 1: r1c3, since the 4 at r5c1 rules out some of its \
+         other blank cells and r2c2 and r2c3 lost 4 earlier; place 4 in r1c3."
+    );
+}
+
+#[test]
 fn a_wrong_digit_is_named_even_where_it_crosses_out_an_earlier_cell_s_digit() {
     // 4 in r2c3 is wrong (the solution has 2) and crosses out r1c3's 4,
     // the solution's digit there: the hint should name the placement the
