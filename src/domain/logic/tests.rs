@@ -305,6 +305,21 @@ fn claiming_removes_a_digit_confined_to_one_box_of_a_row_from_the_rest_of_the_bo
     assert_true_to(&step, SOLUTION);
 }
 
+#[test]
+fn direct_claiming_places_the_hidden_single_its_elimination_leaves() {
+    // Claiming takes 5 out of r2c3, which leaves row 2 one place for it.
+    let grid = position("r1c1=5 r1c2=35 r2c3=25 r4c2=5 r9c3=5 r2c6=5");
+    let step = found(&grid, Technique::DirectClaiming);
+    assert_eq!(step.placements, marks("r2c6=5"));
+    assert_true_to(&step, SOLUTION);
+    assert!(
+        step.explanation()
+            .ends_with("that leaves 5 one place in its unit, r2c6; place 5 in r2c6."),
+        "{}",
+        step.explanation()
+    );
+}
+
 // Subsets.
 
 #[test]
