@@ -213,6 +213,10 @@ function byCell(list: readonly Candidate[]): Map<Cell, number> {
 const NO_LAYERS: Layers = emptyLayers();
 
 function render(): void {
+  // The clock's text follows every change at once: a game that has just
+  // stopped its clock (finished, paused) shows the time it stopped at,
+  // not what the last second's tick showed.
+  tick();
   const shown = refused ? null : shownStep(state);
   const layers = shown ? layersOf(shown.step, shown.level, shown.branch) : NO_LAYERS;
   const position = explainPosition(state);
