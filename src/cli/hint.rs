@@ -20,6 +20,7 @@ use super::output::{ExitCode, Format, outcome_word, why_no_path};
 use super::reasoning;
 use super::{Failure, print_out, with_runtime};
 use crate::client::{self, ClientError};
+use crate::domain::logic::Mark;
 use crate::domain::{
     HintReport, HintSummary, Outcome, PathReport, PositionText, StepSummary, TimeLimits,
     explain_puzzle, hint_puzzle, parse_board,
@@ -116,11 +117,7 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
             Ok(ExitCode::Success)
         }
         Some(HintSummary::Mistake(mark)) => {
-            print_out(&format!(
-                "mistake at {}: {} is not the solution's digit there, or was crossed out\n",
-                mark.cell(),
-                mark.digit
-            ))?;
+            print_out(&format!("{}\n", mistake_line(mark)))?;
             Ok(ExitCode::Success)
         }
         Some(HintSummary::Solved) => {
@@ -129,6 +126,15 @@ pub fn run_hint(args: HintArgs) -> Result<ExitCode, Failure> {
         }
         Some(HintSummary::Stalled(why)) => Err(Failure::error(format!("no hint: {why}"))),
     }
+}
+
+/// The line a mistake in the position is named in.
+fn mistake_line(mark: Mark) -> String {
+    format!(
+        "mistake at {}: {} is not the solution's digit there, or was crossed out",
+        mark.cell(),
+        mark.digit
+    )
 }
 
 /// A hint as one JSON object: the outcome, and the step, the mistake,
@@ -178,11 +184,7 @@ pub fn run_explain(args: ExplainArgs) -> Result<ExitCode, Failure> {
                 "mistake": reasoning::candidate(mark),
             })
             .to_string(),
-            Format::Text => format!(
-                "mistake at {}: {} is not the solution's digit there, or was crossed out",
-                mark.cell(),
-                mark.digit
-            ),
+            Format::Text => mistake_line(mark),
         };
         print_out(&format!("{line}\n"))?;
         return Ok(ExitCode::Success);

@@ -10,8 +10,6 @@
 //! techniques, ratings off the scale). Explanations are shown with their
 //! control characters escaped.
 
-use std::collections::HashSet;
-
 use tonic::transport::Channel;
 
 use super::check::{self, ProtocolError, checked_grade, checked_rating, known_technique};
@@ -353,12 +351,8 @@ fn checked_link(link: &pb::Link) -> Result<Link, ProtocolError> {
             ))),
         }
     };
-    let read_as_its_kind = match kind {
-        LinkKind::Strong => !link.source_on && link.target_on,
-        LinkKind::Weak => link.source_on && !link.target_on,
-        LinkKind::Inference => true,
-    };
-    if !read_as_its_kind {
+    let read = Link::between(source, target, kind, link.source_on, link.target_on);
+    if !read.reads_as_its_kind() {
         return Err(ProtocolError::new(format!(
             "a {kind:?} link read from {} to {}",
             if link.source_on { "on" } else { "off" },
@@ -367,10 +361,7 @@ fn checked_link(link: &pb::Link) -> Result<Link, ProtocolError> {
     }
     let source_group = group(source, &link.source_group)?;
     let target_group = group(target, &link.target_group)?;
-    Ok(
-        Link::between(source, target, kind, link.source_on, link.target_on)
-            .with_groups(&source_group, &target_group),
-    )
+    Ok(read.with_groups(&source_group, &target_group))
 }
 
 /// A forcing chain's branch: its assumption, links and result.
@@ -387,34 +378,7 @@ fn checked_branch(branch: &pb::Branch) -> Result<Branch, ProtocolError> {
         .map(checked_link)
         .collect::<Result<_, _>>()?;
     let result = required(branch.result.as_ref(), "branch's result")?;
-    // Each link reads from the assumption or from what an earlier one
-    // reached, and the branch reaches its result (both ways for a
-    // contradiction).
-    let mut reached = HashSet::from([(assumption, branch.assumed_on)]);
-    for link in &links {
-        if !reached.contains(&(link.source, link.source_on)) {
-            return Err(ProtocolError::new(format!(
-                "a branch link from {} before the branch reaches it",
-                link.source.cell()
-            )));
-        }
-        reached.insert((link.target, link.target_on));
-    }
-    let ends = match branch.contradiction {
-        true => reached.contains(&(result, true)) && reached.contains(&(result, false)),
-        false => reached.contains(&(result, branch.result_on)),
-    };
-    if !ends {
-        return Err(ProtocolError::new(
-            "a branch that does not reach its result",
-        ));
-    }
-    if links.iter().any(|l| l.kind == LinkKind::Inference) && techniques.is_empty() {
-        return Err(ProtocolError::new(
-            "a branch with inference links that names no technique",
-        ));
-    }
-    Ok(Branch {
+    let checked = Branch {
         assumption,
         assumed_on: branch.assumed_on,
         links,
@@ -422,7 +386,11 @@ fn checked_branch(branch: &pb::Branch) -> Result<Branch, ProtocolError> {
         result_on: branch.result_on,
         contradiction: branch.contradiction,
         techniques,
-    })
+    };
+    match checked.shape_fault() {
+        Some(fault) => Err(ProtocolError::new(fault)),
+        None => Ok(checked),
+    }
 }
 
 /// A candidate on the grid (rows and columns 1-9) with a digit in

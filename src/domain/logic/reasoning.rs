@@ -9,6 +9,8 @@
 //! for. The Eureka notation players know (`(7)r9c3=(7)r9c1-(7)r6c1`) is
 //! written from the links when an explanation is asked for.
 
+use std::collections::HashSet;
+
 use super::bits::{Cells, PEERS, UNITS, digits};
 use super::grid::Grid;
 use super::step::{Mark, Step};
@@ -98,27 +100,22 @@ impl Link {
 
     /// A strong link read "source off, so target on".
     pub fn strong(source: Mark, target: Mark) -> Link {
-        Link {
-            source,
-            target,
-            kind: LinkKind::Strong,
-            source_on: false,
-            target_on: true,
-            source_group: Cells::EMPTY,
-            target_group: Cells::EMPTY,
-        }
+        implication(source, false, target, true)
     }
 
     /// A weak link read "source on, so target off".
     pub fn weak(source: Mark, target: Mark) -> Link {
-        Link {
-            source,
-            target,
-            kind: LinkKind::Weak,
-            source_on: true,
-            target_on: false,
-            source_group: Cells::EMPTY,
-            target_group: Cells::EMPTY,
+        implication(source, true, target, false)
+    }
+
+    /// Whether the link is read the way its kind reads: a strong link
+    /// from off to on, a weak one from on to off (an inference either
+    /// way).
+    pub fn reads_as_its_kind(&self) -> bool {
+        match self.kind {
+            LinkKind::Strong => !self.source_on && self.target_on,
+            LinkKind::Weak => self.source_on && !self.target_on,
+            LinkKind::Inference => true,
         }
     }
 }
@@ -181,6 +178,37 @@ pub fn grouped(kind: LinkKind, digit: u8, source: Cells, target: Cells) -> Link 
     link.source_group = group(source);
     link.target_group = group(target);
     link
+}
+
+impl Branch {
+    /// What breaks the branch's shape, read without a grid: a link whose
+    /// source the branch has not reached before it, a result it does not
+    /// reach (both ways for a contradiction), or inference links with no
+    /// technique named. `None` when it holds together.
+    pub fn shape_fault(&self) -> Option<String> {
+        let mut reached = HashSet::from([(self.assumption, self.assumed_on)]);
+        for link in &self.links {
+            if !reached.contains(&(link.source, link.source_on)) {
+                return Some(format!(
+                    "a branch link from {} before the branch reaches it",
+                    link.source.cell()
+                ));
+            }
+            reached.insert((link.target, link.target_on));
+        }
+        let ends = match self.contradiction {
+            true => {
+                reached.contains(&(self.result, true)) && reached.contains(&(self.result, false))
+            }
+            false => reached.contains(&(self.result, self.result_on)),
+        };
+        if !ends {
+            return Some("a branch that does not reach its result".into());
+        }
+        let inferences = self.links.iter().any(|l| l.kind == LinkKind::Inference);
+        (inferences && self.techniques.is_empty())
+            .then(|| "a branch with inference links that names no technique".into())
+    }
 }
 
 /// The links of an alternating chain through `nodes`, the first strong

@@ -41,9 +41,11 @@ pub fn reasoning_faults(step: &Step, before: &Grid) -> Vec<String> {
                 number + 1
             ));
         }
+        if let Some(fault) = branch.shape_fault() {
+            faults.push(format!("branch {}: {fault}", number + 1));
+        }
         for link in &branch.links {
-            let inferences = !branch.techniques.is_empty();
-            if let Some(fault) = implication_fault(link, before, &known, inferences) {
+            if let Some(fault) = implication_fault(link, before, &known) {
                 faults.push(format!(
                     "branch {} link {}: {fault}",
                     number + 1,
@@ -51,14 +53,6 @@ pub fn reasoning_faults(step: &Step, before: &Grid) -> Vec<String> {
                 ));
             }
             known.push((link.target, link.target_on));
-        }
-        let reached = |on: bool| known.contains(&(branch.result, on));
-        let ends = match branch.contradiction {
-            true => reached(true) && reached(false),
-            false => reached(branch.result_on),
-        };
-        if !ends {
-            faults.push(format!("branch {} does not reach its result", number + 1));
         }
     }
     for witness in &step.witnesses {
@@ -94,12 +88,7 @@ fn link_fault(link: &Link, grid: &Grid) -> Option<String> {
             return Some("a candidate not on the grid".into());
         }
     }
-    let read_as_its_kind = match link.kind {
-        LinkKind::Strong => !link.source_on && link.target_on,
-        LinkKind::Weak => link.source_on && !link.target_on,
-        LinkKind::Inference => true,
-    };
-    if !read_as_its_kind {
+    if !link.reads_as_its_kind() {
         return Some("read in the other link kind's direction".into());
     }
     match link.kind {
@@ -143,39 +132,29 @@ fn is_weak(link: &Link, source: Cells, target: Cells) -> bool {
             .all(|cell| target.minus(PEERS[cell]).is_empty())
 }
 
-/// What is wrong with a link of a forcing chain's branch, given the
-/// states the branch has reached before it.
-fn implication_fault(
-    link: &Link,
-    grid: &Grid,
-    known: &[(Mark, bool)],
-    inferences_allowed: bool,
-) -> Option<String> {
-    if !known.contains(&(link.source, link.source_on)) {
-        return Some("its source is not reached before it".into());
-    }
+/// What is wrong with a link of a forcing chain's branch on the grid,
+/// given the states the branch has reached before it (its order is
+/// [`super::reasoning::Branch::shape_fault`]'s to check).
+fn implication_fault(link: &Link, grid: &Grid, known: &[(Mark, bool)]) -> Option<String> {
     for mark in [link.source, link.target] {
         if !grid.has(usize::from(mark.cell), mark.digit) {
             return Some("a candidate not on the grid".into());
         }
     }
+    if !link.reads_as_its_kind() {
+        return Some("read in the other link kind's direction".into());
+    }
     let single = |m: Mark| Cells::single(usize::from(m.cell));
     match link.kind {
-        LinkKind::Weak => match link.source_on && !link.target_on {
-            false => Some("a weak link not read from on to off".into()),
-            true => (!is_weak(link, single(link.source), single(link.target)))
-                .then(|| "the candidates neither share a cell nor see each other".into()),
-        },
-        LinkKind::Strong => match !link.source_on && link.target_on {
-            false => Some("a strong link not read from off to on".into()),
-            true => (!forced_on(link.source, link.target, grid, known)).then(|| {
-                "its source is not a candidate whose loss leaves the target last in its cell \
-                 or unit"
-                    .into()
-            }),
-        },
-        LinkKind::Inference => (!inferences_allowed)
-            .then(|| "an inference in a branch that names no technique behind it".into()),
+        LinkKind::Weak => (!is_weak(link, single(link.source), single(link.target)))
+            .then(|| "the candidates neither share a cell nor see each other".into()),
+        LinkKind::Strong => (!forced_on(link.source, link.target, grid, known)).then(|| {
+            "its source is not a candidate whose loss leaves the target last in its cell \
+             or unit"
+                .into()
+        }),
+        // Its sources and techniques are the branch's shape to check.
+        LinkKind::Inference => None,
     }
 }
 
