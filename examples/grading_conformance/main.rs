@@ -201,7 +201,7 @@ fn hardest(path: &str) {
 /// How many puzzles of each of Sukaku Explainer's levels (rows) got each
 /// of ours (columns).
 fn print_level_confusion(rows: &[(f64, Grade, Duration)]) {
-    let mut counts = [[0usize; 4]; 4];
+    let mut counts = [[0usize; Level::ALL.len()]; Level::ALL.len()];
     for (expected, grade, _) in rows {
         let theirs = Rating((expected * 10.0).round() as u16).level();
         counts[theirs as usize][grade.level() as usize] += 1;

@@ -90,8 +90,11 @@ pub enum LevelArg {
     Medium,
     /// Below 5.0.
     Hard,
-    /// 5.0 and up.
+    /// Below 9.0.
     Diabolical,
+    /// 9.0 and up (ask a server for a longer --timeout and a longer wait:
+    /// see docs/generation.md).
+    Extreme,
 }
 
 /// `--symmetry`.
@@ -240,6 +243,7 @@ fn request_of(args: &GenerateArgs) -> Request {
             LevelArg::Medium => Level::Medium,
             LevelArg::Hard => Level::Hard,
             LevelArg::Diabolical => Level::Diabolical,
+            LevelArg::Extreme => Level::Extreme,
         }),
         min_rating,
         max_rating,

@@ -60,7 +60,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode, Failure> {
 #[derive(Debug)]
 struct GradeLines {
     format: Format,
-    levels: [AtomicU64; 4],
+    levels: [AtomicU64; Level::ALL.len()],
     /// Grades whose path stalled: their level is only a lower bound.
     stalled: AtomicU64,
     ungraded: AtomicU64,

@@ -301,6 +301,7 @@ fn level_of(value: i32) -> Option<Level> {
         pb::Level::Medium => Some(Level::Medium),
         pb::Level::Hard => Some(Level::Hard),
         pb::Level::Diabolical => Some(Level::Diabolical),
+        pb::Level::Extreme => Some(Level::Extreme),
     }
 }
 

@@ -79,6 +79,7 @@ pub fn pb_request(target: &Request, count: u32, seed: u64) -> pb::GenerateReques
         Some(Level::Medium) => pb::Level::Medium,
         Some(Level::Hard) => pb::Level::Hard,
         Some(Level::Diabolical) => pb::Level::Diabolical,
+        Some(Level::Extreme) => pb::Level::Extreme,
     };
     let symmetry = match target.symmetry {
         Symmetry::None => pb::Symmetry::None,

@@ -81,8 +81,10 @@ pub const STREAM_BYTES: usize = 80 << 10;
 /// What one worker may hold to grade the hardest puzzles: the searches of
 /// a nested forcing chain and the cache of the chains nested in them,
 /// which it keeps between puzzles (capped at 1,024 working grids of each
-/// kind). 6.8 MiB measured at its peak over the 40 puzzles of
-/// `hardest-se40.txt`, rated 11.0 to 11.4.
+/// kind, 256 for level 4's dynamic chains and those nested in them). 6.8
+/// MiB measured at its peak over the 40 puzzles of `hardest-se40.txt`,
+/// rated 11.0 to 11.4; the puzzles that need level 4 (`hardest-top.txt`)
+/// peak 3.4 MB higher.
 pub const GRADING_WORKER_BYTES: usize = 12 << 20;
 
 /// The worst case of memory the settings allow, by term, in bytes.

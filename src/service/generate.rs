@@ -151,6 +151,7 @@ fn domain_level(level: pb::Level) -> Level {
         pb::Level::Medium => Level::Medium,
         pb::Level::Hard => Level::Hard,
         pb::Level::Diabolical => Level::Diabolical,
+        pb::Level::Extreme => Level::Extreme,
     }
 }
 

@@ -49,6 +49,7 @@ fn pb_level(level: Level) -> pb::Level {
         Level::Medium => pb::Level::Medium,
         Level::Hard => pb::Level::Hard,
         Level::Diabolical => pb::Level::Diabolical,
+        Level::Extreme => pb::Level::Extreme,
     }
 }
 

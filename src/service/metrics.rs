@@ -378,8 +378,9 @@ fn generated_counters(registry: &Registry) -> [IntCounter; Level::ALL.len() + 1]
             &["level"],
         ),
     );
-    let [easy, medium, hard, diabolical] = Level::ALL.map(|level| level.name());
-    [easy, medium, hard, diabolical, "ungraded"].map(|name| by_level.with_label_values(&[name]))
+    let [easy, medium, hard, diabolical, extreme] = Level::ALL.map(|level| level.name());
+    [easy, medium, hard, diabolical, extreme, "ungraded"]
+        .map(|name| by_level.with_label_values(&[name]))
 }
 
 /// `sudoku_shed_total`, one counter per RPC.

@@ -88,7 +88,7 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
     );
     // Nothing made: no empty list of givens in the summary.
     assert!(
-        stderr.contains("0 hard, 0 diabolical\nsudoku: found"),
+        stderr.contains("0 hard, 0 diabolical, 0 extreme\nsudoku: found"),
         "{stderr}"
     );
     let backwards = sudoku(&["generate", "--rating", "5..3"]);

@@ -78,6 +78,29 @@ async fn puzzles_are_unique_symmetric_minimal_and_at_the_level_asked() {
     }
 }
 
+/// The top level (rated 9.0 and up: forcing chains nested in forcing
+/// chains), which diabolical no longer includes.
+#[tokio::test]
+async fn the_extreme_level_gives_puzzles_rated_nine_and_up() {
+    let server = TestServer::default().await;
+    let request = GenerateRequest {
+        count: 2,
+        level: pb::Level::Extreme as i32,
+        seed: 5,
+        ..Default::default()
+    };
+    let (puzzles, status) = generate(&server, request).await;
+    assert!(status.is_none(), "{status:?}");
+    assert_eq!(puzzles.len(), 2);
+    for response in &puzzles {
+        check(response, Symmetry::None, false);
+        let grade = response.grade.as_ref().unwrap();
+        assert_eq!(grade.level(), pb::Level::Extreme);
+        assert!(grade.rating >= 9.0, "{grade:?}");
+        assert!(!grade.stalled);
+    }
+}
+
 #[tokio::test]
 async fn ratings_stay_within_the_bounds_and_count_zero_means_one() {
     let server = TestServer::default().await;

@@ -5,7 +5,7 @@
 use std::process::{Command, Output};
 
 use crate::common::process::{ServerProcess, TempFile, temp_file, text};
-use crate::common::{CLASSIC, NEEDS_FORCING_CHAINS as DIABOLICAL, TWO_SOLUTIONS, XY_WING as HARD};
+use crate::common::{CLASSIC, NEEDS_FORCING_CHAINS as EXTREME, TWO_SOLUTIONS, XY_WING as HARD};
 
 fn sudoku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sudoku"))
@@ -22,7 +22,7 @@ fn mixed_file() -> TempFile {
         HARD,
         TWO_SOLUTIONS,
         "12",
-        DIABOLICAL,
+        EXTREME,
     ];
     temp_file("graded.txt", &(lines.join("\n") + "\n"))
 }
@@ -55,7 +55,7 @@ fn a_stalled_grade_is_counted_apart_from_the_levels() {
     );
     assert!(
         stderr.contains(
-            "graded 2 puzzles: 1 easy, 0 medium, 0 hard, 0 diabolical, 1 stalled; 0 not graded"
+            "graded 2 puzzles: 1 easy, 0 medium, 0 hard, 0 diabolical, 0 extreme, 1 stalled; 0 not graded"
         ),
         "{stderr}"
     );
@@ -73,8 +73,9 @@ fn a_graded_file_prints_the_same_lines_through_a_server_and_here() {
         assert_eq!(run.status.code(), Some(2), "the worst line is invalid");
         let stderr = text(&run.stderr);
         assert!(
-            stderr
-                .contains("graded 3 puzzles: 1 easy, 0 medium, 1 hard, 1 diabolical; 2 not graded"),
+            stderr.contains(
+                "graded 3 puzzles: 1 easy, 0 medium, 1 hard, 0 diabolical, 1 extreme; 2 not graded"
+            ),
             "{stderr}"
         );
     }
@@ -96,7 +97,8 @@ fn a_graded_file_prints_the_same_lines_through_a_server_and_here() {
         "{}",
         lines[3]
     );
-    assert!(lines[4].contains(" diabolical "), "{}", lines[4]);
+    // Rated 9.3: a forcing chain nested with the simple techniques.
+    assert!(lines[4].contains(" extreme "), "{}", lines[4]);
 }
 
 #[test]
@@ -153,9 +155,9 @@ fn one_puzzle_is_graded_hinted_and_explained_alike_on_a_server_and_here() {
         &["hint", HARD],
         &["hint", HARD, "--progress", &HARD.replacen('.', "9", 1)],
         &["hint", HARD, "--format", "json"],
-        &["hint", DIABOLICAL, "--format", "json"],
+        &["hint", EXTREME, "--format", "json"],
         &["explain", HARD],
-        &["explain", DIABOLICAL],
+        &["explain", EXTREME],
         &["explain", HARD, "--progress", &progress, "--format", "json"],
         &["explain", HARD, "--progress", &HARD.replacen('.', "9", 1)],
     ];
@@ -183,9 +185,7 @@ fn one_puzzle_is_graded_hinted_and_explained_alike_on_a_server_and_here() {
         json["step"]["witnesses"],
         serde_json::json!([{"row": 4, "column": 4, "digit": 6}])
     );
-    let chains = sudoku(&[
-        "explain", DIABOLICAL, "--format", "json", "--server", address,
-    ]);
+    let chains = sudoku(&["explain", EXTREME, "--format", "json", "--server", address]);
     let chains: serde_json::Value =
         serde_json::from_slice(&chains.stdout).expect("one JSON object");
     let steps = chains["steps"].as_array().expect("steps");

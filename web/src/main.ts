@@ -107,12 +107,14 @@ const LEVELS: Record<string, Level> = {
   medium: Level.MEDIUM,
   hard: Level.HARD,
   diabolical: Level.DIABOLICAL,
+  extreme: Level.EXTREME,
 };
 const LEVEL_LABELS: Record<number, string> = {
   [Level.EASY]: "Easy",
   [Level.MEDIUM]: "Medium",
   [Level.HARD]: "Hard",
   [Level.DIABOLICAL]: "Diabolical",
+  [Level.EXTREME]: "Extreme",
 };
 
 interface GradeInfo {
@@ -940,7 +942,7 @@ async function loadFromUrl(): Promise<void> {
   const puzzle = params.get("puzzle");
   let note = "";
   if (levelText !== null && !Object.hasOwn(LEVELS, levelName)) {
-    note = `The link's level "${levelText}" is not one of easy, medium, hard or diabolical. `;
+    note = `The link's level "${levelText}" is not one of easy, medium, hard, diabolical or extreme. `;
   }
   if (seedText !== null) {
     const seed = parseSeed(seedText);

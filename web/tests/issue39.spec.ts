@@ -169,6 +169,11 @@ test("#6 links with a level and no seed, or a bad seed, make a new puzzle and sa
   await page.goto(`${server.url}/?level=diabolical`);
   await expect(page).toHaveURL(/\?level=diabolical&seed=\d+$/, { timeout: 30_000 });
   await expect(page.locator("#about")).toHaveText("Diabolical");
+  // The top level, rated 9.0 and up, is on the menu and in links too.
+  await page.goto(`${server.url}/?level=extreme`);
+  await expect(page).toHaveURL(/\?level=extreme&seed=\d+$/, { timeout: 30_000 });
+  await expect(page.locator("#about")).toHaveText("Extreme");
+  await expect(page.locator("#level option[value=extreme]")).toHaveText("Extreme");
   for (const bad of ["abc", "18446744073709551616"]) {
     await page.goto(`${server.url}/?seed=${bad}`);
     await expect(page.locator("#message")).toContainText(`The link's seed "${bad}" is not a whole number from 0 to 18446744073709551615`);

@@ -53,7 +53,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
 }
 
 /// How many rungs the ladder has.
-const RUNGS: usize = 35;
+const RUNGS: usize = 39;
 
 /// The ladder, remembering for each rung the last grid it found nothing
 /// on: there it need only search what changed since (see [`Scope`]).
@@ -122,6 +122,10 @@ impl Ladder {
             &|g, _| dynamic_forcing_chain(g, 1, should_stop),
             &|g, _| dynamic_forcing_chain(g, 2, should_stop),
             &|g, _| dynamic_forcing_chain(g, 3, should_stop),
+            &|g, _| dynamic_forcing_chain(g, 4, should_stop),
+            &|g, _| dynamic_forcing_chain(g, 5, should_stop),
+            &|g, _| dynamic_forcing_chain(g, 6, should_stop),
+            &|g, _| dynamic_forcing_chain(g, 7, should_stop),
         ];
         for (at, finder) in rungs.iter().enumerate() {
             if should_stop() {
@@ -262,6 +266,9 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         DynamicForcingChainPlus => dynamic_forcing_chain(grid, 1, never),
         NestedForcingChain => dynamic_forcing_chain(grid, 2, never),
         NestedMultipleForcingChain => dynamic_forcing_chain(grid, 3, never),
+        NestedDynamicForcingChain => {
+            (4..=7).find_map(|level| dynamic_forcing_chain(grid, level, never))
+        }
     };
     step.filter(|s| s.technique == technique)
 }

@@ -52,13 +52,14 @@ pub struct Link {
 
 /// The simpler techniques a nested forcing chain's inference links may
 /// rest on, by name.
-pub const INFERENCE_RULES: [&str; 6] = [
+pub const INFERENCE_RULES: [&str; 7] = [
     "Locked Candidates",
     "Hidden Pair",
     "Naked Pair",
     "X-Wing",
     "Forcing Chains",
     "Multiple Forcing Chains",
+    "Dynamic Forcing Chains",
 ];
 
 impl Link {

@@ -307,7 +307,8 @@ impl Step {
             ),
             Technique::DynamicForcingChainPlus
             | Technique::NestedForcingChain
-            | Technique::NestedMultipleForcingChain => write!(
+            | Technique::NestedMultipleForcingChain
+            | Technique::NestedDynamicForcingChain => write!(
                 text,
                 "every case assumed at {}, followed with the simpler techniques{} as links, \
                  leads to the result",
@@ -319,7 +320,8 @@ impl Step {
                 match self.technique {
                     Technique::DynamicForcingChainPlus => "",
                     Technique::NestedForcingChain => " and forcing chains",
-                    _ => " and forcing chains of every kind",
+                    Technique::NestedMultipleForcingChain => " and forcing chains of every kind",
+                    _ => " and dynamic forcing chains",
                 }
             ),
         };

@@ -43,7 +43,8 @@ impl Rating {
             0..15 => Level::Easy,
             15..25 => Level::Medium,
             25..50 => Level::Hard,
-            _ => Level::Diabolical,
+            50..90 => Level::Diabolical,
+            _ => Level::Extreme,
         }
     }
 }
@@ -64,8 +65,11 @@ pub enum Level {
     Medium,
     /// Rating below 5.0: subsets, basic fish, wings, uniqueness.
     Hard,
-    /// Rating 5.0 and up: chains and beyond.
+    /// Rating below 9.0: chains, and forcing chains up to dynamic ones.
     Diabolical,
+    /// Rating 9.0 and up: forcing chains nested in forcing chains, what the
+    /// strongest players hunt.
+    Extreme,
 }
 
 impl Level {
@@ -75,12 +79,19 @@ impl Level {
             Level::Easy => (Rating(0), Rating(14)),
             Level::Medium => (Rating(15), Rating(24)),
             Level::Hard => (Rating(25), Rating(49)),
-            Level::Diabolical => (Rating(50), Rating(u16::MAX)),
+            Level::Diabolical => (Rating(50), Rating(89)),
+            Level::Extreme => (Rating(90), Rating(u16::MAX)),
         }
     }
 
     /// Every level, easiest first.
-    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical];
+    pub const ALL: [Level; 5] = [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Diabolical,
+        Level::Extreme,
+    ];
 
     /// The lower-case name used on the command line.
     pub fn name(self) -> &'static str {
@@ -89,6 +100,7 @@ impl Level {
             Level::Medium => "medium",
             Level::Hard => "hard",
             Level::Diabolical => "diabolical",
+            Level::Extreme => "extreme",
         }
     }
 }
@@ -199,6 +211,7 @@ techniques! {
     DynamicForcingChainPlus => "Dynamic Forcing Chain (+)", 90;
     NestedForcingChain => "Nested Forcing Chain (+ Forcing Chains)", 95;
     NestedMultipleForcingChain => "Nested Forcing Chain (+ Multiple Forcing Chains)", 100;
+    NestedDynamicForcingChain => "Nested Forcing Chain (+ Dynamic Forcing Chains)", 105;
 }
 
 /// Sudoku Explainer's extra rating for a chain of `complexity` nodes:
@@ -255,8 +268,17 @@ mod tests {
 
     #[test]
     fn levels_follow_the_exchange_buckets() {
-        let levels = [14, 15, 24, 25, 49, 50].map(|tenths| Rating(tenths).level());
+        let levels = [14, 15, 24, 25, 49, 50, 89, 90, 200].map(|tenths| Rating(tenths).level());
         use Level::*;
-        assert_eq!(levels, [Easy, Medium, Medium, Hard, Hard, Diabolical]);
+        assert_eq!(
+            levels,
+            [
+                Easy, Medium, Medium, Hard, Hard, Diabolical, Diabolical, Extreme, Extreme
+            ]
+        );
+        for level in Level::ALL {
+            let (low, high) = level.ratings();
+            assert_eq!((low.level(), high.level()), (level, level), "{level}");
+        }
     }
 }

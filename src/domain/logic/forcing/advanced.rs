@@ -26,6 +26,7 @@ use super::super::grid::Grid;
 use super::super::implications::{State, state};
 use super::super::reasoning::INFERENCE_RULES;
 use super::inner::{self, InnerHint, RuleCause};
+use super::search::{STATIC, dynamic};
 
 /// The nested rule behind an implication, as a player knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +39,8 @@ pub(super) enum Rule {
     ForcingChains,
     /// Static cell and region chains (level 3).
     MultipleForcingChains,
+    /// Dynamic chains, themselves nested to a limit (level 4).
+    DynamicForcingChains,
 }
 
 impl Rule {
@@ -71,18 +74,38 @@ pub(super) struct NestedChain {
 /// entry holds a few dozen chains of about a hundred bytes.
 const CACHE_LIMIT: usize = 1024;
 
-/// Working grids and the chains found on them, at most [`CACHE_LIMIT`]:
-/// the grids met since the last turn, and those met in the turn before
-/// that are not yet met again. A turn comes when the recent half is full;
-/// the older half is then dropped. Grids still in use survive a turn, as
-/// they would not if the whole cache were emptied at once.
-#[derive(Default)]
+/// Most working grids kept for level 4's dynamic chains, and for each
+/// kind of the chains nested in them: their lists are longer, and level 4
+/// is rare, so a quarter of the room keeps its memory within the worker's
+/// allowance (docs/operations.md) at some cost in its speed.
+const DEEP_CACHE_LIMIT: usize = CACHE_LIMIT / 4;
+
+/// Working grids and the chains found on them, at most `limit`: the grids
+/// met since the last turn, and those met in the turn before that are not
+/// yet met again. A turn comes when the recent half is full; the older
+/// half is then dropped. Grids still in use survive a turn, as they would
+/// not if the whole cache were emptied at once.
 struct GridCache {
+    limit: usize,
     recent: HashMap<Grid, Rc<[InnerHint]>>,
     older: HashMap<Grid, Rc<[InnerHint]>>,
 }
 
+impl Default for GridCache {
+    fn default() -> GridCache {
+        GridCache::with_limit(CACHE_LIMIT)
+    }
+}
+
 impl GridCache {
+    fn with_limit(limit: usize) -> GridCache {
+        GridCache {
+            limit,
+            recent: HashMap::new(),
+            older: HashMap::new(),
+        }
+    }
+
     /// The chains kept for `grid`, if any; a grid from the older half
     /// moves to the recent one.
     fn get(&mut self, grid: &Grid) -> Option<Rc<[InnerHint]>> {
@@ -96,12 +119,12 @@ impl GridCache {
 
     /// Keeps `hints` for `grid`, turning first if the recent half is full.
     fn insert(&mut self, grid: Grid, hints: Rc<[InnerHint]>) {
-        if self.recent.len() >= CACHE_LIMIT / 2 {
+        if self.recent.len() >= self.limit / 2 {
             self.older = std::mem::take(&mut self.recent);
         }
         if self.recent.capacity() == 0 {
             // Room for a whole half at once: growing rehashes every grid.
-            self.recent.reserve(CACHE_LIMIT / 2);
+            self.recent.reserve(self.limit / 2);
         }
         self.recent.insert(grid, hints);
     }
@@ -135,29 +158,67 @@ impl NestedChains {
     }
 }
 
+/// The chains a nested rule may use on a working grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Chains {
+    /// Cycles and forcing chains (level 2).
+    Cycles,
+    /// Static cell and region chains (level 3).
+    Multiple,
+    /// Dynamic chains nested to this limit (level 4).
+    Dynamic(u8),
+}
+
 /// The nested rules' state: the chains found so far, and each working
 /// grid's chains. A worker thread keeps one across its searches, since
 /// the producers of successive levels, and successive steps, meet the
 /// same working grids again.
-#[derive(Default)]
 pub(super) struct Advanced {
     /// Every nested chain any node refers to.
     pub nested: NestedChains,
     cycles: GridCache,
     multiple: GridCache,
+    /// Dynamic chains nested to `dynamic_limit` (level 4): one limit at a
+    /// time, since a search keeps to one, so that level 4 adds one cache.
+    dynamic: GridCache,
+    dynamic_limit: u8,
+    /// The state of those dynamic chains' own nested searches.
+    inner: Option<Box<Advanced>>,
+}
+
+impl Default for Advanced {
+    fn default() -> Advanced {
+        Advanced::with_cache_limit(CACHE_LIMIT)
+    }
 }
 
 impl Advanced {
+    fn with_cache_limit(limit: usize) -> Advanced {
+        Advanced {
+            nested: NestedChains::default(),
+            cycles: GridCache::with_limit(limit),
+            multiple: GridCache::with_limit(limit),
+            dynamic: GridCache::with_limit(DEEP_CACHE_LIMIT),
+            dynamic_limit: 0,
+            inner: None,
+        }
+    }
+
     /// Drops what was kept once it has grown past its bounds. Call only
     /// between searches: nodes of a search refer to the nested chains.
     pub fn trim(&mut self) {
-        if self.nested.list.len() > NESTED_LIMIT {
+        let inner_grown = self
+            .inner
+            .as_ref()
+            .is_some_and(|inner| inner.nested.list.len() > NESTED_LIMIT);
+        if self.nested.list.len() > NESTED_LIMIT || inner_grown {
             *self = Advanced::default();
         }
     }
 
     /// The "offs" the first nested rule that finds anything implies on
-    /// `work`, for a search that started on `source`.
+    /// `work`, for a search that started on `source`. Levels 4 to 7 are
+    /// level 4 with an inner limit of 0 to 3.
     pub fn implications(&mut self, work: &Grid, source: &Grid, level: u8) -> Vec<Implication> {
         let mut found = Vec::new();
         let simple: [(SimpleRule, Rule); 4] = [
@@ -172,38 +233,58 @@ impl Advanced {
                 return tagged(found, rule);
             }
         }
+        if level >= 4 {
+            let hints = self.cached(work, Chains::Dynamic(level - 4));
+            self.chain_implications(&hints, work, source, &mut found);
+            return tagged(found, Rule::DynamicForcingChains);
+        }
         if level >= 2 {
-            let hints = self.cached(work, false);
+            let hints = self.cached(work, Chains::Cycles);
             self.chain_implications(&hints, work, source, &mut found);
             if !found.is_empty() {
                 return tagged(found, Rule::ForcingChains);
             }
         }
         if level >= 3 {
-            let hints = self.cached(work, true);
+            let hints = self.cached(work, Chains::Multiple);
             self.chain_implications(&hints, work, source, &mut found);
         }
         tagged(found, Rule::MultipleForcingChains)
     }
 
+    fn cache(&mut self, chains: Chains) -> &mut GridCache {
+        match chains {
+            Chains::Cycles => &mut self.cycles,
+            Chains::Multiple => &mut self.multiple,
+            Chains::Dynamic(limit) => {
+                if limit != self.dynamic_limit {
+                    self.dynamic = GridCache::with_limit(DEEP_CACHE_LIMIT);
+                    self.dynamic_limit = limit;
+                }
+                &mut self.dynamic
+            }
+        }
+    }
+
     /// The chains of one kind on `work`, found once per grid.
-    fn cached(&mut self, work: &Grid, multiple: bool) -> Rc<[InnerHint]> {
-        let cache = match multiple {
-            true => &mut self.multiple,
-            false => &mut self.cycles,
-        };
-        if let Some(hints) = cache.get(work) {
+    fn cached(&mut self, work: &Grid, chains: Chains) -> Rc<[InnerHint]> {
+        if let Some(hints) = self.cache(chains).get(work) {
             return hints;
         }
-        let hints: Rc<[InnerHint]> = match multiple {
-            true => inner::multiple_chains(work, &mut self.nested).into(),
-            false => inner::cycles_and_chains(work, &mut self.nested).into(),
+        let hints: Rc<[InnerHint]> = match chains {
+            Chains::Cycles => inner::cycles_and_chains(work, &mut self.nested).into(),
+            Chains::Multiple => {
+                let mut plain = Advanced::default();
+                inner::propagated_chains(work, STATIC, &mut plain, &mut self.nested).into()
+            }
+            Chains::Dynamic(limit) => {
+                let own = self
+                    .inner
+                    .get_or_insert_with(|| Box::new(Advanced::with_cache_limit(DEEP_CACHE_LIMIT)));
+                inner::propagated_chains(work, dynamic(limit), own, &mut self.nested).into()
+            }
         };
-        let cache = match multiple {
-            true => &mut self.multiple,
-            false => &mut self.cycles,
-        };
-        cache.insert(work.clone(), hints.clone());
+        self.cache(chains).insert(work.clone(), hints.clone());
         hints
     }
 

@@ -5,7 +5,8 @@
 //!
 //! Level 2 nests Sukaku Explainer's cycles and forcing chains
 //! ([`super::super::cycles`]); level 3 also its static cell and region
-//! chains ([`super::search::STATIC`]). Each list is sorted as that
+//! chains ([`super::search::STATIC`]); level 4 its dynamic chains
+//! ([`super::search::dynamic`]) instead, nested to a limit of their own. Each list is sorted as that
 //! producer sorts its hints, and a hint that removes exactly what an
 //! earlier one removes is dropped.
 
@@ -17,7 +18,7 @@ use super::super::grid::Grid;
 use super::super::implications::{State, cell_of, digit_of, is_on};
 use super::advanced::{Advanced, NestedChains};
 use super::propagation::{Cause, NodeId, Propagation};
-use super::search::{Conclusion, Kind, STATIC, Sink, complexity, conclusions, walk};
+use super::search::{Conclusion, Kind, Producer, Sink, complexity, conclusions, walk};
 
 /// The link that made an "on" of a nested chain: a cell with one
 /// candidate left, or a unit with one place left.
@@ -148,11 +149,17 @@ fn link_cause(work: &Grid, parent: State, node: State) -> RuleCause {
     RuleCause::Unit(unit as u8)
 }
 
-/// Sukaku Explainer's static cell and region chains on `work`.
-pub(super) fn multiple_chains(work: &Grid, nested: &mut NestedChains) -> Vec<InnerHint> {
-    let mut plain = Advanced::default();
+/// The chains `producer` (static cell and region chains, or dynamic
+/// chains) finds on `work`, with `own` as the state of its own nested
+/// searches.
+pub(super) fn propagated_chains(
+    work: &Grid,
+    producer: Producer,
+    own: &mut Advanced,
+    nested: &mut NestedChains,
+) -> Vec<InnerHint> {
     let mut every = Every(Vec::new());
-    conclusions(work, STATIC, &mut plain, &|| false, &mut every);
+    conclusions(work, producer, own, &|| false, &mut every);
     let mut found = every.0;
     found.sort_by_key(|&(complexity, kind, _)| (complexity, kind));
     let mut kept = Vec::new();
@@ -162,7 +169,11 @@ pub(super) fn multiple_chains(work: &Grid, nested: &mut NestedChains) -> Vec<Inn
         if !first_of_each(&removals, &mut kept) {
             continue;
         }
-        let mut identity = Identity::new(2);
+        let tag = match producer.mode.dynamic {
+            true => 3 + u64::from(producer.mode.level),
+            false => 2,
+        };
+        let mut identity = Identity::new(tag);
         let mut recipe = Vec::new();
         for (branch, target) in &conclusion.targets {
             identity.add(u64::MAX);

@@ -15,6 +15,7 @@
 //! | (+) | 9.0 | all | yes | simple techniques |
 //! | (+ Forcing Chains) | 9.5 | all | yes | and cycles and forcing chains |
 //! | (+ Multiple Forcing Chains) | 10.0 | all | yes | and static chains |
+//! | (+ Dynamic Forcing Chains) | 10.5 | all | yes | simple techniques, then dynamic chains nested to 0, 1, 2 or 3 |
 //!
 //! A step is rated by its base plus Sudoku Explainer's length bonus over
 //! the nodes its chains rest on, nested chains included
@@ -57,7 +58,8 @@ pub fn static_forcing_chain(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Opti
 }
 
 /// The easiest dynamic forcing chain nested to `level` (0 to 3: 8.5, 9.0,
-/// 9.5 and 10.0 and up).
+/// 9.5 and 10.0 and up; 4 to 7: 10.5 and up, with dynamic chains nested
+/// to 0 to 3 as links).
 pub fn dynamic_forcing_chain(
     grid: &Grid,
     level: u8,
@@ -138,7 +140,8 @@ fn technique(producer: Producer, kind: Kind) -> Technique {
         },
         (1, ..) => DynamicForcingChainPlus,
         (2, ..) => NestedForcingChain,
-        _ => NestedMultipleForcingChain,
+        (3, ..) => NestedMultipleForcingChain,
+        _ => NestedDynamicForcingChain,
     }
 }
 

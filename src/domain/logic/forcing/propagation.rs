@@ -72,7 +72,8 @@ pub(super) struct Mode {
     pub cell_links: bool,
     /// Cross each "off" out of the working grid as it is followed.
     pub dynamic: bool,
-    /// Nesting level: 0 for plain chains, up to 3.
+    /// Nesting level: 0 for plain chains, up to 3; 4 to 7 for level 4
+    /// with an inner limit of 0 to 3.
     pub level: u8,
 }
 

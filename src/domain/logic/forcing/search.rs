@@ -75,7 +75,9 @@ pub(super) const STATIC: Producer = Producer {
     multiple: true,
 };
 
-/// Its dynamic forcing chains (8.5), nested to `level` (9.0, 9.5, 10.0).
+/// Its dynamic forcing chains (8.5), nested to `level` (9.0, 9.5, 10.0;
+/// 4 to 7 are its level 4, 10.5, with dynamic chains nested to 0 to 3 as
+/// their inner rule).
 pub(super) const fn dynamic(level: u8) -> Producer {
     Producer {
         mode: Mode {

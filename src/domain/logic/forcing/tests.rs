@@ -251,3 +251,33 @@ fn the_cycles_and_the_static_chains_follow_links_that_reach_alike() {
         "{grids} grids, {reached} pairs"
     );
 }
+
+/// From the forum's list of puzzles rated 11 and up: Sukaku Explainer
+/// rates it 11.6/11.6/2.6, its hardest step "Dynamic Cell Forcing Chains
+/// (+ Dynamic Forcing Chains)", nesting level 4.
+const DYNAMIC_NESTED: &str =
+    "........1.....234....15......2...43..36...7..8.......9..7..4.6.2....7...5..98....";
+
+#[test]
+fn level_four_nests_dynamic_chains_where_the_levels_below_find_nothing() {
+    let grid = grid_before(DYNAMIC_NESTED, Technique::NestedDynamicForcingChain);
+    let never = &|| false;
+    for level in 0..=3 {
+        assert!(
+            dynamic_forcing_chain(&grid, level, never).is_none(),
+            "level {level} finds nothing"
+        );
+    }
+    let step = dynamic_forcing_chain(&grid, 4, never).expect("level 4 finds a step");
+    assert_eq!(step.technique, Technique::NestedDynamicForcingChain);
+    assert!(step.rating >= Rating(105), "{}", step.rating);
+    let inner: Vec<&str> = step
+        .branches
+        .iter()
+        .flat_map(|b| b.techniques.iter().copied())
+        .collect();
+    assert!(
+        inner.contains(&"Dynamic Forcing Chains"),
+        "its links rest on dynamic chains: {inner:?}"
+    );
+}

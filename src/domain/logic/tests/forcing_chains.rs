@@ -91,3 +91,25 @@ fn a_puzzle_from_the_top_of_the_scale_rates_as_sukaku_explainer_rates_it() {
         Technique::NestedMultipleForcingChain,
     )]);
 }
+
+/// Two of `hardest-top.txt`, where the grader used to stall: both need
+/// chains nested with dynamic chains (level 4, 10.5 and up) before their
+/// first placement. Sukaku Explainer's hardest step is "Dynamic Cell
+/// Forcing Chains (+ Dynamic Forcing Chains)" in the first; in the
+/// second, whose level-4 step rates 11.4, a later "Dynamic Contradiction
+/// Forcing Chains (+ Multiple Forcing Chains)" at 11.5.
+#[test]
+fn puzzles_that_need_dynamic_chains_nested_rate_as_sukaku_explainer_rates_them() {
+    assert_rated_as_sukaku_explainer_rates(&[
+        (
+            "........1.....234....15......2...43..36...7..8.......9..7..4.6.2....7...5..98....",
+            [116, 116, 26],
+            Technique::NestedDynamicForcingChain,
+        ),
+        (
+            "98.7.......6.5.9.........4.6...9.5...3.........5..2.1..6..8.3....3..7..1...4....2",
+            [115, 115, 26],
+            Technique::NestedMultipleForcingChain,
+        ),
+    ]);
+}
