@@ -219,7 +219,13 @@ impl Advanced {
     /// The "offs" the first nested rule that finds anything implies on
     /// `work`, for a search that started on `source`. Levels 4 to 7 are
     /// level 4 with an inner limit of 0 to 3.
-    pub fn implications(&mut self, work: &Grid, source: &Grid, level: u8) -> Vec<Implication> {
+    pub fn implications(
+        &mut self,
+        work: &Grid,
+        source: &Grid,
+        level: u8,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Vec<Implication> {
         let mut found = Vec::new();
         let simple: [(SimpleRule, Rule); 4] = [
             (locking, Rule::LockedCandidates),
@@ -234,19 +240,19 @@ impl Advanced {
             }
         }
         if level >= 4 {
-            let hints = self.cached(work, Chains::Dynamic(level - 4));
+            let hints = self.cached(work, Chains::Dynamic(level - 4), should_stop);
             self.chain_implications(&hints, work, source, &mut found);
             return tagged(found, Rule::DynamicForcingChains);
         }
         if level >= 2 {
-            let hints = self.cached(work, Chains::Cycles);
+            let hints = self.cached(work, Chains::Cycles, should_stop);
             self.chain_implications(&hints, work, source, &mut found);
             if !found.is_empty() {
                 return tagged(found, Rule::ForcingChains);
             }
         }
         if level >= 3 {
-            let hints = self.cached(work, Chains::Multiple);
+            let hints = self.cached(work, Chains::Multiple, should_stop);
             self.chain_implications(&hints, work, source, &mut found);
         }
         tagged(found, Rule::MultipleForcingChains)
@@ -266,24 +272,36 @@ impl Advanced {
         }
     }
 
-    /// The chains of one kind on `work`, found once per grid.
-    fn cached(&mut self, work: &Grid, chains: Chains) -> Rc<[InnerHint]> {
+    /// The chains of one kind on `work`, found once per grid. A search
+    /// `should_stop` cut short finds none, and is not kept.
+    fn cached(
+        &mut self,
+        work: &Grid,
+        chains: Chains,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Rc<[InnerHint]> {
         if let Some(hints) = self.cache(chains).get(work) {
             return hints;
         }
-        let hints: Rc<[InnerHint]> = match chains {
-            Chains::Cycles => inner::cycles_and_chains(work, &mut self.nested).into(),
+        let found = match chains {
+            Chains::Cycles => Some(inner::cycles_and_chains(work, &mut self.nested)),
             Chains::Multiple => {
                 let mut plain = Advanced::default();
-                inner::propagated_chains(work, STATIC, &mut plain, &mut self.nested).into()
+                let nested = &mut self.nested;
+                inner::propagated_chains(work, STATIC, &mut plain, nested, should_stop)
             }
             Chains::Dynamic(limit) => {
                 let own = self
                     .inner
                     .get_or_insert_with(|| Box::new(Advanced::with_cache_limit(DEEP_CACHE_LIMIT)));
-                inner::propagated_chains(work, dynamic(limit), own, &mut self.nested).into()
+                let nested = &mut self.nested;
+                inner::propagated_chains(work, dynamic(limit), own, nested, should_stop)
             }
         };
+        let Some(found) = found else {
+            return Rc::from(Vec::new());
+        };
+        let hints: Rc<[InnerHint]> = found.into();
         self.cache(chains).insert(work.clone(), hints.clone());
         hints
     }

@@ -151,15 +151,18 @@ fn link_cause(work: &Grid, parent: State, node: State) -> RuleCause {
 
 /// The chains `producer` (static cell and region chains, or dynamic
 /// chains) finds on `work`, with `own` as the state of its own nested
-/// searches.
+/// searches; `None` if `should_stop` said stop first.
 pub(super) fn propagated_chains(
     work: &Grid,
     producer: Producer,
     own: &mut Advanced,
     nested: &mut NestedChains,
-) -> Vec<InnerHint> {
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Vec<InnerHint>> {
     let mut every = Every(Vec::new());
-    conclusions(work, producer, own, &|| false, &mut every);
+    if !conclusions(work, producer, own, should_stop, &mut every) {
+        return None;
+    }
     let mut found = every.0;
     found.sort_by_key(|&(complexity, kind, _)| (complexity, kind));
     let mut kept = Vec::new();
@@ -185,7 +188,7 @@ pub(super) fn propagated_chains(
             nested: register(nested, identity, complexity),
         });
     }
-    hints
+    Some(hints)
 }
 
 /// Every conclusion, with the nodes it rests on.

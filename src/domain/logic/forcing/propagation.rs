@@ -412,16 +412,20 @@ pub(super) fn propagate_fixed(links: &Links, start: State) -> Propagation {
     }
 }
 
-/// Follows everything `start` implies on `grid` under `mode`.
+/// Follows everything `start` implies on `grid` under `mode`. The chains
+/// nested in it (level 1 and up) poll `should_stop`; once it says stop,
+/// what they found is partial, and so is the propagation.
 pub(super) fn propagate(
     grid: &Grid,
     start: State,
     mode: Mode,
     advanced: &mut Advanced,
+    should_stop: &dyn Fn() -> bool,
 ) -> Propagation {
     let mut found = Propagation::new();
     let mut scratch = std::mem::take(&mut found.buffers.scratch);
-    follow(&mut found, grid, start, mode, advanced, &mut scratch);
+    let context = (advanced, should_stop);
+    follow(&mut found, grid, start, mode, context, &mut scratch);
     found.buffers.scratch = scratch;
     found
 }
@@ -433,7 +437,7 @@ fn follow(
     grid: &Grid,
     start: State,
     mode: Mode,
-    advanced: &mut Advanced,
+    (advanced, should_stop): (&mut Advanced, &dyn Fn() -> bool),
     scratch: &mut Scratch,
 ) {
     let root = found.add(start, Cause::Assumed, &[], NO_NESTED);
@@ -480,7 +484,8 @@ fn follow(
             }
             continue;
         }
-        if mode.level == 0 || !add_advanced(found, &work, grid, mode.level, advanced) {
+        if mode.level == 0 || !add_advanced(found, (&work, grid), mode.level, advanced, should_stop)
+        {
             return;
         }
     }
@@ -490,13 +495,13 @@ fn follow(
 /// they found nothing new.
 fn add_advanced(
     found: &mut Propagation,
-    work: &Grid,
-    source: &Grid,
+    (work, source): (&Grid, &Grid),
     level: u8,
     advanced: &mut Advanced,
+    should_stop: &dyn Fn() -> bool,
 ) -> bool {
     let mut added = false;
-    let implied = advanced.implications(work, source, level);
+    let implied = advanced.implications(work, source, level, should_stop);
     let mut parents = Vec::new();
     for implication in implied {
         if found.reached(implication.state) {
@@ -642,7 +647,8 @@ mod tests {
         for cell in grid.blanks().iter() {
             for digit in digits(grid.marks(cell)) {
                 for on in [true, false] {
-                    let found = propagate(&grid, state(cell, digit, on), mode, &mut advanced);
+                    let start = state(cell, digit, on);
+                    let found = propagate(&grid, start, mode, &mut advanced, &|| false);
                     for s in 0..STATES as State {
                         let listed = found
                             .ons()

@@ -119,6 +119,8 @@ pub(super) struct Conclusion {
 /// The searches of one grid, each assumption followed once.
 struct Branches<'a> {
     grid: &'a Grid,
+    /// Polled by the chains nested in the searches.
+    should_stop: &'a dyn Fn() -> bool,
     mode: Mode,
     /// The grid's links, for a static search.
     links: Option<Links>,
@@ -136,7 +138,7 @@ impl Branches<'_> {
         let start = state(cell, digit, true);
         let found = Rc::new(match &self.links {
             Some(links) => propagate_fixed(links, start),
-            None => propagate(self.grid, start, self.mode, advanced),
+            None => propagate(self.grid, start, self.mode, advanced, self.should_stop),
         });
         self.on[index] = Some(found.clone());
         found
@@ -202,6 +204,7 @@ fn search(
     let links = static_mode.then(|| Links::new(grid, producer.mode));
     let mut branches = Branches {
         grid,
+        should_stop,
         mode: producer.mode,
         reach: links.as_ref().filter(|_| skip).map(|l| l.reach(grid)),
         links,
@@ -228,7 +231,8 @@ fn search(
         for digit in digits(assumed) {
             if producer.contradictions || producer.double {
                 let on = branches.on(cell, digit, advanced);
-                let off = propagate(grid, state(cell, digit, false), producer.mode, advanced);
+                let start = state(cell, digit, false);
+                let off = propagate(grid, start, producer.mode, advanced, should_stop);
                 binary(grid, producer, count, cell, digit, &on, off, advanced, sink);
             }
             if producer.multiple {

@@ -39,7 +39,7 @@ fn every_node_rests_on_nodes_reached_before_it_and_the_assumption_on_none() {
         for digit in super::super::bits::digits(grid.marks(cell)) {
             for on in [true, false] {
                 let start = state(cell, digit, on);
-                let found = propagate(&grid, start, DYNAMIC, &mut Advanced::default());
+                let found = propagate(&grid, start, DYNAMIC, &mut Advanced::default(), &|| false);
                 assert!(found.parents(0).is_empty());
                 assert_eq!(found.node(0).state, start);
                 for &id in found.ons().iter().chain(found.offs()) {
@@ -70,7 +70,7 @@ fn every_search(grid: &Grid, mode: Mode) -> Vec<(u16, Propagation)> {
                 let start = state(cell, digit, on);
                 found.push((
                     start,
-                    propagate(grid, start, mode, &mut Advanced::default()),
+                    propagate(grid, start, mode, &mut Advanced::default(), &|| false),
                 ));
             }
         }
@@ -147,6 +147,7 @@ fn a_contradiction_rests_on_both_its_ends_ancestors() {
         ),
         DYNAMIC,
         &mut Advanced::default(),
+        &|| false,
     ));
     let (on, off) = found.contradiction.expect("the step is a contradiction");
     let sizes = [on, off].map(|id| walk(&found, id, |_| {}));
@@ -280,4 +281,49 @@ fn level_four_nests_dynamic_chains_where_the_levels_below_find_nothing() {
         inner.contains(&"Dynamic Forcing Chains"),
         "its links rest on dynamic chains: {inner:?}"
     );
+}
+
+#[test]
+fn a_stop_reaches_the_searches_nested_in_a_level_four_search() {
+    let grid = grid_before(DYNAMIC_NESTED, Technique::NestedDynamicForcingChain);
+    let producer = super::search::dynamic(4);
+    let polls = std::cell::Cell::new(0u32);
+    let stop_after = std::cell::Cell::new(u32::MAX);
+    let should_stop = || {
+        polls.set(polls.get() + 1);
+        polls.get() > stop_after.get()
+    };
+    let mut advanced = Advanced::default();
+    let found = super::search::conclusions(
+        &grid,
+        producer,
+        &mut advanced,
+        &should_stop,
+        &mut Every::default(),
+    );
+    assert!(found);
+    // The search itself polls once a cell: the rest are the nested ones.
+    let blanks = grid.blanks().len();
+    assert!(
+        polls.get() > 10 * blanks,
+        "{} polls for {blanks} cells",
+        polls.get()
+    );
+    // Stopped halfway, inside a nested search: it says so, and keeps no
+    // nested chains cut short, so the same state then finds what a fresh
+    // one finds.
+    let mut advanced = Advanced::default();
+    stop_after.set(polls.get() / 2);
+    polls.set(0);
+    let cut = super::search::conclusions(
+        &grid,
+        producer,
+        &mut advanced,
+        &should_stop,
+        &mut Every::default(),
+    );
+    assert!(!cut, "the search says it was cut short");
+    let step = easiest_with(&grid, producer, &mut advanced, &|| false).expect("a step");
+    let fresh = easiest_with(&grid, producer, &mut Advanced::default(), &|| false);
+    assert_eq!(Some(step.rating), fresh.map(|s| s.rating));
 }
