@@ -27,6 +27,8 @@ echo "== Sukaku Explainer paths"
 "$check" se-paths "$grading" | sed -n '/^SE paths/,$p'
 echo "== The hardest sample: Sukaku Explainer's ER/EP/ED and seconds against ours (one thread)"
 "$check" hardest "$grading/hardest-se40.txt"
+echo "== The top: puzzles that need level 4 (+ Dynamic Forcing Chains), where the grader used to stall"
+"$check" hardest "$grading/hardest-top.txt"
 echo "== Soundness: every step of every puzzle against its solution"
 "$check" soundness "$puzzles"/kaggle_like.txt "$puzzles"/top1465.txt \
   "$puzzles"/17_clue.txt ${SOUNDNESS_ALL:+"$puzzles"/hardest_1905_11plus.txt}
