@@ -24,10 +24,12 @@
 //! base at all also asks that no peer hold a single candidate; on the
 //! ladder, past naked singles, none does.)
 
+use std::fmt::Write;
+
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words, cell_list};
 use super::technique::Technique;
 
 /// The first aligned pair exclusion that removes something, if any,
@@ -250,6 +252,31 @@ impl<const N: usize> Combinations<'_, N> {
                 }
             }
         }
+    }
+}
+
+/// How a player is told about an aligned pair or triple exclusion step.
+pub(super) fn explain(step: &Step, _words: &Words, text: &mut String) {
+    match step.technique {
+        Technique::AlignedPairExclusion => {
+            let _ = write!(
+                text,
+                "{} cannot take two digits that would leave one of the two-candidate cells \
+                 {} they both see with nothing, nor one digit twice if they see each other",
+                cell_list(&step.pattern[..2]),
+                cell_list(&step.pattern[2..])
+            );
+        }
+        Technique::AlignedTripleExclusion => {
+            let _ = write!(
+                text,
+                "{} cannot take three digits that would leave one of the cells {} they all \
+                 see with nothing, nor one digit twice in cells that see each other",
+                cell_list(&step.pattern[..3]),
+                cell_list(&step.pattern[3..])
+            );
+        }
+        _ => {}
     }
 }
 

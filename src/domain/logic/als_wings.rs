@@ -17,11 +17,13 @@
 //! each step the largest cell of the set is nearer three candidates; the
 //! lowest-rated wing wins, and among equals the one that eliminates most.
 
+use std::fmt::Write;
+
 use super::bits::{Cells, PEERS, UNITS, bit, digits};
 use super::grid::Grid;
-use super::reasoning::Link;
+use super::reasoning::{self, Link};
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words, cell_list};
 use super::technique::{Rating, Technique};
 
 /// The wing of an almost locked set of `size` cells (3 to 6) that
@@ -200,4 +202,29 @@ fn unit_of(set: &[usize]) -> Option<usize> {
     UNITS
         .iter()
         .position(|unit| set.iter().all(|&cell| unit.has(cell)))
+}
+
+/// How a player is told about a WXYZ-, VWXYZ-, UVWXYZ- or TUVWXYZ-Wing step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    match step.technique {
+        Technique::WxyzWing
+        | Technique::VwxyzWing
+        | Technique::UvwxyzWing
+        | Technique::TuvwxyzWing => {
+            let pair = step.pattern.last().map_or(0, |m| m.cell);
+            let (set, rest): (Vec<Mark>, Vec<Mark>) =
+                step.pattern.iter().partition(|m| m.cell != pair);
+            let _ = write!(
+                text,
+                "{} hold one digit more than they have cells, and {} holds two of those \
+                 digits; whichever it takes, {digits} ends up in it or in the set ({}), so no \
+                 cell seeing all of those places holds {digits}",
+                cell_list(&set),
+                cell_list(&rest),
+                reasoning::eureka(&step.links)
+            );
+        }
+        _ => {}
+    }
 }

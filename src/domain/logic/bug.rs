@@ -31,9 +31,11 @@
 //! The grader calls this only on puzzles whose uniqueness the solver has
 //! certified.
 
+use std::fmt::Write;
+
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::{Rating, Technique};
 
 /// The first BUG step of types 1 to 4 on the grid, if there is one.
@@ -284,4 +286,29 @@ fn naked_set_with_extras(
         return Some(step);
     }
     None
+}
+
+/// How a player is told about a BUG step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::Bug1 => {
+            let _ = write!(
+                text,
+                "without {digits} in {cells} every blank cell would have two candidates and every \
+                 digit two places in each unit, a deadly pattern with two solutions, so {cells} \
+                 holds {digits}"
+            );
+        }
+        Technique::Bug2 | Technique::Bug3 | Technique::Bug4 => {
+            let _ = write!(
+                text,
+                "without their extra candidates {cells} would leave a deadly pattern with two \
+                 solutions (every blank cell with two candidates, every digit with two places \
+                 in each unit), so one of those extras is true"
+            );
+        }
+        _ => {}
+    }
 }

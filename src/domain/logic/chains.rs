@@ -14,10 +14,12 @@
 //! with three or four strong links are rated as Sukaku Explainer's
 //! "strong links" patterns; longer ones by length.
 
+use std::fmt::Write;
+
 use super::bits::{PEERS, UNITS, UnitKind, bit, digits, unit_kind, units_of};
 use super::grid::Grid;
-use super::reasoning::alternating;
-use super::step::{Mark, Step, keep_lowest};
+use super::reasoning::{self, alternating};
+use super::step::{Mark, Step, Words, chain_ends, keep_lowest};
 use super::technique::{Rating, Technique, length_bonus};
 
 /// The longest chain searched for, in candidates.
@@ -354,4 +356,20 @@ fn rating_of(technique: Technique, strong: &[Strong], nodes: usize) -> Rating {
     let boxed = kinds.contains(&UnitKind::Box);
     let crossed = kinds.contains(&UnitKind::Row) && kinds.contains(&UnitKind::Column);
     Rating(base + u16::from(boxed) + u16::from(crossed))
+}
+
+/// How a player is told about an X-Chain, XY-Chain or AIC step.
+pub(super) fn explain(step: &Step, _words: &Words, text: &mut String) {
+    match step.technique {
+        Technique::XChain | Technique::XYChain | Technique::Aic => {
+            let _ = write!(
+                text,
+                "in the chain {}, one of the ends {} is true, so each crossed-out candidate, \
+                 which sees both, is false",
+                reasoning::eureka(&step.links),
+                chain_ends(&step.links)
+            );
+        }
+        _ => {}
+    }
 }

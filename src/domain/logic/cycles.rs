@@ -27,14 +27,15 @@
 //! Sukaku Explainer, whose choices these follow so that ratings agree.
 
 use std::collections::VecDeque;
+use std::fmt::Write;
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
 use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::reach::{Reach, of_every_link};
-use super::reasoning::{Link, implication};
+use super::reasoning::{self, Link, implication};
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::{Rating, Technique, length_bonus};
 
 /// The links one sweep follows, and what it finds.
@@ -764,6 +765,32 @@ fn find(step: Step, complexity: usize, sweep: Sweep, path: &[State], is_cycle: b
         step,
         path: path.to_vec(),
         is_cycle,
+    }
+}
+
+/// How a player is told about a cycle or forcing chain step.
+pub(super) fn explain(step: &Step, _words: &Words, text: &mut String) {
+    match step.technique {
+        Technique::XCycle | Technique::YCycle | Technique::XYCycle => {
+            let _ = write!(
+                text,
+                "the loop {} of alternating links holds one way round or the other, and either \
+                 way no cell outside it that sees both kinds of end holds their digit",
+                reasoning::eureka(&step.links)
+            );
+        }
+        Technique::ForcingXChain | Technique::ForcingChain => {
+            let _ = write!(
+                text,
+                "assuming the opposite of the result, {}, the chain {} leads to the result itself",
+                step.links
+                    .first()
+                    .map(|l| reasoning::state(l.source, l.source_on))
+                    .unwrap_or_default(),
+                reasoning::eureka(&step.links)
+            );
+        }
+        _ => {}
     }
 }
 

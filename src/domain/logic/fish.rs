@@ -5,10 +5,12 @@
 //! columns lose it everywhere else (and the same with rows and columns
 //! swapped). Finned and franken fish are left to the chains.
 
+use std::fmt::Write;
+
 use super::bits::{COLUMNS, Cells, ROWS, UNITS, bit};
 use super::grid::Grid;
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::Technique;
 
 /// The first fish of `size` lines (2, 3 or 4) that eliminates something,
@@ -145,4 +147,20 @@ fn fish_on(
     step.units = chosen.iter().copied().chain(covers).collect();
     step.digits = bit(digit);
     Some(step)
+}
+
+/// How a player is told about a fish step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let units = &words.units;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::XWing | Technique::Swordfish | Technique::Jellyfish => {
+            let _ = write!(
+                text,
+                "{digits} is confined to {cells} across {units}, so it goes nowhere else in the crossing lines"
+            );
+        }
+        _ => {}
+    }
 }

@@ -7,11 +7,13 @@
 //! when the eliminations leave a hidden single, and rated lower because a
 //! player sees them as a way to a placement.
 
+use std::fmt::Write;
+
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, unit_kind};
 use super::grid::Grid;
 use super::scope::Scope;
 use super::singles::single_left_by;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::Technique;
 
 /// The first locked candidate that eliminates something: pointing first,
@@ -108,4 +110,23 @@ fn locked(
 /// The candidate `digit` in each of `cells`.
 pub fn marks(cells: Cells, digit: u8) -> Vec<Mark> {
     cells.iter().map(|cell| Mark::new(cell, digit)).collect()
+}
+
+/// How a player is told about a pointing or claiming step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let units = &words.units;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::DirectPointing
+        | Technique::DirectClaiming
+        | Technique::Pointing
+        | Technique::Claiming => {
+            let _ = write!(
+                text,
+                "in {units}, {digits} can only go in {cells}, so it can go nowhere else in both"
+            );
+        }
+        _ => {}
+    }
 }

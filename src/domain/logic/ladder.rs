@@ -5,13 +5,17 @@
 //! where a later one is rated lower (a hidden pair is tried after an
 //! X-Wing). Chains and forcing chains search exhaustively and keep their
 //! lowest-rated find.
+//!
+//! One table ([`LADDER`], and [`BESIDE`] for the techniques off the
+//! ladder) names each rung's techniques, its finder and its explanation;
+//! the ladder's order, [`find_technique`] and the explanation of a step
+//! all derive from it.
 
 use std::rc::Rc;
 
 use super::aligned::{aligned_pair_exclusion, aligned_triple_exclusion};
 use super::als_wings::als_wing;
 use super::bug::bug;
-use super::chains;
 use super::cycles::cycle_or_forcing_chain;
 use super::fish::fish;
 use super::forcing::{dynamic_forcing_chain, nishio, static_forcing_chain};
@@ -19,12 +23,17 @@ use super::grid::Grid;
 use super::intersections::{claiming, locked_candidates, pointing};
 use super::loops::{rectangle_or_loop, unique_loop};
 use super::scope::Scope;
-use super::singles::{self, Single};
-use super::step::Step;
+use super::singles::Single;
+use super::step::{Explain, Step, Words};
 use super::strong_links::{strong_links, two_strong_links};
 use super::subsets::{hidden_subset, naked_subset};
 use super::technique::Technique;
+use super::uniqueness::unique_rectangle_of;
 use super::wings::{xy_wing, xyz_wing};
+use super::{
+    aligned, als_wings, bug, chains, cycles, fish, forcing, intersections, loops, singles,
+    strong_links, subsets, wings,
+};
 
 /// The singles of the simplest kind available, all that one scan finds:
 /// full houses, else hidden singles in boxes, else in rows and columns.
@@ -39,10 +48,257 @@ pub fn easy_singles(grid: &Grid, found: &mut Vec<Single>) {
     }
 }
 
-/// A technique's search: the first step it finds on a grid, among the
-/// patterns `scope` touches (techniques that cannot narrow their search
-/// ignore it).
-type Finder<'a> = dyn Fn(&Grid, Scope) -> Option<Step> + 'a;
+/// A rung's search: the first step it finds on a grid, among the patterns
+/// `scope` touches (techniques that cannot narrow their search ignore
+/// it), polling `should_stop` in the long ones.
+type Find = fn(&Grid, Scope, &dyn Fn() -> bool) -> Option<Step>;
+
+/// A search for one technique of a rung that reports several kinds and
+/// stops at the first it meets, whatever its kind.
+type FindKind = fn(&Grid, Technique) -> Option<Step>;
+
+/// One row of the technique table: the techniques its steps are reported
+/// as, how it finds one, and how each is explained (every finder's file
+/// exports its own explanation).
+struct Rung {
+    techniques: &'static [Technique],
+    find: Find,
+    /// For [`find_technique`], where `find` would stop at another kind.
+    find_kind: Option<FindKind>,
+    explain: Explain,
+}
+
+impl Rung {
+    const fn new(techniques: &'static [Technique], find: Find, explain: Explain) -> Rung {
+        Rung {
+            techniques,
+            find,
+            find_kind: None,
+            explain,
+        }
+    }
+
+    const fn by_kind(self, find_kind: FindKind) -> Rung {
+        Rung {
+            find_kind: Some(find_kind),
+            ..self
+        }
+    }
+}
+
+use Technique::*;
+
+/// Every technique above the easy singles, in Sukaku Explainer's order:
+/// the ladder. Adding a technique is adding its row here (and its finder
+/// and explanation in its own file).
+const LADDER: &[Rung] = &[
+    Rung::new(
+        &[DirectPointing],
+        |g, s, _| pointing(g, true, s),
+        intersections::explain,
+    ),
+    Rung::new(
+        &[DirectClaiming],
+        |g, s, _| claiming(g, true, s),
+        intersections::explain,
+    ),
+    Rung::new(
+        &[DirectHiddenPair],
+        |g, s, _| hidden_subset(g, 2, true, s),
+        subsets::explain,
+    ),
+    Rung::new(&[NakedSingle], |g, _, _| naked_single(g), singles::explain),
+    Rung::new(
+        &[DirectHiddenTriple],
+        |g, s, _| hidden_subset(g, 3, true, s),
+        subsets::explain,
+    ),
+    Rung::new(
+        &[Pointing, Claiming],
+        |g, s, _| locked_candidates(g, s),
+        intersections::explain,
+    ),
+    Rung::new(
+        &[NakedPair],
+        |g, s, _| naked_subset(g, 2, s),
+        subsets::explain,
+    ),
+    Rung::new(&[XWing], |g, s, _| fish(g, 2, s), fish::explain),
+    Rung::new(
+        &[HiddenPair],
+        |g, s, _| hidden_subset(g, 2, false, s),
+        subsets::explain,
+    ),
+    Rung::new(
+        &[NakedTriple],
+        |g, s, _| naked_subset(g, 3, s),
+        subsets::explain,
+    ),
+    Rung::new(&[Swordfish], |g, s, _| fish(g, 3, s), fish::explain),
+    Rung::new(
+        &[HiddenTriple],
+        |g, s, _| hidden_subset(g, 3, false, s),
+        subsets::explain,
+    ),
+    Rung::new(
+        &[
+            Skyscraper,
+            TwoStringKite,
+            TurbotFish,
+            GroupedSkyscraper,
+            GroupedTwoStringKite,
+            GroupedTurbotFish,
+        ],
+        |g, s, _| two_strong_links(g, s),
+        strong_links::explain,
+    )
+    .by_kind(strong_links::of_kind),
+    Rung::new(&[XYWing], |g, _, _| xy_wing(g), wings::explain),
+    Rung::new(&[XYZWing], |g, _, _| xyz_wing(g), wings::explain),
+    Rung::new(
+        &[
+            UniqueRectangle1,
+            UniqueRectangle2,
+            UniqueRectangle4,
+            UniqueRectangle3,
+            UniqueLoop1,
+            UniqueLoop2,
+            UniqueLoop4,
+        ],
+        |g, _, _| rectangle_or_loop(g),
+        loops::explain,
+    )
+    .by_kind(|g, technique| match technique {
+        UniqueLoop1 | UniqueLoop2 | UniqueLoop4 => unique_loop(g),
+        _ => unique_rectangle_of(g, technique),
+    }),
+    Rung::new(
+        &[NakedQuad],
+        |g, s, _| naked_subset(g, 4, s),
+        subsets::explain,
+    ),
+    Rung::new(&[Jellyfish], |g, s, _| fish(g, 4, s), fish::explain),
+    Rung::new(
+        &[HiddenQuad],
+        |g, s, _| hidden_subset(g, 4, false, s),
+        subsets::explain,
+    ),
+    Rung::new(&[XChain], |g, s, _| strong_links(g, 3, s), chains::explain),
+    Rung::new(&[WxyzWing], |g, s, _| als_wing(g, 3, s), als_wings::explain),
+    Rung::new(&[Bug1, Bug2, Bug3, Bug4], |g, _, _| bug(g), bug::explain),
+    Rung::new(&[XChain], |g, s, _| strong_links(g, 4, s), chains::explain),
+    Rung::new(
+        &[VwxyzWing],
+        |g, s, _| als_wing(g, 4, s),
+        als_wings::explain,
+    ),
+    Rung::new(&[AlignedPairExclusion], aligned_pair, aligned::explain),
+    Rung::new(
+        &[UvwxyzWing],
+        |g, s, _| als_wing(g, 5, s),
+        als_wings::explain,
+    ),
+    Rung::new(
+        &[XCycle, YCycle, ForcingXChain, XYCycle, ForcingChain],
+        cycle_or_forcing_chain,
+        cycles::explain,
+    ),
+    Rung::new(
+        &[TuvwxyzWing],
+        |g, s, _| als_wing(g, 6, s),
+        als_wings::explain,
+    ),
+    Rung::new(&[AlignedTripleExclusion], aligned_triple, aligned::explain),
+    Rung::new(&[NishioForcingChain], nishio, forcing::explain),
+    Rung::new(
+        &[StaticCellForcingChain, StaticUnitForcingChain],
+        |g, _, stop| static_forcing_chain(g, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[
+            ContradictionForcingChain,
+            CellForcingChain,
+            UnitForcingChain,
+            DoubleForcingChain,
+        ],
+        |g, _, stop| dynamic_forcing_chain(g, 0, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[DynamicForcingChainPlus],
+        |g, _, stop| dynamic_forcing_chain(g, 1, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[NestedForcingChain],
+        |g, _, stop| dynamic_forcing_chain(g, 2, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[NestedMultipleForcingChain],
+        |g, _, stop| dynamic_forcing_chain(g, 3, stop),
+        forcing::explain,
+    ),
+    // Sukaku Explainer's level 4: dynamic chains nested to 0, 1, 2 and 3
+    // serve as links, each limit tried when the one before finds nothing.
+    Rung::new(
+        &[NestedDynamicForcingChain],
+        |g, _, stop| dynamic_forcing_chain(g, 4, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[NestedDynamicForcingChain],
+        |g, _, stop| dynamic_forcing_chain(g, 5, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[NestedDynamicForcingChain],
+        |g, _, stop| dynamic_forcing_chain(g, 6, stop),
+        forcing::explain,
+    ),
+    Rung::new(
+        &[NestedDynamicForcingChain],
+        |g, _, stop| dynamic_forcing_chain(g, 7, stop),
+        forcing::explain,
+    ),
+];
+
+/// The techniques beside the ladder: the easy singles, taken before it,
+/// and the chains the hints and reference checks name, which Sukaku
+/// Explainer's ladder reports as cycles and forcing chains instead.
+const BESIDE: &[Rung] = &[
+    Rung::new(
+        &[FullHouse, HiddenSingleBox, HiddenSingleLine],
+        |g, _, _| first_easy_single(g),
+        singles::explain,
+    )
+    .by_kind(single_of_kind),
+    Rung::new(&[XChain, XYChain, Aic], |_, _, _| None, chains::explain).by_kind(chains::chain_of),
+];
+
+fn aligned_pair(grid: &Grid, scope: Scope, _: &dyn Fn() -> bool) -> Option<Step> {
+    aligned_pair_exclusion(grid, scope)
+}
+
+fn aligned_triple(grid: &Grid, scope: Scope, _: &dyn Fn() -> bool) -> Option<Step> {
+    aligned_triple_exclusion(grid, scope)
+}
+
+/// Every row of the table: beside the ladder, then on it.
+fn rows() -> impl Iterator<Item = &'static Rung> {
+    BESIDE.iter().chain(LADDER)
+}
+
+/// How steps of `technique` are explained.
+pub(super) fn explainer(technique: Technique) -> Explain {
+    rows()
+        .find(|row| row.techniques.contains(&technique))
+        .map_or(no_explanation, |row| row.explain)
+}
+
+/// For a technique no row names, which the table's test rules out.
+fn no_explanation(_: &Step, _: &Words, _: &mut String) {}
 
 /// The simplest step above the easy singles, if any technique finds one.
 ///
@@ -53,7 +309,7 @@ pub fn harder_step(grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> 
 }
 
 /// How many rungs the ladder has.
-const RUNGS: usize = 39;
+const RUNGS: usize = LADDER.len();
 
 /// The ladder, remembering for each rung the last grid it found nothing
 /// on: there it need only search what changed since (see [`Scope`]).
@@ -84,50 +340,7 @@ impl Ladder {
         let now = Rc::new(grid.clone());
         // Most rungs last failed on the same grid: its scope is kept.
         let mut known: Option<(Rc<Grid>, Scope)> = None;
-        // Every technique above the easy singles, in Sukaku Explainer's
-        // order.
-        let rungs: [&Finder; RUNGS] = [
-            &|g, s| pointing(g, true, s),
-            &|g, s| claiming(g, true, s),
-            &|g, s| hidden_subset(g, 2, true, s),
-            &|g, _| naked_single(g),
-            &|g, s| hidden_subset(g, 3, true, s),
-            &locked_candidates,
-            &|g, s| naked_subset(g, 2, s),
-            &|g, s| fish(g, 2, s),
-            &|g, s| hidden_subset(g, 2, false, s),
-            &|g, s| naked_subset(g, 3, s),
-            &|g, s| fish(g, 3, s),
-            &|g, s| hidden_subset(g, 3, false, s),
-            &two_strong_links,
-            &|g, _| xy_wing(g),
-            &|g, _| xyz_wing(g),
-            &|g, _| rectangle_or_loop(g),
-            &|g, s| naked_subset(g, 4, s),
-            &|g, s| fish(g, 4, s),
-            &|g, s| hidden_subset(g, 4, false, s),
-            &|g, s| strong_links(g, 3, s),
-            &|g, s| als_wing(g, 3, s),
-            &|g, _| bug(g),
-            &|g, s| strong_links(g, 4, s),
-            &|g, s| als_wing(g, 4, s),
-            &aligned_pair_exclusion,
-            &|g, s| als_wing(g, 5, s),
-            &|g, s| cycle_or_forcing_chain(g, s, should_stop),
-            &|g, s| als_wing(g, 6, s),
-            &aligned_triple_exclusion,
-            &|g, s| nishio(g, s, should_stop),
-            &|g, _| static_forcing_chain(g, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 0, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 1, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 2, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 3, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 4, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 5, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 6, should_stop),
-            &|g, _| dynamic_forcing_chain(g, 7, should_stop),
-        ];
-        for (at, finder) in rungs.iter().enumerate() {
+        for (at, rung) in LADDER.iter().enumerate() {
             if should_stop() {
                 *self = Ladder::new();
                 return None;
@@ -143,7 +356,7 @@ impl Ladder {
                     }
                 },
             };
-            let found = finder(grid, scope);
+            let found = (rung.find)(grid, scope, should_stop);
             // A search cut short by the stop found nothing for certain.
             let failed = found.is_none() && !should_stop();
             self.failed_on[at] = failed.then(|| now.clone());
@@ -210,65 +423,54 @@ pub fn all_instances(grid: &Grid, technique: Technique) -> Vec<Step> {
 /// for checking a technique against reference cases. Singles return the
 /// first single of that kind.
 pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
-    use Technique::*;
     let never = &|| false;
-    let step = match technique {
-        FullHouse | HiddenSingleBox | HiddenSingleLine | NakedSingle => {
-            let mut found = Vec::new();
-            singles::full_houses(grid, &mut found);
-            singles::hidden_singles_in_boxes(grid, &mut found);
-            singles::hidden_singles_in_lines(grid, &mut found);
-            singles::naked_singles(grid, &mut found);
-            return found
-                .into_iter()
-                .find(|s| s.technique == technique)
-                .map(Single::to_step);
+    rows()
+        .filter(|row| row.techniques.contains(&technique))
+        .find_map(|row| {
+            let found = match row.find_kind {
+                Some(find_kind) => find_kind(grid, technique),
+                None => (row.find)(grid, Scope::WHOLE, never),
+            };
+            found.filter(|step| step.technique == technique)
+        })
+}
+
+/// The first easy single, as a step.
+fn first_easy_single(grid: &Grid) -> Option<Step> {
+    let mut found = Vec::new();
+    easy_singles(grid, &mut found);
+    found.first().map(|single| single.to_step())
+}
+
+/// The first single of one kind, whatever other singles exist.
+fn single_of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
+    let mut found = Vec::new();
+    singles::full_houses(grid, &mut found);
+    singles::hidden_singles_in_boxes(grid, &mut found);
+    singles::hidden_singles_in_lines(grid, &mut found);
+    singles::naked_singles(grid, &mut found);
+    found
+        .into_iter()
+        .find(|s| s.technique == technique)
+        .map(Single::to_step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_technique_has_one_explanation_and_a_row_that_finds_it() {
+        for &technique in Technique::ALL {
+            let rows: Vec<&Rung> = rows()
+                .filter(|r| r.techniques.contains(&technique))
+                .collect();
+            assert!(!rows.is_empty(), "{technique} has a row");
+            let explain = rows[0].explain;
+            assert!(
+                rows.iter().all(|r| r.explain as usize == explain as usize),
+                "{technique} is explained one way"
+            );
         }
-        DirectPointing => pointing(grid, true, Scope::WHOLE),
-        DirectClaiming => claiming(grid, true, Scope::WHOLE),
-        DirectHiddenPair => hidden_subset(grid, 2, true, Scope::WHOLE),
-        DirectHiddenTriple => hidden_subset(grid, 3, true, Scope::WHOLE),
-        Pointing => pointing(grid, false, Scope::WHOLE),
-        Claiming => claiming(grid, false, Scope::WHOLE),
-        NakedPair => naked_subset(grid, 2, Scope::WHOLE),
-        NakedTriple => naked_subset(grid, 3, Scope::WHOLE),
-        NakedQuad => naked_subset(grid, 4, Scope::WHOLE),
-        HiddenPair => hidden_subset(grid, 2, false, Scope::WHOLE),
-        HiddenTriple => hidden_subset(grid, 3, false, Scope::WHOLE),
-        HiddenQuad => hidden_subset(grid, 4, false, Scope::WHOLE),
-        XWing => fish(grid, 2, Scope::WHOLE),
-        Swordfish => fish(grid, 3, Scope::WHOLE),
-        Jellyfish => fish(grid, 4, Scope::WHOLE),
-        Skyscraper | TwoStringKite | TurbotFish | GroupedSkyscraper | GroupedTwoStringKite
-        | GroupedTurbotFish => super::strong_links::of_kind(grid, technique),
-        XYWing => xy_wing(grid),
-        WxyzWing => als_wing(grid, 3, Scope::WHOLE),
-        VwxyzWing => als_wing(grid, 4, Scope::WHOLE),
-        UvwxyzWing => als_wing(grid, 5, Scope::WHOLE),
-        TuvwxyzWing => als_wing(grid, 6, Scope::WHOLE),
-        XYZWing => xyz_wing(grid),
-        UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
-            super::uniqueness::unique_rectangle_of(grid, technique)
-        }
-        UniqueLoop1 | UniqueLoop2 | UniqueLoop4 => unique_loop(grid),
-        Bug1 | Bug2 | Bug3 | Bug4 => bug(grid),
-        AlignedPairExclusion => aligned_pair_exclusion(grid, Scope::WHOLE),
-        AlignedTripleExclusion => aligned_triple_exclusion(grid, Scope::WHOLE),
-        XChain | XYChain | Aic => chains::chain_of(grid, technique),
-        XCycle | YCycle | ForcingXChain | XYCycle | ForcingChain => {
-            cycle_or_forcing_chain(grid, Scope::WHOLE, never)
-        }
-        NishioForcingChain => nishio(grid, Scope::WHOLE, never),
-        StaticCellForcingChain | StaticUnitForcingChain => static_forcing_chain(grid, never),
-        ContradictionForcingChain | CellForcingChain | UnitForcingChain | DoubleForcingChain => {
-            dynamic_forcing_chain(grid, 0, never)
-        }
-        DynamicForcingChainPlus => dynamic_forcing_chain(grid, 1, never),
-        NestedForcingChain => dynamic_forcing_chain(grid, 2, never),
-        NestedMultipleForcingChain => dynamic_forcing_chain(grid, 3, never),
-        NestedDynamicForcingChain => {
-            (4..=7).find_map(|level| dynamic_forcing_chain(grid, level, never))
-        }
-    };
-    step.filter(|s| s.technique == technique)
+    }
 }

@@ -22,10 +22,12 @@
 //! finder of [`super::uniqueness`] is asked too, for its type 3 (the
 //! extras forming a naked or hidden set), which loops do not try yet.
 
+use std::fmt::Write;
+
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, digits, units_of};
 use super::grid::Grid;
 use super::reasoning::Link;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::{Rating, Technique};
 use super::uniqueness::unique_rectangle;
 
@@ -295,4 +297,25 @@ fn type_4(grid: &Grid, pair: u16, first: usize, second: usize, mut step: Step) -
         .collect();
     step.eliminations.sort();
     Some(step)
+}
+
+/// How a player is told about a unique rectangle or unique loop step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::UniqueRectangle1
+        | Technique::UniqueRectangle2
+        | Technique::UniqueRectangle3
+        | Technique::UniqueRectangle4
+        | Technique::UniqueLoop1
+        | Technique::UniqueLoop2
+        | Technique::UniqueLoop4 => {
+            let _ = write!(
+                text,
+                "{cells} would form a deadly pattern on {digits} (two solutions), which a puzzle with one solution cannot have"
+            );
+        }
+        _ => {}
+    }
 }

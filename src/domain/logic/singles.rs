@@ -8,9 +8,11 @@
 //! are placed (placing digits only removes candidates), so the grader
 //! places a whole scan's worth at once.
 
+use std::fmt::Write;
+
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, UnitKind, bit, unit_kind, units_of};
 use super::grid::Grid;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::Technique;
 
 /// A digit a single places.
@@ -134,4 +136,31 @@ pub fn single_left_by(grid: &Grid, digit: u8, removed: Cells, kind: UnitKind) ->
         }
     }
     None
+}
+
+/// How a player is told about a full house, hidden single or naked single step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let units = &words.units;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::FullHouse => {
+            let _ = write!(text, "{cells} is the last empty cell of {units}");
+        }
+        Technique::HiddenSingleBox | Technique::HiddenSingleLine => {
+            let _ = write!(
+                text,
+                "{digits} has only one place left in {units}: {cells}{}",
+                step.why_other_places_are_empty()
+            );
+        }
+        Technique::NakedSingle => {
+            let _ = write!(
+                text,
+                "{cells} has no candidate left but {digits}{}",
+                step.why_other_digits_are_gone()
+            );
+        }
+        _ => {}
+    }
 }

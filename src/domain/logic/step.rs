@@ -5,6 +5,13 @@
 //! placements and its eliminations. The one-sentence explanation a player
 //! reads is written from that data only when someone asks for it, so that
 //! grading a million puzzles formats no text.
+//!
+//! Each finder's file explains its own steps (its `explain`, which the
+//! ladder names beside the finder). This module works out the words those
+//! explanations share (`Words`: the step's digits, units and cells, and
+//! helpers such as `cell_list`), and ends every explanation the same way:
+//! the single a direct technique leaves, the placements and eliminations,
+//! and a forcing chain's branches.
 
 use std::fmt::Write;
 
@@ -120,211 +127,13 @@ impl Step {
         }
     }
 
-    /// One sentence a player understands, in r1c1 terms.
+    /// One sentence a player understands, in r1c1 terms: the family's
+    /// own explanation (from its finder's file, through the ladder), then
+    /// the single a direct technique leaves, the outcome and any branches.
     pub fn explanation(&self) -> String {
         let mut text = String::new();
-        let digits = digit_list(self.digits);
-        let units = self
-            .units
-            .iter()
-            .map(|&unit| unit_name(unit).to_string())
-            .collect::<Vec<_>>()
-            .join(" and ");
-        let cells = cell_list(&self.pattern);
-        let _ = match self.technique {
-            Technique::FullHouse => write!(text, "{cells} is the last empty cell of {units}"),
-            Technique::HiddenSingleBox | Technique::HiddenSingleLine => write!(
-                text,
-                "{digits} has only one place left in {units}: {cells}{}",
-                self.why_other_places_are_empty()
-            ),
-            Technique::NakedSingle => write!(
-                text,
-                "{cells} has no candidate left but {digits}{}",
-                self.why_other_digits_are_gone()
-            ),
-            Technique::DirectPointing
-            | Technique::DirectClaiming
-            | Technique::Pointing
-            | Technique::Claiming => write!(
-                text,
-                "in {units}, {digits} can only go in {cells}, so it can go nowhere else in both"
-            ),
-            Technique::DirectHiddenPair
-            | Technique::DirectHiddenTriple
-            | Technique::HiddenPair
-            | Technique::HiddenTriple
-            | Technique::HiddenQuad => write!(
-                text,
-                "in {units}, {digits} can only go in {cells}, so those cells hold nothing else"
-            ),
-            Technique::NakedPair | Technique::NakedTriple | Technique::NakedQuad => write!(
-                text,
-                "{cells} hold only {digits} between them, so no other cell of {units} can"
-            ),
-            Technique::XWing | Technique::Swordfish | Technique::Jellyfish => write!(
-                text,
-                "{digits} is confined to {cells} across {units}, so it goes nowhere else in the crossing lines"
-            ),
-            Technique::Skyscraper | Technique::TwoStringKite | Technique::TurbotFish => write!(
-                text,
-                "{digits} is in one end or the other of the chain of strong links {}, whose ends \
-                 are {}, so no cell seeing both ends holds it",
-                reasoning::eureka(&self.links),
-                chain_ends(&self.links)
-            ),
-            Technique::GroupedSkyscraper
-            | Technique::GroupedTwoStringKite
-            | Technique::GroupedTurbotFish => write!(
-                text,
-                "{digits} is in one end or the other of the chain of strong links {} across \
-                 {units}, some ends being groups of cells; its ends are {}, so no cell seeing \
-                 every cell of both ends holds it",
-                reasoning::eureka(&self.links),
-                chain_ends(&self.links)
-            ),
-            Technique::XYWing | Technique::XYZWing => {
-                let wings = self
-                    .pattern
-                    .iter()
-                    .copied()
-                    .filter(|m| m.cell != self.pattern[0].cell)
-                    .collect::<Vec<_>>();
-                let holder = match self.technique {
-                    Technique::XYWing => "one of the wings",
-                    _ => "the pivot or one of the wings",
-                };
-                write!(
-                    text,
-                    "whichever digit the pivot {} takes, {holder} {} holds {digits}: {}",
-                    cell_list(&self.pattern[..1]),
-                    cell_list(&wings),
-                    reasoning::eureka(&self.links)
-                )
-            }
-            Technique::WxyzWing
-            | Technique::VwxyzWing
-            | Technique::UvwxyzWing
-            | Technique::TuvwxyzWing => {
-                let pair = self.pattern.last().map_or(0, |m| m.cell);
-                let (set, rest): (Vec<Mark>, Vec<Mark>) =
-                    self.pattern.iter().partition(|m| m.cell != pair);
-                write!(
-                    text,
-                    "{} hold one digit more than they have cells, and {} holds two of those \
-                     digits; whichever it takes, {digits} ends up in it or in the set ({}), so no \
-                     cell seeing all of those places holds {digits}",
-                    cell_list(&set),
-                    cell_list(&rest),
-                    reasoning::eureka(&self.links)
-                )
-            }
-            Technique::UniqueRectangle1
-            | Technique::UniqueRectangle2
-            | Technique::UniqueRectangle3
-            | Technique::UniqueRectangle4
-            | Technique::UniqueLoop1
-            | Technique::UniqueLoop2
-            | Technique::UniqueLoop4 => write!(
-                text,
-                "{cells} would form a deadly pattern on {digits} (two solutions), which a puzzle with one solution cannot have"
-            ),
-            Technique::Bug1 => write!(
-                text,
-                "without {digits} in {cells} every blank cell would have two candidates and every \
-                 digit two places in each unit, a deadly pattern with two solutions, so {cells} \
-                 holds {digits}"
-            ),
-            Technique::Bug2 | Technique::Bug3 | Technique::Bug4 => write!(
-                text,
-                "without their extra candidates {cells} would leave a deadly pattern with two \
-                 solutions (every blank cell with two candidates, every digit with two places \
-                 in each unit), so one of those extras is true"
-            ),
-            Technique::XChain | Technique::XYChain | Technique::Aic => write!(
-                text,
-                "in the chain {}, one of the ends {} is true, so each crossed-out candidate, \
-                 which sees both, is false",
-                reasoning::eureka(&self.links),
-                chain_ends(&self.links)
-            ),
-            Technique::AlignedPairExclusion => write!(
-                text,
-                "{} cannot take two digits that would leave one of the two-candidate cells \
-                 {} they both see with nothing, nor one digit twice if they see each other",
-                cell_list(&self.pattern[..2]),
-                cell_list(&self.pattern[2..])
-            ),
-            Technique::AlignedTripleExclusion => write!(
-                text,
-                "{} cannot take three digits that would leave one of the cells {} they all \
-                 see with nothing, nor one digit twice in cells that see each other",
-                cell_list(&self.pattern[..3]),
-                cell_list(&self.pattern[3..])
-            ),
-            Technique::XCycle | Technique::YCycle | Technique::XYCycle => write!(
-                text,
-                "the loop {} of alternating links holds one way round or the other, and either \
-                 way no cell outside it that sees both kinds of end holds their digit",
-                reasoning::eureka(&self.links)
-            ),
-            Technique::ForcingXChain | Technique::ForcingChain => write!(
-                text,
-                "assuming the opposite of the result, {}, the chain {} leads to the result itself",
-                self.links
-                    .first()
-                    .map(|l| reasoning::state(l.source, l.source_on))
-                    .unwrap_or_default(),
-                reasoning::eureka(&self.links)
-            ),
-            Technique::ContradictionForcingChain => write!(
-                text,
-                "assuming the opposite of the result for {} leads to a contradiction",
-                cell_list(&self.pattern)
-            ),
-            Technique::DoubleForcingChain => write!(
-                text,
-                "{} holding {digits} and {} not holding it both lead to the result",
-                cell_list(&self.pattern),
-                cell_list(&self.pattern)
-            ),
-            Technique::NishioForcingChain => write!(
-                text,
-                "following only the places of {digits}, assuming the opposite of the result \
-                 leads to a contradiction"
-            ),
-            Technique::CellForcingChain
-            | Technique::UnitForcingChain
-            | Technique::StaticCellForcingChain
-            | Technique::StaticUnitForcingChain => write!(
-                text,
-                "every candidate of {} leads to the same result",
-                if units.is_empty() {
-                    cells.clone()
-                } else {
-                    units.clone()
-                }
-            ),
-            Technique::DynamicForcingChainPlus
-            | Technique::NestedForcingChain
-            | Technique::NestedMultipleForcingChain
-            | Technique::NestedDynamicForcingChain => write!(
-                text,
-                "every case assumed at {}, followed with the simpler techniques{} as links, \
-                 leads to the result",
-                if units.is_empty() {
-                    cells.clone()
-                } else {
-                    units.clone()
-                },
-                match self.technique {
-                    Technique::DynamicForcingChainPlus => "",
-                    Technique::NestedForcingChain => " and forcing chains",
-                    Technique::NestedMultipleForcingChain => " and forcing chains of every kind",
-                    _ => " and dynamic forcing chains",
-                }
-            ),
-        };
+        let words = Words::of(self);
+        (super::ladder::explainer(self.technique))(self, &words, &mut text);
         text.push_str(&self.direct_sentence());
         text.push_str(&self.outcome_sentence());
         text.push_str(&reasoning::branches_text(&self.branches));
@@ -333,7 +142,7 @@ impl Step {
 
     /// A hidden single's other places: ", since the 8 at r5c4 rules out
     /// its other blank cells", naming those crossed out earlier apart.
-    fn why_other_places_are_empty(&self) -> String {
+    pub(super) fn why_other_places_are_empty(&self) -> String {
         let lost = cell_list(&self.lost_earlier);
         let earlier = match self.placements.first() {
             Some(placed) => format!("{lost} lost {} earlier", placed.digit),
@@ -357,7 +166,7 @@ impl Step {
 
     /// A naked single's other digits: ", since it sees the 1 at r5c9, ...",
     /// naming those crossed out earlier apart.
-    fn why_other_digits_are_gone(&self) -> String {
+    pub(super) fn why_other_digits_are_gone(&self) -> String {
         let digits = self
             .lost_earlier
             .iter()
@@ -404,6 +213,35 @@ impl Step {
     }
 }
 
+/// The words an explanation is built from, worked out once per step.
+pub(super) struct Words {
+    /// The step's digits, e.g. "4" or "4 and 7".
+    pub digits: String,
+    /// Its units by name, joined with " and ", e.g. "row 3 and box 1".
+    pub units: String,
+    /// Its pattern's cells, each once, e.g. "r1c2, r1c5 and r3c4".
+    pub cells: String,
+}
+
+impl Words {
+    /// The words of `step`.
+    pub(super) fn of(step: &Step) -> Words {
+        Words {
+            digits: digit_list(step.digits),
+            units: step
+                .units
+                .iter()
+                .map(|&unit| unit_name(unit).to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            cells: cell_list(&step.pattern),
+        }
+    }
+}
+
+/// A family's explanation of one of its steps, written into `text`.
+pub(super) type Explain = fn(&Step, &Words, &mut String);
+
 /// Keeps the lower-rated of `best` and `step`, the earlier one among
 /// equals: how the searches that try every start pick their step.
 pub fn keep_lowest(best: &mut Option<Step>, step: Step) {
@@ -419,7 +257,7 @@ fn digit_list(mask: u16) -> String {
 }
 
 /// "r1c2, r1c5 and r3c4", each cell once, in the pattern's order.
-fn cell_list(marks: &[Mark]) -> String {
+pub(super) fn cell_list(marks: &[Mark]) -> String {
     let mut seen = Vec::new();
     for mark in marks {
         if !seen.contains(&mark.cell) {
@@ -444,7 +282,7 @@ fn witness_list(marks: &[Mark]) -> String {
 
 /// "(7)r9c3 and (7)r6c1": the first link's source and the last link's
 /// target.
-fn chain_ends(links: &[Link]) -> String {
+pub(super) fn chain_ends(links: &[Link]) -> String {
     match (links.first(), links.last()) {
         (Some(first), Some(last)) => format!(
             "{} and {}",

@@ -27,11 +27,13 @@
 //! here the centre joins whichever arm cell is the far end, so a cell must
 //! see it too to lose the digit.
 
+use std::fmt::Write;
+
 use super::bits::{BOXES, Cells, UNITS, bit, cell_at, units_of};
 use super::grid::Grid;
 use super::reasoning::{self, LinkKind, grouped};
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words, chain_ends};
 use super::technique::{Rating, Technique};
 
 /// A unit's kind as Sukaku Explainer numbers it: box 0, row 1, column 2.
@@ -760,6 +762,36 @@ const BOX_SHAPES: [BoxShape; 15] = [
     (&[1, 4, 7], (&[0, 3, 6], &[2, 5, 8])),
     (&[0, 3, 6], (&[1, 4, 7], &[2, 5, 8])),
 ];
+
+/// How a player is told about a two-strong-link step, plain or grouped.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let units = &words.units;
+    match step.technique {
+        Technique::Skyscraper | Technique::TwoStringKite | Technique::TurbotFish => {
+            let _ = write!(
+                text,
+                "{digits} is in one end or the other of the chain of strong links {}, whose ends \
+                 are {}, so no cell seeing both ends holds it",
+                reasoning::eureka(&step.links),
+                chain_ends(&step.links)
+            );
+        }
+        Technique::GroupedSkyscraper
+        | Technique::GroupedTwoStringKite
+        | Technique::GroupedTurbotFish => {
+            let _ = write!(
+                text,
+                "{digits} is in one end or the other of the chain of strong links {} across \
+                 {units}, some ends being groups of cells; its ends are {}, so no cell seeing \
+                 every cell of both ends holds it",
+                reasoning::eureka(&step.links),
+                chain_ends(&step.links)
+            );
+        }
+        _ => {}
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -7,10 +7,12 @@
 //! then rows, as Sukaku Explainer does: which subset comes first decides
 //! the grid every later step sees.
 
+use std::fmt::Write;
+
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words};
 use super::technique::Technique;
 
 /// The first naked subset of `size` cells that eliminates something,
@@ -215,6 +217,32 @@ fn pick<T: Copy>(items: &[T], choice: u16) -> Vec<T> {
         .filter(|(i, _)| choice >> i & 1 != 0)
         .map(|(_, &item)| item)
         .collect()
+}
+
+/// How a player is told about a hidden or naked subset step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let units = &words.units;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::DirectHiddenPair
+        | Technique::DirectHiddenTriple
+        | Technique::HiddenPair
+        | Technique::HiddenTriple
+        | Technique::HiddenQuad => {
+            let _ = write!(
+                text,
+                "in {units}, {digits} can only go in {cells}, so those cells hold nothing else"
+            );
+        }
+        Technique::NakedPair | Technique::NakedTriple | Technique::NakedQuad => {
+            let _ = write!(
+                text,
+                "{cells} hold only {digits} between them, so no other cell of {units} can"
+            );
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]

@@ -6,10 +6,12 @@
 //! so a cell seeing both wings cannot be z. XYZ-Wing is the same with the
 //! pivot holding {x, y, z}, so the cell must also see the pivot.
 
+use std::fmt::Write;
+
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
-use super::reasoning::Link;
-use super::step::{Mark, Step};
+use super::reasoning::{self, Link};
+use super::step::{Mark, Step, Words, cell_list};
 use super::technique::Technique;
 
 /// The first XY-Wing that eliminates something.
@@ -125,4 +127,31 @@ fn wing_step(
     step.digits = bit(z);
     step.links = wing_links(grid, pivot, [first, second], z);
     Some(step)
+}
+
+/// How a player is told about an XY-Wing or XYZ-Wing step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    match step.technique {
+        Technique::XYWing | Technique::XYZWing => {
+            let wings = step
+                .pattern
+                .iter()
+                .copied()
+                .filter(|m| m.cell != step.pattern[0].cell)
+                .collect::<Vec<_>>();
+            let holder = match step.technique {
+                Technique::XYWing => "one of the wings",
+                _ => "the pivot or one of the wings",
+            };
+            let _ = write!(
+                text,
+                "whichever digit the pivot {} takes, {holder} {} holds {digits}: {}",
+                cell_list(&step.pattern[..1]),
+                cell_list(&wings),
+                reasoning::eureka(&step.links)
+            );
+        }
+        _ => {}
+    }
 }

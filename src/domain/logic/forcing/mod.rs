@@ -31,12 +31,13 @@ mod propagation;
 mod search;
 
 use std::cell::RefCell;
+use std::fmt::Write;
 
 use super::bits::bit;
 use super::grid::Grid;
 use super::implications::{cell_of, digit_of, is_on};
 use super::scope::Scope;
-use super::step::{Mark, Step};
+use super::step::{Mark, Step, Words, cell_list};
 use super::technique::{Rating, Technique, length_bonus};
 use advanced::Advanced;
 use search::{Conclusion, Kind, Producer, Sink, complexity, conclusions};
@@ -181,6 +182,73 @@ fn grid_places(conclusion: &Conclusion) -> super::bits::Cells {
         .iter()
         .map(|(branch, _)| cell_of(branch.node(0).state))
         .collect()
+}
+
+/// How a player is told about a Nishio, static, dynamic or nested forcing chain step.
+pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
+    let digits = &words.digits;
+    let units = &words.units;
+    let cells = &words.cells;
+    match step.technique {
+        Technique::ContradictionForcingChain => {
+            let _ = write!(
+                text,
+                "assuming the opposite of the result for {} leads to a contradiction",
+                cell_list(&step.pattern)
+            );
+        }
+        Technique::DoubleForcingChain => {
+            let _ = write!(
+                text,
+                "{} holding {digits} and {} not holding it both lead to the result",
+                cell_list(&step.pattern),
+                cell_list(&step.pattern)
+            );
+        }
+        Technique::NishioForcingChain => {
+            let _ = write!(
+                text,
+                "following only the places of {digits}, assuming the opposite of the result \
+                 leads to a contradiction"
+            );
+        }
+        Technique::CellForcingChain
+        | Technique::UnitForcingChain
+        | Technique::StaticCellForcingChain
+        | Technique::StaticUnitForcingChain => {
+            let _ = write!(
+                text,
+                "every candidate of {} leads to the same result",
+                if units.is_empty() {
+                    cells.clone()
+                } else {
+                    units.clone()
+                }
+            );
+        }
+        Technique::DynamicForcingChainPlus
+        | Technique::NestedForcingChain
+        | Technique::NestedMultipleForcingChain
+        | Technique::NestedDynamicForcingChain => {
+            let _ = write!(
+                text,
+                "every case assumed at {}, followed with the simpler techniques{} as links, \
+                 leads to the result",
+                if units.is_empty() {
+                    cells.clone()
+                } else {
+                    units.clone()
+                },
+                match step.technique {
+                    Technique::DynamicForcingChainPlus => "",
+                    Technique::NestedForcingChain => " and forcing chains",
+                    Technique::NestedMultipleForcingChain => " and forcing chains of every kind",
+                    _ => " and dynamic forcing chains",
+                }
+            );
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
