@@ -113,3 +113,34 @@ fn puzzles_that_need_dynamic_chains_nested_rate_as_sukaku_explainer_rates_them()
         ),
     ]);
 }
+
+/// Puzzles of the forum's hardest list that need level 4 somewhere on
+/// their path, with Sukaku Explainer's ER/EP/ED (`tests/data`: rated here
+/// with se-rate.sh, which took two to eight minutes on each).
+#[test]
+fn the_reference_ratings_of_puzzles_that_need_level_four_hold() {
+    let data = include_str!("../../../../tests/data/se-top-ratings.txt");
+    let mut rated = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let mut fields = line.split_whitespace();
+        let text = fields.next().expect("a puzzle");
+        let ratings: Vec<u16> = fields
+            .next()
+            .expect("ER/EP/ED")
+            .split('/')
+            .map(|r| Rating::at_least(r.parse().expect("a rating")).0)
+            .collect();
+        let grade = grade(&board(text));
+        assert_eq!(
+            [grade.rating, grade.pearl, grade.diamond].map(|r| r.0),
+            [ratings[0], ratings[1], ratings[2]],
+            "{text}"
+        );
+        assert!(
+            grade.techniques.get(Technique::NestedDynamicForcingChain) > 0,
+            "{text}"
+        );
+        rated += 1;
+    }
+    assert!(rated >= 7, "{rated} reference puzzles");
+}
