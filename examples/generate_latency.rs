@@ -23,7 +23,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(Symmetry::None);
     let mut client = SudokuServiceClient::connect(url).await?;
     println!("{calls} calls per level, count 1, {symmetry:?}, one at a time");
-    for level in [Level::Easy, Level::Medium, Level::Hard, Level::Diabolical] {
+    for level in [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Diabolical,
+        Level::Extreme,
+    ] {
         let mut took = Vec::with_capacity(calls as usize);
         for seed in 1..=calls {
             let request = GenerateRequest {
