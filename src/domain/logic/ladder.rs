@@ -78,6 +78,16 @@ impl Rung {
         }
     }
 
+    /// A row beside the ladder, which the ladder never climbs: its
+    /// techniques are found only one kind at a time.
+    const fn beside(
+        techniques: &'static [Technique],
+        find_kind: FindKind,
+        explain: Explain,
+    ) -> Rung {
+        Rung::new(techniques, |_, _, _| None, explain).by_kind(find_kind)
+    }
+
     const fn by_kind(self, find_kind: FindKind) -> Rung {
         Rung {
             find_kind: Some(find_kind),
@@ -192,7 +202,11 @@ const LADDER: &[Rung] = &[
         |g, s, _| als_wing(g, 4, s),
         als_wings::explain,
     ),
-    Rung::new(&[AlignedPairExclusion], aligned_pair, aligned::explain),
+    Rung::new(
+        &[AlignedPairExclusion],
+        |g, s, _| aligned_pair_exclusion(g, s),
+        aligned::explain,
+    ),
     Rung::new(
         &[UvwxyzWing],
         |g, s, _| als_wing(g, 5, s),
@@ -208,7 +222,11 @@ const LADDER: &[Rung] = &[
         |g, s, _| als_wing(g, 6, s),
         als_wings::explain,
     ),
-    Rung::new(&[AlignedTripleExclusion], aligned_triple, aligned::explain),
+    Rung::new(
+        &[AlignedTripleExclusion],
+        |g, s, _| aligned_triple_exclusion(g, s),
+        aligned::explain,
+    ),
     Rung::new(&[NishioForcingChain], nishio, forcing::explain),
     Rung::new(
         &[StaticCellForcingChain, StaticUnitForcingChain],
@@ -268,22 +286,13 @@ const LADDER: &[Rung] = &[
 /// and the chains the hints and reference checks name, which Sukaku
 /// Explainer's ladder reports as cycles and forcing chains instead.
 const BESIDE: &[Rung] = &[
-    Rung::new(
+    Rung::beside(
         &[FullHouse, HiddenSingleBox, HiddenSingleLine],
-        |g, _, _| first_easy_single(g),
+        single_of_kind,
         singles::explain,
-    )
-    .by_kind(single_of_kind),
-    Rung::new(&[XChain, XYChain, Aic], |_, _, _| None, chains::explain).by_kind(chains::chain_of),
+    ),
+    Rung::beside(&[XChain, XYChain, Aic], chains::chain_of, chains::explain),
 ];
-
-fn aligned_pair(grid: &Grid, scope: Scope, _: &dyn Fn() -> bool) -> Option<Step> {
-    aligned_pair_exclusion(grid, scope)
-}
-
-fn aligned_triple(grid: &Grid, scope: Scope, _: &dyn Fn() -> bool) -> Option<Step> {
-    aligned_triple_exclusion(grid, scope)
-}
 
 /// Every row of the table: beside the ladder, then on it.
 fn rows() -> impl Iterator<Item = &'static Rung> {
@@ -435,20 +444,12 @@ pub fn find_technique(grid: &Grid, technique: Technique) -> Option<Step> {
         })
 }
 
-/// The first easy single, as a step.
-fn first_easy_single(grid: &Grid) -> Option<Step> {
-    let mut found = Vec::new();
-    easy_singles(grid, &mut found);
-    found.first().map(|single| single.to_step())
-}
-
-/// The first single of one kind, whatever other singles exist.
+/// The first easy single of one kind, whatever other singles exist.
 fn single_of_kind(grid: &Grid, technique: Technique) -> Option<Step> {
     let mut found = Vec::new();
     singles::full_houses(grid, &mut found);
     singles::hidden_singles_in_boxes(grid, &mut found);
     singles::hidden_singles_in_lines(grid, &mut found);
-    singles::naked_singles(grid, &mut found);
     found
         .into_iter()
         .find(|s| s.technique == technique)

@@ -6,9 +6,9 @@
 //! Level 2 nests Sukaku Explainer's cycles and forcing chains
 //! ([`super::super::cycles`]); level 3 also its static cell and region
 //! chains ([`super::search::STATIC`]); level 4 its dynamic chains
-//! ([`super::search::dynamic`]) instead, nested to a limit of their own. Each list is sorted as that
-//! producer sorts its hints, and a hint that removes exactly what an
-//! earlier one removes is dropped.
+//! ([`super::search::dynamic`]) instead, nested to a limit of their own.
+//! Each list is sorted as that producer sorts its hints, and a hint that
+//! removes exactly what an earlier one removes is dropped.
 
 use std::rc::Rc;
 
@@ -167,15 +167,17 @@ pub(super) fn propagated_chains(
     found.sort_by_key(|&(complexity, kind, _)| (complexity, kind));
     let mut kept = Vec::new();
     let mut hints = Vec::new();
+    // Chains of different producers with the same nodes are different
+    // nested chains.
+    let tag = match producer.mode.dynamic {
+        true => 3 + u64::from(producer.mode.level),
+        false => 2,
+    };
     for (complexity, _, conclusion) in found {
         let removals = removals_of(work, conclusion.node);
         if !first_of_each(&removals, &mut kept) {
             continue;
         }
-        let tag = match producer.mode.dynamic {
-            true => 3 + u64::from(producer.mode.level),
-            false => 2,
-        };
         let mut identity = Identity::new(tag);
         let mut recipe = Vec::new();
         for (branch, target) in &conclusion.targets {

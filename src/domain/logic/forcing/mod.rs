@@ -37,7 +37,7 @@ use super::bits::bit;
 use super::grid::Grid;
 use super::implications::{cell_of, digit_of, is_on};
 use super::scope::Scope;
-use super::step::{Mark, Step, Words, cell_list};
+use super::step::{Mark, Step, Words};
 use super::technique::{Rating, Technique, length_bonus};
 use advanced::Advanced;
 use search::{Conclusion, Kind, Producer, Sink, complexity, conclusions};
@@ -186,23 +186,25 @@ fn grid_places(conclusion: &Conclusion) -> super::bits::Cells {
 
 /// How a player is told about a Nishio, static, dynamic or nested forcing chain step.
 pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
-    let digits = &words.digits;
-    let units = &words.units;
-    let cells = &words.cells;
+    let Words {
+        digits,
+        units,
+        cells,
+    } = words;
+    // A region chain's assumptions are the places of a unit, a cell
+    // chain's the candidates of a cell.
+    let assumed_at = if units.is_empty() { cells } else { units };
     match step.technique {
         Technique::ContradictionForcingChain => {
             let _ = write!(
                 text,
-                "assuming the opposite of the result for {} leads to a contradiction",
-                cell_list(&step.pattern)
+                "assuming the opposite of the result for {cells} leads to a contradiction"
             );
         }
         Technique::DoubleForcingChain => {
             let _ = write!(
                 text,
-                "{} holding {digits} and {} not holding it both lead to the result",
-                cell_list(&step.pattern),
-                cell_list(&step.pattern)
+                "{cells} holding {digits} and {cells} not holding it both lead to the result"
             );
         }
         Technique::NishioForcingChain => {
@@ -218,12 +220,7 @@ pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
         | Technique::StaticUnitForcingChain => {
             let _ = write!(
                 text,
-                "every candidate of {} leads to the same result",
-                if units.is_empty() {
-                    cells.clone()
-                } else {
-                    units.clone()
-                }
+                "every candidate of {assumed_at} leads to the same result"
             );
         }
         Technique::DynamicForcingChainPlus
@@ -232,13 +229,8 @@ pub(super) fn explain(step: &Step, words: &Words, text: &mut String) {
         | Technique::NestedDynamicForcingChain => {
             let _ = write!(
                 text,
-                "every case assumed at {}, followed with the simpler techniques{} as links, \
-                 leads to the result",
-                if units.is_empty() {
-                    cells.clone()
-                } else {
-                    units.clone()
-                },
+                "every case assumed at {assumed_at}, followed with the simpler techniques{} as \
+                 links, leads to the result",
                 match step.technique {
                     Technique::DynamicForcingChainPlus => "",
                     Technique::NestedForcingChain => " and forcing chains",
