@@ -1,9 +1,11 @@
 //! How long a one-puzzle Generate call takes through a server, per level:
-//! `cargo run --release --example generate_latency -- URL [CALLS] [SYMMETRY]`
-//! (default 200 calls, no symmetry; SYMMETRY is a proto name such as
-//! SYMMETRY_ROTATE_180). Each call asks for one puzzle of the level with
-//! its own seed, one call at a time, on one connection; prints p50, p90,
-//! p99 and the slowest, in milliseconds.
+//! `cargo run --release --example generate_latency -- URL [CALLS] [SYMMETRY]
+//! [MIN_RATING]` (default 200 calls, no symmetry; SYMMETRY is a proto name
+//! such as SYMMETRY_ROTATE_180). Each call asks for one puzzle of the
+//! level with its own seed, one call at a time, on one connection; prints
+//! p50, p90, p99 and the slowest, in milliseconds. With MIN_RATING (10.0,
+//! say), the calls ask for that rating instead of each level, and it also
+//! prints each call's attempts (climbs, at that height) and rating.
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +23,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .and_then(|name| Symmetry::from_str_name(&name))
         .unwrap_or(Symmetry::None);
+    let min_rating: Option<f64> = args.next().and_then(|rating| rating.parse().ok());
     let mut client = SudokuServiceClient::connect(url).await?;
+    if let Some(min_rating) = min_rating {
+        return by_rating(&mut client, calls, symmetry, min_rating).await;
+    }
     println!("{calls} calls per level, count 1, {symmetry:?}, one at a time");
     for level in [
         Level::Easy,
@@ -60,6 +66,63 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     Ok(())
+}
+
+/// One-puzzle calls for `min_rating`, each with its own seed: the time,
+/// the attempts it took (counted from the seed of the puzzle back to the
+/// seed asked for) and the rating of each, then the quantiles.
+async fn by_rating(
+    client: &mut SudokuServiceClient<tonic::transport::Channel>,
+    calls: u64,
+    symmetry: Symmetry,
+    min_rating: f64,
+) -> Result<(), Box<dyn std::error::Error>> {
+    println!("{calls} calls, min_rating {min_rating}, count 1, {symmetry:?}, one at a time");
+    let mut took = Vec::with_capacity(calls as usize);
+    let mut attempts = 0;
+    for call in 1..=calls {
+        let seed = call * 7919;
+        let request = GenerateRequest {
+            count: 1,
+            min_rating,
+            symmetry: symmetry as i32,
+            seed,
+            ..Default::default()
+        };
+        let started = Instant::now();
+        let mut stream = client.generate(request).await?.into_inner();
+        let made = stream.message().await?.expect("one puzzle");
+        took.push(started.elapsed());
+        let tried = attempts_until(seed, made.seed);
+        attempts += tried;
+        let rating = made.grade.map_or(0.0, |grade| grade.rating);
+        println!(
+            "seed {seed:>6}  {:8.2} s  {tried:>2} attempts  rated {rating:.1}  {}",
+            took.last().unwrap().as_secs_f64(),
+            made.puzzle
+        );
+    }
+    took.sort();
+    let at = |q: f64| took[((took.len() - 1) as f64 * q).round() as usize].as_secs_f64();
+    println!(
+        "min_rating {min_rating}: p50 {:.2} s  p90 {:.2} s  max {:.2} s  {:.2} attempts per puzzle",
+        at(0.5),
+        at(0.9),
+        took.last().unwrap().as_secs_f64(),
+        attempts as f64 / calls as f64
+    );
+    Ok(())
+}
+
+/// How many attempts a request from `asked` made to reach the one on `made`.
+fn attempts_until(asked: u64, made: u64) -> u64 {
+    let mut seed = asked;
+    let mut attempts = 1;
+    while seed != made {
+        seed = sudoku_grpc::domain::generate::next_seed(seed);
+        attempts += 1;
+    }
+    attempts
 }
 
 fn millis(duration: Duration) -> f64 {

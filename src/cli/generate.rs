@@ -69,7 +69,9 @@ pub struct GenerateArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// Attempts to make with --local before giving up on a target too few
-    /// puzzles meet (a server stops after its --max-generate-wait).
+    /// puzzles meet (a server stops after its --max-generate-wait, or
+    /// --max-climb-wait for a target of 9.2 or more, where each attempt is
+    /// a climb of seconds).
     #[arg(long, default_value_t = 1_000_000)]
     pub max_attempts: u64,
     /// `PUZZLE` lines, or one JSON object per line with the solution, the

@@ -350,6 +350,7 @@ fn log_startup(
         max_grade_time = ?settings.max_grade_time,
         max_generate_count = settings.max_generate_count,
         max_generate_wait = ?settings.max_generate_wait,
+        max_climb_wait = ?settings.max_climb_wait,
         drain_timeout = ?settings.drain_timeout,
         web = settings.web,
         cors_allow_origin = ?settings.cors_allow_origin,

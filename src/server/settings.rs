@@ -128,6 +128,15 @@ pub struct Settings {
           default_value = format_duration(Limits::DEFAULT.max_generate_wait))]
     pub max_generate_wait: Duration,
 
+    /// `--max-generate-wait` for a target rated 9.2 or more (min_rating,
+    /// or the level's floor), which random puzzles almost never meet: the
+    /// server climbs to it from a random puzzle instead, in seconds to
+    /// minutes per puzzle (a median of about 10 s for 10.0 on two
+    /// workers). A client bounds its own wait with its deadline.
+    #[arg(long, env = "SUDOKU_MAX_CLIMB_WAIT", value_parser = parse_duration,
+          default_value = format_duration(Limits::DEFAULT.max_climb_wait))]
+    pub max_climb_wait: Duration,
+
     /// After SIGTERM or SIGINT, how long in-flight calls get to finish
     /// before the server closes them, e.g. `30s` or `500ms`.
     #[arg(long, env = "SUDOKU_DRAIN_TIMEOUT", value_parser = parse_duration,
@@ -347,6 +356,7 @@ impl Settings {
             first_message_timeout: self.first_call_timeout,
             max_generate_count: self.max_generate_count as usize,
             max_generate_wait: self.max_generate_wait,
+            max_climb_wait: self.max_climb_wait,
         }
     }
 
@@ -397,6 +407,7 @@ impl Settings {
             ("--max-solve-time", self.max_solve_time, false),
             ("--max-grade-time", self.max_grade_time, false),
             ("--max-generate-wait", self.max_generate_wait, false),
+            ("--max-climb-wait", self.max_climb_wait, false),
             ("--first-call-timeout", self.first_call_timeout, false),
             ("--keepalive-timeout", self.keepalive_timeout, false),
             ("--drain-timeout", self.drain_timeout, true),
@@ -452,6 +463,7 @@ impl Default for Settings {
             max_grade_time: limits.max_grade_time,
             max_generate_count: limits.max_generate_count as u32,
             max_generate_wait: limits.max_generate_wait,
+            max_climb_wait: limits.max_climb_wait,
             drain_timeout: defaults::DRAIN_TIMEOUT,
             max_open_streams: limits.max_open_streams as u32,
             max_calls: defaults::MAX_CALLS as u32,

@@ -91,15 +91,17 @@ pub enum ServiceError {
     /// A Generate call searched `--max-generate-wait` for its next puzzle
     /// in vain.
     #[error(
-        "found {} of the {} asked for ({}) in {}: none in the last {} (--max-generate-wait); the target is rarely or never met",
+        "found {} of the {} asked for ({}) in {}: none in the last {} ({flag}); the target is rarely or never met",
         progress.found, counted(progress.asked as u64, "puzzle", "puzzles"), progress.target,
         counted(progress.attempts, "attempt", "attempts"), format!("{waited:?}")
     )]
     GenerateGaveUp {
         /// How far it got.
         progress: GenerateProgress,
-        /// The server's `--max-generate-wait`.
+        /// The server's `--max-generate-wait`, or `--max-climb-wait`.
         waited: Duration,
+        /// Which of the two flags set `waited`.
+        flag: &'static str,
     },
     /// A Generate call's deadline passed before its count was made.
     #[error(
@@ -272,7 +274,9 @@ impl From<ServiceError> for Status {
                 message.clone(),
                 ErrorDetails::with_bad_request_violation(field, message),
             ),
-            ServiceError::GenerateGaveUp { progress, waited } => Status::with_error_details(
+            ServiceError::GenerateGaveUp {
+                progress, waited, ..
+            } => Status::with_error_details(
                 Code::ResourceExhausted,
                 message,
                 generate_gave_up_details(&progress, waited),

@@ -233,7 +233,7 @@ impl SudokuService {
             order,
             seeds,
             pool: self.pool.clone(),
-            wait: self.limits.max_generate_wait,
+            wait: self.limits.generate_wait(&order.request),
             grade_time,
             deadline,
             draining: self.draining.clone(),
@@ -431,6 +431,11 @@ impl Driver {
         ServiceError::GenerateGaveUp {
             progress: self.progress(),
             waited: self.wait,
+            flag: if self.order.request.wants_climb() {
+                "--max-climb-wait"
+            } else {
+                "--max-generate-wait"
+            },
         }
     }
 

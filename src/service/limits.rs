@@ -103,6 +103,10 @@ pub struct Limits {
     /// How long a Generate call searches for its next puzzle before it
     /// gives up on a target too few attempts meet.
     pub max_generate_wait: Duration,
+    /// The same wait for a target that climbs (a rating floor of 9.2 or
+    /// more: see `crate::domain::generate::climb`), whose puzzles take
+    /// seconds to minutes each.
+    pub max_climb_wait: Duration,
 }
 
 impl Limits {
@@ -123,7 +127,19 @@ impl Limits {
         first_message_timeout: Duration::from_secs(10),
         max_generate_count: 10_000,
         max_generate_wait: Duration::from_secs(10),
+        max_climb_wait: Duration::from_secs(120),
     };
+
+    /// How long a Generate call for `request` searches for its next
+    /// puzzle: `--max-climb-wait` when its target climbs, else
+    /// `--max-generate-wait`.
+    pub fn generate_wait(&self, request: &crate::domain::generate::Request) -> Duration {
+        if request.wants_climb() {
+            self.max_climb_wait
+        } else {
+            self.max_generate_wait
+        }
+    }
 
     /// The most a batch request can be charged (see
     /// [`admit_batch`](super::admission::admit_batch)): a

@@ -70,11 +70,14 @@ fn a_seed_prints_the_same_unique_symmetric_puzzles_on_any_thread_count() {
 
 #[test]
 fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
+    // Only full houses: no minimal puzzle is that easy. (A target of 12.0
+    // would climb, seconds an attempt.)
     let unreachable = sudoku(&[
         "generate",
         "--local",
+        "--minimal",
         "--rating",
-        "12.0..",
+        "..1.0",
         "--max-attempts",
         "40",
         "--seed",
@@ -135,7 +138,14 @@ fn an_unreachable_target_stops_and_a_bad_range_is_refused() {
 
 #[test]
 fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
-    let server = ServerProcess::start(&["--workers", "2", "--max-generate-wait", "200ms"]);
+    let server = ServerProcess::start(&[
+        "--workers",
+        "2",
+        "--max-generate-wait",
+        "200ms",
+        "--max-climb-wait",
+        "300ms",
+    ]);
     let args = [
         "generate",
         "--count",
@@ -247,4 +257,5 @@ fn a_server_prints_what_this_process_would_and_a_failed_target_says_so() {
         stderr.contains("found 0 of the 1 puzzle asked for (rated 11.0..)"),
         "{stderr}"
     );
+    assert!(stderr.contains("(--max-climb-wait)"), "{stderr}");
 }

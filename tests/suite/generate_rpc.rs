@@ -396,6 +396,18 @@ async fn each_attempt_is_graded_within_the_grading_time() {
     assert_eq!(grade.level(), pb::Level::Hard);
 }
 
+/// Runs `request`, which must find no puzzle and give up: its status,
+/// and how long the call took.
+async fn gave_up(server: &TestServer, request: GenerateRequest) -> (Status, Duration) {
+    let started = Instant::now();
+    let (puzzles, status) = generate(server, request).await;
+    let took = started.elapsed();
+    assert!(puzzles.is_empty(), "{puzzles:?}");
+    let status = status.expect("a failed status");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    (status, took)
+}
+
 #[tokio::test]
 async fn a_target_never_met_ends_within_the_budget_saying_how_far_it_got() {
     let settings = Settings {
@@ -403,21 +415,22 @@ async fn a_target_never_met_ends_within_the_budget_saying_how_far_it_got() {
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 8).await;
+    // Only full houses: far too easy for a minimal puzzle.
     let request = GenerateRequest {
         count: 3,
-        min_rating: 11.0,
+        max_rating: 1.0,
         ..Default::default()
     };
-    let started = Instant::now();
-    let (puzzles, status) = generate(&server, request).await;
-    let took = started.elapsed();
-    assert!(puzzles.is_empty());
-    let status = status.expect("a failed status");
-    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    let (status, took) = gave_up(&server, request).await;
     assert!(
         status
             .message()
-            .starts_with("found 0 of the 3 puzzles asked for (rated 11.0..)"),
+            .starts_with("found 0 of the 3 puzzles asked for (rated ..1.0)"),
+        "{}",
+        status.message()
+    );
+    assert!(
+        status.message().contains("(--max-generate-wait)"),
         "{}",
         status.message()
     );
@@ -430,6 +443,54 @@ async fn a_target_never_met_ends_within_the_budget_saying_how_far_it_got() {
     assert_eq!(info.metadata["asked"], "3");
     let attempts: u64 = info.metadata["attempts"].parse().unwrap();
     assert!(attempts > 10, "{attempts} attempts");
+    assert!(took < Duration::from_secs(3), "ended after {took:?}");
+    eventually("the workers are free", || {
+        server.pool.stats().in_flight == 0
+    })
+    .await;
+}
+
+/// A target rated 9.2 or more climbs, and waits `--max-climb-wait` for
+/// its next puzzle rather than `--max-generate-wait`: a climb to 9.5
+/// outlasts a generation wait of 1 ms, and one to 11.0 gives up at the
+/// climbing wait, naming it, and frees its workers.
+#[tokio::test]
+async fn a_target_at_the_top_climbs_under_its_own_wait() {
+    let settings = Settings {
+        max_generate_wait: Duration::from_millis(1),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 2, 8).await;
+    let request = GenerateRequest {
+        count: 1,
+        min_rating: 9.5,
+        seed: 3,
+        ..Default::default()
+    };
+    let (puzzles, status) = generate(&server, request).await;
+    assert!(status.is_none(), "{status:?}");
+    let grade = puzzles[0].grade.as_ref().expect("a grade");
+    assert!(grade.rating >= 9.5, "{grade:?}");
+    assert_eq!(puzzles[0].seed, 3);
+
+    let settings = Settings {
+        max_climb_wait: Duration::from_millis(300),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 2, 8).await;
+    let request = GenerateRequest {
+        count: 1,
+        min_rating: 11.0,
+        ..Default::default()
+    };
+    let (status, took) = gave_up(&server, request).await;
+    assert!(
+        status
+            .message()
+            .contains("none in the last 300ms (--max-climb-wait)"),
+        "{}",
+        status.message()
+    );
     assert!(took < Duration::from_secs(3), "ended after {took:?}");
     eventually("the workers are free", || {
         server.pool.stats().in_flight == 0

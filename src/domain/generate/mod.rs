@@ -29,6 +29,7 @@
 //! count of one makes the same puzzle first. A new version of this
 //! module may change the puzzles a seed gives.
 
+pub mod climb;
 mod random;
 mod symmetry;
 mod unavoidable;
@@ -176,6 +177,10 @@ pub fn rating_bounds(
     Ok((low, high))
 }
 
+/// The lowest target floor that climbs rather than tries random puzzles:
+/// above 9.1, random attempts take seconds to minutes per puzzle.
+pub const CLIMB_FROM: Rating = Rating(92);
+
 /// The top of Sudoku Explainer's scale, as a bound.
 const TOP_RATING: Rating = Rating(200);
 
@@ -214,8 +219,19 @@ impl Request {
     /// emptying every orbit it can, as for a minimal puzzle, finds far
     /// more often than stopping early.
     fn wants_hard(&self) -> bool {
+        self.floor() >= Rating(25)
+    }
+
+    /// True when the target is rated [`CLIMB_FROM`] or more, which random
+    /// puzzles almost never reach: such a request climbs (see [`climb`]).
+    pub fn wants_climb(&self) -> bool {
+        !self.skip_grade && self.floor() >= CLIMB_FROM
+    }
+
+    /// The lowest rating the level and `min_rating` accept.
+    fn floor(&self) -> Rating {
         let level_floor = self.level.map_or(Rating(0), |level| level.ratings().0);
-        level_floor.max(self.min_rating.unwrap_or(Rating(0))) >= Rating(25)
+        level_floor.max(self.min_rating.unwrap_or(Rating(0)))
     }
 
     /// The highest rating the level and `max_rating` accept, if either
@@ -274,6 +290,9 @@ pub fn attempt_until(
     grade_time: Option<Duration>,
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Generated> {
+    if request.wants_climb() {
+        return climb::climb(request, seed, grade_time, should_stop);
+    }
     let (puzzle, solution) = ungraded(request, seed);
     let grade = if request.skip_grade {
         None

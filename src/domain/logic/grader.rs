@@ -244,6 +244,37 @@ pub fn grade_within(
     (!passed.get()).then_some(grade)
 }
 
+/// The grid the techniques rated `ceiling` or less (before any length
+/// bonus) leave: the path's steps applied, simplest first, until none of
+/// them applies. `None` when they solve the puzzle, or when `should_stop`
+/// says stop first.
+pub fn worked_within(
+    board: &Board,
+    ceiling: Rating,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Grid> {
+    let mut grid = Grid::new(board);
+    let mut ladder = Ladder::new();
+    let mut found = Vec::with_capacity(32);
+    while !grid.is_solved() {
+        easy_singles(&grid, &mut found);
+        if !found.is_empty() {
+            for single in found.drain(..) {
+                if grid.has(single.cell, single.digit) {
+                    grid.place(single.cell, single.digit);
+                }
+            }
+            continue;
+        }
+        match ladder.step_within(&grid, ceiling, should_stop) {
+            Some(step) => step.apply(&mut grid),
+            None if should_stop() => return None,
+            None => return Some(grid),
+        }
+    }
+    None
+}
+
 /// Notes whether a step of the walk is rated above a ceiling.
 struct CeilingWatch<'a> {
     ceiling: Rating,

@@ -27,7 +27,7 @@ use super::singles::Single;
 use super::step::{Explain, Step, Words};
 use super::strong_links::{strong_links, two_strong_links};
 use super::subsets::{hidden_subset, naked_subset};
-use super::technique::Technique;
+use super::technique::{Rating, Technique};
 use super::uniqueness::unique_rectangle_of;
 use super::wings::{xy_wing, xyz_wing};
 use super::{
@@ -346,10 +346,39 @@ impl Ladder {
 
     /// The simplest step above the easy singles, as [`harder_step`].
     pub fn harder_step(&mut self, grid: &Grid, should_stop: &dyn Fn() -> bool) -> Option<Step> {
+        self.step_on_rungs(grid, RUNGS, should_stop)
+    }
+
+    /// The simplest step of the rungs whose techniques are all rated
+    /// `ceiling` or less (before any length bonus): the ladder's foot.
+    pub fn step_within(
+        &mut self,
+        grid: &Grid,
+        ceiling: Rating,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Option<Step> {
+        let rungs = LADDER
+            .iter()
+            .take_while(|rung| {
+                rung.techniques
+                    .iter()
+                    .all(|technique| technique.base_rating() <= ceiling)
+            })
+            .count();
+        self.step_on_rungs(grid, rungs, should_stop)
+    }
+
+    /// The simplest step of the first `rungs` rungs.
+    fn step_on_rungs(
+        &mut self,
+        grid: &Grid,
+        rungs: usize,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Option<Step> {
         let now = Rc::new(grid.clone());
         // Most rungs last failed on the same grid: its scope is kept.
         let mut known: Option<(Rc<Grid>, Scope)> = None;
-        for (at, rung) in LADDER.iter().enumerate() {
+        for (at, rung) in LADDER.iter().enumerate().take(rungs) {
             if should_stop() {
                 *self = Ladder::new();
                 return None;

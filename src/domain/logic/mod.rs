@@ -17,7 +17,7 @@
 
 mod aligned;
 mod als_wings;
-mod bits;
+pub(crate) mod bits;
 mod bug;
 mod chains;
 mod cycles;
@@ -50,7 +50,7 @@ mod tests;
 pub use chains::chain_making;
 pub use grader::{
     Grade, Observer, Stall, TechniqueCounts, explain_from, explain_until, grade, grade_until,
-    grade_within, walk,
+    grade_within, walk, worked_within,
 };
 pub use grid::{Grid, MarksError};
 pub use hint::{Hint, PositionError, first_mistake, hint, hint_at, position};

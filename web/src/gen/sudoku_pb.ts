@@ -1515,9 +1515,13 @@ export const SudokuService: GenService<{
    * other, or an unknown enum value fails with INVALID_ARGUMENT and a
    * google.rpc.BadRequest naming the field. Generation runs on the worker
    * pool like solving, and is shed with RESOURCE_EXHAUSTED when the pool is
-   * full. A target that is rarely or never met stops once the server has
-   * searched --max-generate-wait for the next puzzle: the stream sends
-   * what it found and ends with RESOURCE_EXHAUSTED and a
+   * full. A target rated 9.2 or more (min_rating, or the level's floor)
+   * is reached by climbing from random puzzles through their neighbours:
+   * seconds to a minute a puzzle at 10.0, many minutes at 11.0. A target
+   * that is rarely or never met stops once the server has searched
+   * --max-generate-wait (--max-climb-wait for one that climbs) for the
+   * next puzzle: the stream sends what it found and ends with
+   * RESOURCE_EXHAUSTED and a
    * google.rpc.ErrorInfo (reason GENERATE_TIME_EXHAUSTED) saying what was
    * asked and how far it got. A deadline ends it the same way with
    * DEADLINE_EXCEEDED; a client that goes away stops the work.

@@ -1,0 +1,242 @@
+//! The climb's parts against slower, plainer ways of getting the same
+//! answers, and a climb end to end.
+
+use super::candidates::Candidates;
+use super::neighbours::SOLUTION_LIMIT;
+use super::*;
+use crate::domain::generate::{Symmetry, is_minimal};
+use crate::domain::logic::Rating;
+use crate::domain::parse::parse_board;
+use crate::domain::solver::reference::count_solutions;
+
+/// A puzzle rated 11.4 by Sukaku Explainer (tests/data/se-top-ratings.txt).
+const RATED_11_4: &str =
+    "1.....7....71.9...68..7......1.9.6.....3...2..4......3..8.6.1..5......4......2..5";
+
+/// A puzzle rated 9.0 by the grader, made by the generator.
+const RATED_9_0: &str =
+    "......9..6...43....1..2..5...123....3...568....4..8.....3.....18......4....765...";
+
+/// A puzzle singles alone solve.
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+fn cells(text: &str) -> [u8; 81] {
+    *parse_board(text).expect("a valid puzzle").cells()
+}
+
+#[test]
+fn propagation_fills_what_singles_fill_and_stops_at_contradictions() {
+    let mut easy = Candidates::of_givens(&cells(EASY)).expect("no clash");
+    let placed = easy.propagate().expect("a puzzle with a solution");
+    assert!(easy.is_solved());
+    assert_eq!(placed, 81 - 30);
+    let solution = crate::domain::solver::first_solution(&parse_board(EASY).unwrap()).unwrap();
+    assert_eq!(&easy.digits(), solution.cells());
+
+    // A wrong candidate of r1c3 breaks the puzzle once singles follow.
+    let start = Candidates::of_givens(&cells(EASY)).unwrap();
+    let wrong = (1..=9)
+        .filter(|&digit| digit != solution.cells()[2])
+        .find(|&digit| start.clone().place(2, digit).is_ok())
+        .expect("r1c3 has a wrong candidate");
+    let mut assumed = start;
+    assumed.place(2, wrong).unwrap();
+    assert_eq!(assumed.propagate(), Err(candidates::Contradiction));
+    // 1s in r2c4, r3c7, r4c2 and r7c3 leave row 1 one place for its 1,
+    // r1c1, which still has nine candidates: a hidden single.
+    let mut ones = [0; 81];
+    for cell in [9 + 3, 18 + 6, 27 + 1, 54 + 2] {
+        ones[cell] = 1;
+    }
+    let mut hidden = Candidates::of_givens(&ones).unwrap();
+    assert!(hidden.propagate().unwrap() >= 1);
+    assert_eq!(hidden.digits()[0], 1);
+
+    let mut clash = cells(EASY);
+    clash[2] = 5;
+    assert!(Candidates::of_givens(&clash).is_none(), "two 5s in row 1");
+}
+
+#[test]
+fn listing_solutions_finds_as_many_as_the_reference_counter() {
+    let mut puzzle = cells(RATED_9_0);
+    // Taking givens out opens the puzzle to more and more solutions.
+    let givens: Vec<usize> = (0..81).filter(|&cell| puzzle[cell] != 0).collect();
+    for &cell in &givens[..4] {
+        puzzle[cell] = 0;
+        let board = Board::from_cells(puzzle).unwrap();
+        let (expected, _) = count_solutions(&board, 300);
+        let mut listed = Vec::new();
+        Candidates::of_givens(&puzzle)
+            .unwrap()
+            .solutions(300, &mut listed);
+        assert_eq!(
+            listed.len(),
+            expected.min(300),
+            "after opening r{}c{}",
+            cell / 9 + 1,
+            cell % 9 + 1
+        );
+        let mut distinct = listed.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), listed.len(), "each solution once");
+    }
+}
+
+#[test]
+fn hardness_ranks_the_top_of_the_scale_far_below_a_puzzle_rated_9() {
+    let stop = &|| false;
+    let top = hardness(&parse_board(RATED_11_4).unwrap(), SOLVED_BY_BASICS, stop).unwrap();
+    let nine = hardness(&parse_board(RATED_9_0).unwrap(), SOLVED_BY_BASICS, stop).unwrap();
+    assert!(top < 400, "rated 11.4: {top}");
+    assert!(nine > 1_000, "rated 9.0: {nine}");
+    let easy = hardness(&parse_board(EASY).unwrap(), SOLVED_BY_BASICS, stop);
+    assert_eq!(easy, Some(SOLVED_BY_BASICS));
+    // A bound cuts the measure short at the bound, and only above it.
+    let board = parse_board(RATED_9_0).unwrap();
+    assert_eq!(hardness(&board, nine / 2, stop), Some(nine / 2));
+    assert_eq!(hardness(&board, nine + 1, stop), Some(nine));
+    assert_eq!(
+        hardness(&parse_board(RATED_11_4).unwrap(), SOLVED_BY_BASICS, &|| {
+            true
+        }),
+        None
+    );
+}
+
+/// Every puzzle one orbit out and at most one in, with one solution, by
+/// trying each with the solver.
+fn neighbours_by_brute_force(puzzle: &[u8; 81]) -> Vec<[u8; 81]> {
+    let mut found = Vec::new();
+    for out in (0..81).filter(|&cell| puzzle[cell] != 0) {
+        let mut opened = *puzzle;
+        opened[out] = 0;
+        if crate::domain::generate::has_one_solution(&opened) {
+            found.push(opened);
+            continue;
+        }
+        for added in (0..81).filter(|&cell| puzzle[cell] == 0) {
+            for digit in 1..=9 {
+                let mut repaired = opened;
+                repaired[added] = digit;
+                if crate::domain::generate::has_one_solution(&repaired) {
+                    found.push(repaired);
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
+#[test]
+fn the_neighbourhood_is_every_puzzle_one_move_away_with_one_solution() {
+    let puzzle = cells(RATED_9_0);
+    let orbits = Symmetry::None.orbit_masks();
+    let around = neighbours(&puzzle, orbits, &|| false).unwrap();
+    let mut found = around.puzzles.clone();
+    found.sort_unstable();
+    let expected = neighbours_by_brute_force(&puzzle);
+    let line = |cells: &[u8; 81]| Board::from_cells(*cells).unwrap().to_line();
+    let extra: Vec<String> = found
+        .iter()
+        .filter(|p| !expected.contains(p))
+        .map(line)
+        .collect();
+    assert!(extra.is_empty(), "not neighbours: {extra:?}");
+    let mut distinct = found.clone();
+    distinct.dedup();
+    assert_eq!(distinct.len(), found.len(), "each neighbour once");
+    // Those missed took out a given that opened more solutions than are
+    // listed: the limit the module documents.
+    let missing: Vec<&[u8; 81]> = expected.iter().filter(|p| !found.contains(p)).collect();
+    for missed in &missing {
+        let out = (0..81)
+            .find(|&cell| puzzle[cell] != 0 && missed[cell] == 0)
+            .unwrap();
+        let mut opened = puzzle;
+        opened[out] = 0;
+        let (count, _) = count_solutions(&Board::from_cells(opened).unwrap(), SOLUTION_LIMIT + 1);
+        assert!(count > SOLUTION_LIMIT, "missed {}", line(missed));
+    }
+    assert!(
+        missing.len() * 20 < expected.len(),
+        "{} of {} missed",
+        missing.len(),
+        expected.len()
+    );
+    assert!(found.len() > 50, "{} neighbours", found.len());
+    assert_eq!(
+        around.minimal,
+        is_minimal(&parse_board(RATED_9_0).unwrap(), Symmetry::None)
+    );
+    assert!(around.minimal);
+    // A neighbour that only took a given out is not minimal... or is the
+    // puzzle one move further: either way the flag says which.
+    let mut extra = puzzle;
+    let solution = crate::domain::solver::first_solution(&parse_board(RATED_9_0).unwrap()).unwrap();
+    let blank = (0..81).find(|&cell| puzzle[cell] == 0).unwrap();
+    extra[blank] = solution.cells()[blank];
+    let around = neighbours(&extra, orbits, &|| false).unwrap();
+    assert!(
+        !around.minimal,
+        "a given added to a minimal puzzle can go again"
+    );
+    assert!(around.puzzles.contains(&puzzle));
+}
+
+#[test]
+fn a_climb_meets_a_target_random_puzzles_seldom_reach_and_keeps_the_symmetry() {
+    let request = Request {
+        symmetry: Symmetry::Rotate180,
+        minimal: true,
+        min_rating: Some(Rating(95)),
+        ..Request::default()
+    };
+    assert!(request.wants_climb());
+    let made = climb(&request, 6, None, &|| false).expect("seed 6 reaches 9.5");
+    let grade = made.grade.as_ref().unwrap();
+    assert!(
+        grade.rating >= Rating(95) && grade.stalled.is_none(),
+        "{grade:?}"
+    );
+    assert_eq!(made.seed, 6);
+    assert!(Symmetry::Rotate180.holds_for(made.puzzle.cells()));
+    assert!(is_minimal(&made.puzzle, Symmetry::Rotate180));
+    let (count, solution) = count_solutions(&made.puzzle, 2);
+    assert_eq!((count, solution), (1, Some(made.solution)));
+    let regraded = crate::domain::logic::grade(&made.puzzle);
+    assert_eq!(&regraded, grade, "the grade is the grader's");
+}
+
+#[test]
+fn the_same_seed_climbs_to_the_same_puzzle() {
+    let request = Request {
+        minimal: true,
+        min_rating: Some(Rating(95)),
+        ..Request::default()
+    };
+    let first = climb(&request, 3, None, &|| false).expect("seed 3 reaches 9.5");
+    let again = climb(&request, 3, None, &|| false).expect("and again");
+    assert_eq!(first, again);
+}
+
+#[test]
+fn a_climb_stops_soon_after_it_is_told() {
+    let request = Request {
+        minimal: true,
+        min_rating: Some(Rating(120)),
+        ..Request::default()
+    };
+    let started = std::time::Instant::now();
+    let stop = || started.elapsed() > Duration::from_millis(300);
+    assert_eq!(climb(&request, 1, None, &stop), None);
+    // Unstopped, it expands 250 puzzles: many seconds.
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+}
