@@ -297,17 +297,7 @@ pub fn attempt_until(
     let grade = if request.skip_grade {
         None
     } else {
-        let budget = Budget::starting_now(grade_time, should_stop);
-        let should_stop = &|| budget.should_stop();
-        let grade = match request.ceiling() {
-            // Passing the ceiling settles it: the puzzle is off the target.
-            Some(ceiling) => logic::grade_within(&puzzle, ceiling, should_stop)?,
-            None => logic::grade_until(&puzzle, should_stop, &|| Duration::ZERO),
-        };
-        if !request.accepts(&grade) {
-            return None;
-        }
-        Some(grade)
+        Some(grade_meeting(request, &puzzle, grade_time, should_stop)?)
     };
     Some(Generated {
         puzzle,
@@ -315,6 +305,24 @@ pub fn attempt_until(
         grade,
         seed,
     })
+}
+
+/// The grade of `puzzle` if it meets `request`: graded within
+/// `grade_time`, and only up to the target's ceiling, if it has one.
+fn grade_meeting(
+    request: &Request,
+    puzzle: &Board,
+    grade_time: Option<Duration>,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Grade> {
+    let budget = Budget::starting_now(grade_time, should_stop);
+    let should_stop = &|| budget.should_stop();
+    let grade = match request.ceiling() {
+        // Passing the ceiling settles it: the puzzle is off the target.
+        Some(ceiling) => logic::grade_within(puzzle, ceiling, should_stop)?,
+        None => logic::grade_until(puzzle, should_stop, &|| Duration::ZERO),
+    };
+    request.accepts(&grade).then_some(grade)
 }
 
 /// The puzzle and solution an attempt on `seed` makes for `request`,

@@ -33,8 +33,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use super::{Generated, Request, ungraded};
-use crate::domain::graded::Budget;
-use crate::domain::{Board, logic, solver};
+use crate::domain::{Board, solver};
 pub use hardness::{BASICS, SOLVED_BY_BASICS, hardness};
 pub use neighbours::{MAX_NEIGHBOURS, neighbours};
 
@@ -133,11 +132,7 @@ fn graded(
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Generated> {
     let puzzle = Board::from_cells(*puzzle).expect("digits of a solution");
-    let budget = Budget::starting_now(grade_time, should_stop);
-    let grade = logic::grade_until(&puzzle, &|| budget.should_stop(), &|| Duration::ZERO);
-    if !request.accepts(&grade) {
-        return None;
-    }
+    let grade = super::grade_meeting(request, &puzzle, grade_time, should_stop)?;
     let solution = solver::first_solution(&puzzle).expect("a puzzle with one solution");
     Some(Generated {
         puzzle,
