@@ -256,7 +256,7 @@ fn request_of(args: &GenerateArgs) -> Request {
 /// Runs attempts in rounds of one job per thread, the jobs cut by the
 /// domain's [`Seeds`] as the server cuts them (one attempt, then twice as
 /// many per job, up to sixteen, so that a few puzzles of a common level
-/// cost few wasted attempts), and hands each puzzle that meets `request`
+/// cost few wasted attempts; one climb a job), and hands each puzzle that meets `request`
 /// to `emit`, in seed order, until `count` are made or `max_attempts`
 /// are spent; returns the attempts made.
 fn generate_in_rounds(
@@ -268,7 +268,7 @@ fn generate_in_rounds(
     mut emit: impl FnMut(&Generated) -> io::Result<()>,
 ) -> io::Result<u64> {
     let pool = WorkerPool::new(threads, threads);
-    let mut seeds = Seeds::new(seed);
+    let mut seeds = Seeds::new(request, seed);
     let (mut made, mut attempts) = (0, 0u64);
     while made < count && attempts < max_attempts {
         let mut left = max_attempts - attempts;

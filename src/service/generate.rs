@@ -9,7 +9,8 @@
 //! pool's queue or the call is shed.
 //!
 //! A driver task runs the attempts in jobs on the pool (the domain's
-//! [`Seeds`]: one attempt, then twice as many per job up to 16), at most
+//! [`Seeds`]: one attempt, then twice as many per job up to 16, or one
+//! climb a job), at most
 //! [`JOBS_IN_FLIGHT`] at once, and sends the puzzles in seed order, so the
 //! same request and seed give the same puzzles whatever the worker count.
 //! It sends through a channel of [`RESPONSE_BUFFER`] responses: a client
@@ -221,7 +222,7 @@ impl SudokuService {
             self.metrics.call_finished(Rpc::Generate, status.code());
             log_failed_call("Generate", status, true);
         })?;
-        let mut seeds = Seeds::new(order.seed);
+        let mut seeds = Seeds::new(&order.request, order.seed);
         let grade_time = Some(self.limits.max_grade_time);
         let first = self
             .pool

@@ -341,18 +341,27 @@ pub const MAX_ATTEMPTS_PER_JOB: usize = 16;
 /// attempt, and each next one twice as many, up to
 /// [`MAX_ATTEMPTS_PER_JOB`], so that a request for one puzzle of a common
 /// level wastes little work while a long one spends little on hand-offs.
+/// A climbing request takes one attempt a job: each climb takes seconds,
+/// and a job of several would hold a puzzle found by its first climb back
+/// until the others had run.
 #[derive(Debug, Clone)]
 pub struct Seeds {
     next: u64,
     per_job: usize,
+    most_per_job: usize,
 }
 
 impl Seeds {
-    /// The seeds from `seed` on.
-    pub fn new(seed: u64) -> Seeds {
+    /// The seeds `request` tries from `seed` on.
+    pub fn new(request: &Request, seed: u64) -> Seeds {
         Seeds {
             next: seed,
             per_job: 1,
+            most_per_job: if request.wants_climb() {
+                1
+            } else {
+                MAX_ATTEMPTS_PER_JOB
+            },
         }
     }
 
@@ -363,7 +372,7 @@ impl Seeds {
             seeds.push(self.next);
             self.next = next_seed(self.next);
         }
-        self.per_job = (self.per_job * 2).min(MAX_ATTEMPTS_PER_JOB);
+        self.per_job = (self.per_job * 2).min(self.most_per_job);
         seeds
     }
 }

@@ -349,3 +349,32 @@ fn an_attempt_whose_grading_runs_out_of_time_is_dropped() {
     }
     assert!(dropped > 0 && kept > 0, "{dropped} dropped, {kept} kept");
 }
+
+/// The sizes of the first `jobs` jobs `request` is cut into, checking
+/// that their seeds are the chain from `seed`, in order.
+fn job_sizes(request: &Request, seed: u64, jobs: usize) -> Vec<usize> {
+    let mut seeds = Seeds::new(request, seed);
+    let mut expected = seed;
+    let mut sizes = Vec::new();
+    for _ in 0..jobs {
+        let job = seeds.next_job();
+        for got in &job {
+            assert_eq!(*got, expected);
+            expected = next_seed(expected);
+        }
+        sizes.push(job.len());
+    }
+    sizes
+}
+
+#[test]
+fn jobs_double_up_to_sixteen_attempts_and_a_climb_is_one_a_job() {
+    let common = minimal(Symmetry::Rotate180);
+    assert_eq!(job_sizes(&common, 5, 7), [1, 2, 4, 8, 16, 16, 16]);
+    let climbing = Request {
+        min_rating: Some(Rating(100)),
+        ..minimal(Symmetry::None)
+    };
+    assert!(climbing.wants_climb());
+    assert_eq!(job_sizes(&climbing, 5, 7), [1; 7]);
+}

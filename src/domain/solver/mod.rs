@@ -79,7 +79,7 @@ pub fn solve_checked(
     should_stop: impl Fn() -> bool,
 ) -> Result<SolveReport, SolveError> {
     let state = State::new(board).ok_or(SolveError::ConflictingGivens)?;
-    let found = search::search(state, 2, &should_stop);
+    let found = search::search(state, 2, &should_stop, None);
     if found.stopped {
         return Err(SolveError::Stopped(Stopped {
             guesses: found.guesses,
@@ -99,7 +99,18 @@ pub fn solve_checked(
 /// `None` when it has none.
 pub fn first_solution(board: &Board) -> Option<Board> {
     let state = State::new(board)?;
-    search::search(state, 1, &|| false).first
+    search::search(state, 1, &|| false, None).first
+}
+
+/// Adds the solutions of `board`, up to `limit` of them, to `listed`, in
+/// the search's order (fixed for a board): what a neighbourhood search
+/// needs to see which added givens restore uniqueness. Nothing when two
+/// givens clash.
+pub fn list_solutions(board: &Board, limit: usize, listed: &mut Vec<Board>) {
+    if let Some(state) = State::new(board) {
+        let limit = u32::try_from(limit).unwrap_or(u32::MAX);
+        search::search(state, limit, &|| false, Some(listed));
+    }
 }
 
 #[cfg(test)]

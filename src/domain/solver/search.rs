@@ -50,15 +50,21 @@ struct Branch {
 
 /// Searches from `state` for up to `limit` solutions: propagate, and on a
 /// stall save the state and try the branching cell's digits one by one,
-/// backtracking on contradictions.
-pub(super) fn search(state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> Found {
+/// backtracking on contradictions. Each solution found is also pushed to
+/// `listed`, if given.
+pub(super) fn search(
+    state: State,
+    limit: u32,
+    should_stop: &dyn Fn() -> bool,
+    listed: Option<&mut Vec<Board>>,
+) -> Found {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: `search_with_popcnt` enables exactly one target feature,
         // `popcnt`, and the CPU was just seen to have it.
-        return unsafe { search_with_popcnt(state, limit, should_stop) };
+        return unsafe { search_with_popcnt(state, limit, should_stop, listed) };
     }
-    search_loop(state, limit, should_stop)
+    search_loop(state, limit, should_stop, listed)
 }
 
 /// [`search_loop`] compiled for CPUs with a `popcnt` instruction, which the
@@ -73,13 +79,23 @@ pub(super) fn search(state: State, limit: u32, should_stop: &dyn Fn() -> bool) -
 /// The CPU must support `popcnt`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn search_with_popcnt(state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> Found {
-    search_loop(state, limit, should_stop)
+unsafe fn search_with_popcnt(
+    state: State,
+    limit: u32,
+    should_stop: &dyn Fn() -> bool,
+    listed: Option<&mut Vec<Board>>,
+) -> Found {
+    search_loop(state, limit, should_stop, listed)
 }
 
 /// The search itself, inlined into each of the entry points above.
 #[inline(always)]
-fn search_loop(mut state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> Found {
+fn search_loop(
+    mut state: State,
+    limit: u32,
+    should_stop: &dyn Fn() -> bool,
+    mut listed: Option<&mut Vec<Board>>,
+) -> Found {
     let mut found = Found::default();
     // Room for a deep search up front, so that pushing never reallocates.
     let mut stack: Vec<Branch> = Vec::with_capacity(64);
@@ -89,6 +105,9 @@ fn search_loop(mut state: State, limit: u32, should_stop: &dyn Fn() -> bool) -> 
                 found.count += 1;
                 if found.first.is_none() {
                     found.first = Some(state.solution());
+                }
+                if let Some(listed) = listed.as_deref_mut() {
+                    listed.push(state.solution());
                 }
                 if found.count >= limit {
                     return found;

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use super::{SolveError, reference, solve, solve_checked};
+use super::{SolveError, list_solutions, reference, solve, solve_checked};
 use crate::domain::Outcome;
 use crate::domain::{Board, parse_board};
 
@@ -269,6 +269,34 @@ proptest! {
     #[test]
     fn agrees_with_the_reference_on_random_givens(puzzle in random_consistent_board()) {
         assert_agrees_with_reference(&puzzle)?;
+    }
+}
+
+/// The most solutions the listing test asks for.
+const LISTED: usize = 40;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Listing finds as many solutions as the reference counts (up to the
+    /// limit), each one a solution of the puzzle, and none twice.
+    #[test]
+    fn listing_finds_each_solution_the_reference_counts(puzzle in puzzle_from_grid()) {
+        let Some((count, _)) = reference::count_solutions_within(&puzzle, LISTED, REFERENCE_STEPS)
+        else {
+            return Ok(());
+        };
+        let mut listed = Vec::new();
+        list_solutions(&puzzle, LISTED, &mut listed);
+        prop_assert_eq!(listed.len(), count, "puzzle {}", puzzle);
+        for solution in &listed {
+            prop_assert!(solution.is_solved(), "{} breaks the rules", solution);
+            prop_assert!(solution.keeps_givens_of(&puzzle), "{} drops a given", solution);
+        }
+        let mut distinct = listed.clone();
+        distinct.sort_unstable_by_key(|solution| *solution.cells());
+        distinct.dedup();
+        prop_assert_eq!(distinct.len(), listed.len(), "a solution listed twice");
     }
 }
 

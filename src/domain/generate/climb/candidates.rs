@@ -1,5 +1,5 @@
 //! Candidates as one bitboard per digit, with singles propagated: the
-//! cheap engine under the climb's hardness measure and its neighbourhood.
+//! cheap engine under the climb's hardness measure.
 //!
 //! The climb propagates singles hundreds of thousands of times a second
 //! (once per candidate of every puzzle it weighs), so this is the plainest
@@ -37,7 +37,9 @@ pub struct Candidates {
 
 impl Candidates {
     /// The candidates `cells` (0 for a blank) leave, before any single,
-    /// or `None` when two givens clash.
+    /// or `None` when two givens clash (the tests' way in: the climb
+    /// starts from a worked grid).
+    #[cfg(test)]
     pub fn of_givens(cells: &[u8; 81]) -> Option<Candidates> {
         let mut candidates = Candidates {
             open: [ALL; 9],
@@ -164,6 +166,7 @@ impl Candidates {
     }
 
     /// True when every cell holds a digit.
+    #[cfg(test)]
     pub fn is_solved(&self) -> bool {
         self.filled() == ALL
     }
@@ -183,6 +186,7 @@ impl Candidates {
     }
 
     /// The digits placed, 0 for a blank.
+    #[cfg(test)]
     pub fn digits(&self) -> [u8; 81] {
         let mut cells = [0; 81];
         for (digit, &placed) in self.placed.iter().enumerate() {
@@ -191,38 +195,5 @@ impl Candidates {
             }
         }
         cells
-    }
-
-    /// The blank cell to branch on: one with the fewest candidates.
-    fn branch_cell(&self) -> Option<usize> {
-        let (mut once, mut twice, mut thrice) = (0u128, 0u128, 0u128);
-        for open in self.open {
-            thrice |= twice & open;
-            twice |= once & open;
-            once |= open;
-        }
-        let two = twice & !thrice;
-        let pick = if two != 0 { two } else { once };
-        (pick != 0).then(|| pick.trailing_zeros() as usize)
-    }
-
-    /// Adds the solutions of these candidates to `out`, in a fixed order,
-    /// until it holds `limit`.
-    pub fn solutions(mut self, limit: usize, out: &mut Vec<[u8; 81]>) {
-        if out.len() >= limit || self.propagate().is_err() {
-            return;
-        }
-        let Some(cell) = self.branch_cell() else {
-            if self.is_solved() {
-                out.push(self.digits());
-            }
-            return;
-        };
-        for digit in 1..=9u8 {
-            let mut branch = self;
-            if branch.place(cell, digit).is_ok() {
-                branch.solutions(limit, out);
-            }
-        }
     }
 }

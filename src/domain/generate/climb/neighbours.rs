@@ -5,12 +5,13 @@
 //! so that every neighbour keeps the symmetry. Trying every added orbit
 //! and digit with the solver would take thousands of solves per puzzle;
 //! instead, once an orbit is out, the solutions of what is left are listed
-//! (up to [`SOLUTION_LIMIT`]), and an added orbit restores uniqueness
-//! exactly when its digits in one listed solution appear in no other.
+//! (up to [`SOLUTION_LIMIT`], by the solver's own search), and an added
+//! orbit restores uniqueness exactly when its digits in one listed
+//! solution appear in no other.
 //! When the list was cut short, each such neighbour is checked by the
 //! certifying solver.
 
-use super::candidates::Candidates;
+use crate::domain::{Board, solver};
 
 /// The most solutions listed after an orbit is taken out: a removal that
 /// opens more rarely has a one-orbit repair, and listing is the cost.
@@ -42,7 +43,12 @@ pub fn neighbours(
         puzzles: Vec::new(),
         minimal: true,
     };
-    let mut solutions = Vec::with_capacity(SOLUTION_LIMIT);
+    let blank_orbits: Vec<Vec<usize>> = orbits
+        .iter()
+        .filter(|&&orbit| orbit & givens == 0)
+        .map(|&orbit| cells_of(orbit).collect())
+        .collect();
+    let mut listed = Listed::default();
     for &out in orbits.iter().filter(|&&orbit| orbit & givens != 0) {
         if should_stop() {
             return None;
@@ -51,56 +57,100 @@ pub fn neighbours(
         for cell in cells_of(out) {
             opened[cell] = 0;
         }
-        solutions.clear();
-        Candidates::of_givens(&opened)?.solutions(SOLUTION_LIMIT, &mut solutions);
-        if solutions.len() == 1 {
+        listed.list(&opened);
+        if listed.solutions.len() == 1 {
             found.minimal = false;
             if found.puzzles.len() < MAX_NEIGHBOURS {
                 found.puzzles.push(opened);
             }
             continue;
         }
-        let complete = solutions.len() < SOLUTION_LIMIT;
-        for &added in orbits {
-            if added == out || added & givens != 0 {
-                continue;
-            }
-            repairs(&opened, added, &solutions, complete, &mut found.puzzles);
+        for added in &blank_orbits {
+            listed.repairs(&opened, added, &mut found.puzzles);
         }
     }
     Some(found)
 }
 
-/// Adds to `out` each puzzle `opened` plus the orbit `added`, filled as in
-/// one of `solutions` and in no other (checked with the solver unless the
-/// list is `complete`).
-fn repairs(
-    opened: &[u8; 81],
-    added: u128,
-    solutions: &[[u8; 81]],
-    complete: bool,
-    out: &mut Vec<[u8; 81]>,
-) {
-    let cells: Vec<usize> = cells_of(added).collect();
-    let key = |solution: &[u8; 81]| {
-        cells
-            .iter()
-            .fold(0u32, |key, &cell| key << 4 | u32::from(solution[cell]))
-    };
-    let mut keys: Vec<u32> = solutions.iter().map(key).collect();
-    keys.sort_unstable();
-    for solution in solutions {
-        let own = key(solution);
-        let first = keys.partition_point(|&other| other < own);
-        if keys.get(first + 1) == Some(&own) {
-            continue;
+/// The solutions of a puzzle with an orbit taken out, up to
+/// [`SOLUTION_LIMIT`], with how many hold each digit in each cell.
+struct Listed {
+    solutions: Vec<Board>,
+    /// `counts[cell][digit]`: how many of the solutions hold `digit` in
+    /// `cell`.
+    counts: [[u16; 10]; 81],
+}
+
+impl Default for Listed {
+    fn default() -> Listed {
+        Listed {
+            solutions: Vec::with_capacity(SOLUTION_LIMIT),
+            counts: [[0; 10]; 81],
         }
-        let mut repaired = *opened;
-        for &cell in &cells {
-            repaired[cell] = solution[cell];
+    }
+}
+
+impl Listed {
+    /// Lists the solutions of `opened` in place of the last.
+    fn list(&mut self, opened: &[u8; 81]) {
+        self.solutions.clear();
+        let board = Board::from_cells(*opened).expect("digits of a solution");
+        solver::list_solutions(&board, SOLUTION_LIMIT, &mut self.solutions);
+        self.counts = [[0; 10]; 81];
+        for solution in &self.solutions {
+            for (cell, &digit) in solution.cells().iter().enumerate() {
+                self.counts[cell][usize::from(digit)] += 1;
+            }
         }
-        if out.len() < MAX_NEIGHBOURS && (complete || super::super::has_one_solution(&repaired)) {
-            out.push(repaired);
+    }
+
+    /// True when every solution of the puzzle was listed.
+    fn complete(&self) -> bool {
+        self.solutions.len() < SOLUTION_LIMIT
+    }
+
+    /// Adds to `out` each puzzle `opened` plus the orbit of `cells`,
+    /// filled as in one listed solution and in no other (checked with the
+    /// solver unless the list is complete).
+    ///
+    /// A solution's digits there are its own when one of them is (a count
+    /// of 1): for a one-cell orbit, the usual case, the counts settle it;
+    /// a larger orbit whose digits are each shared compares whole keys.
+    fn repairs(&self, opened: &[u8; 81], cells: &[usize], out: &mut Vec<[u8; 81]>) {
+        let key = |solution: &Board| {
+            cells.iter().fold(0u32, |key, &cell| {
+                key << 4 | u32::from(solution.cells()[cell])
+            })
+        };
+        let mut keys: Option<Vec<u32>> = None;
+        for solution in &self.solutions {
+            let digits = solution.cells();
+            let some_digit_own = cells
+                .iter()
+                .any(|&cell| self.counts[cell][usize::from(digits[cell])] == 1);
+            let own = some_digit_own
+                || cells.len() > 1 && {
+                    let keys = keys.get_or_insert_with(|| {
+                        let mut keys: Vec<u32> = self.solutions.iter().map(key).collect();
+                        keys.sort_unstable();
+                        keys
+                    });
+                    let mine = key(solution);
+                    let first = keys.partition_point(|&other| other < mine);
+                    keys.get(first + 1) != Some(&mine)
+                };
+            if !own {
+                continue;
+            }
+            let mut repaired = *opened;
+            for &cell in cells {
+                repaired[cell] = digits[cell];
+            }
+            if out.len() < MAX_NEIGHBOURS
+                && (self.complete() || super::super::has_one_solution(&repaired))
+            {
+                out.push(repaired);
+            }
         }
     }
 }

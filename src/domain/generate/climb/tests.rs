@@ -59,33 +59,6 @@ fn propagation_fills_what_singles_fill_and_stops_at_contradictions() {
 }
 
 #[test]
-fn listing_solutions_finds_as_many_as_the_reference_counter() {
-    let mut puzzle = cells(RATED_9_0);
-    // Taking givens out opens the puzzle to more and more solutions.
-    let givens: Vec<usize> = (0..81).filter(|&cell| puzzle[cell] != 0).collect();
-    for &cell in &givens[..4] {
-        puzzle[cell] = 0;
-        let board = Board::from_cells(puzzle).unwrap();
-        let (expected, _) = count_solutions(&board, 300);
-        let mut listed = Vec::new();
-        Candidates::of_givens(&puzzle)
-            .unwrap()
-            .solutions(300, &mut listed);
-        assert_eq!(
-            listed.len(),
-            expected.min(300),
-            "after opening r{}c{}",
-            cell / 9 + 1,
-            cell % 9 + 1
-        );
-        let mut distinct = listed.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert_eq!(distinct.len(), listed.len(), "each solution once");
-    }
-}
-
-#[test]
 fn hardness_ranks_the_top_of_the_scale_far_below_a_puzzle_rated_9() {
     let stop = &|| false;
     let top = hardness(&parse_board(RATED_11_4).unwrap(), SOLVED_BY_BASICS, stop).unwrap();
@@ -106,22 +79,37 @@ fn hardness_ranks_the_top_of_the_scale_far_below_a_puzzle_rated_9() {
     );
 }
 
+/// The cells of an orbit mask.
+fn orbit_cells(orbit: u128) -> Vec<usize> {
+    (0..81).filter(|&cell| orbit >> cell & 1 != 0).collect()
+}
+
 /// Every puzzle one orbit out and at most one in, with one solution, by
 /// trying each with the solver.
-fn neighbours_by_brute_force(puzzle: &[u8; 81]) -> Vec<[u8; 81]> {
+fn neighbours_by_brute_force(puzzle: &[u8; 81], orbits: &[u128]) -> Vec<[u8; 81]> {
+    let has_one_solution = crate::domain::generate::has_one_solution;
+    let givens = neighbours::given_cells(puzzle);
     let mut found = Vec::new();
-    for out in (0..81).filter(|&cell| puzzle[cell] != 0) {
+    for &out in orbits.iter().filter(|&&orbit| orbit & givens != 0) {
         let mut opened = *puzzle;
-        opened[out] = 0;
-        if crate::domain::generate::has_one_solution(&opened) {
+        for cell in orbit_cells(out) {
+            opened[cell] = 0;
+        }
+        if has_one_solution(&opened) {
             found.push(opened);
             continue;
         }
-        for added in (0..81).filter(|&cell| puzzle[cell] == 0) {
-            for digit in 1..=9 {
+        for &added in orbits.iter().filter(|&&orbit| orbit & givens == 0) {
+            let cells = orbit_cells(added);
+            // Every filling of the orbit's cells, as a number in base 9.
+            for filling in 0..9u32.pow(cells.len() as u32) {
                 let mut repaired = opened;
-                repaired[added] = digit;
-                if crate::domain::generate::has_one_solution(&repaired) {
+                let mut rest = filling;
+                for &cell in &cells {
+                    repaired[cell] = (rest % 9) as u8 + 1;
+                    rest /= 9;
+                }
+                if has_one_solution(&repaired) {
                     found.push(repaired);
                 }
             }
@@ -131,33 +119,48 @@ fn neighbours_by_brute_force(puzzle: &[u8; 81]) -> Vec<[u8; 81]> {
     found
 }
 
-#[test]
-fn the_neighbourhood_is_every_puzzle_one_move_away_with_one_solution() {
-    let puzzle = cells(RATED_9_0);
-    let orbits = Symmetry::None.orbit_masks();
-    let around = neighbours(&puzzle, orbits, &|| false).unwrap();
+/// Checks the neighbourhood of `puzzle` (minimal, with `symmetry`)
+/// against the brute force, and returns it.
+fn assert_neighbourhood_is_brute_force(
+    puzzle: &[u8; 81],
+    symmetry: Symmetry,
+) -> neighbours::Neighbourhood {
+    let orbits = symmetry.orbit_masks();
+    let around = neighbours(puzzle, orbits, &|| false).unwrap();
     let mut found = around.puzzles.clone();
     found.sort_unstable();
-    let expected = neighbours_by_brute_force(&puzzle);
+    let expected = neighbours_by_brute_force(puzzle, orbits);
     let line = |cells: &[u8; 81]| Board::from_cells(*cells).unwrap().to_line();
     let extra: Vec<String> = found
         .iter()
         .filter(|p| !expected.contains(p))
         .map(line)
         .collect();
-    assert!(extra.is_empty(), "not neighbours: {extra:?}");
+    assert!(
+        extra.is_empty(),
+        "{} not neighbours, among them {:?}",
+        extra.len(),
+        &extra[..extra.len().min(3)]
+    );
     let mut distinct = found.clone();
     distinct.dedup();
     assert_eq!(distinct.len(), found.len(), "each neighbour once");
-    // Those missed took out a given that opened more solutions than are
+    // Those missed took out an orbit that opened more solutions than are
     // listed: the limit the module documents.
     let missing: Vec<&[u8; 81]> = expected.iter().filter(|p| !found.contains(p)).collect();
     for missed in &missing {
-        let out = (0..81)
-            .find(|&cell| puzzle[cell] != 0 && missed[cell] == 0)
+        let out = orbits
+            .iter()
+            .find(|&&orbit| {
+                orbit_cells(orbit)
+                    .iter()
+                    .any(|&c| puzzle[c] != 0 && missed[c] == 0)
+            })
             .unwrap();
-        let mut opened = puzzle;
-        opened[out] = 0;
+        let mut opened = *puzzle;
+        for cell in orbit_cells(*out) {
+            opened[cell] = 0;
+        }
         let (count, _) = count_solutions(&Board::from_cells(opened).unwrap(), SOLUTION_LIMIT + 1);
         assert!(count > SOLUTION_LIMIT, "missed {}", line(missed));
     }
@@ -167,11 +170,18 @@ fn the_neighbourhood_is_every_puzzle_one_move_away_with_one_solution() {
         missing.len(),
         expected.len()
     );
-    assert!(found.len() > 50, "{} neighbours", found.len());
-    assert_eq!(
-        around.minimal,
-        is_minimal(&parse_board(RATED_9_0).unwrap(), Symmetry::None)
-    );
+    assert!(found.len() > 20, "{} neighbours", found.len());
+    let board = Board::from_cells(*puzzle).unwrap();
+    assert_eq!(around.minimal, is_minimal(&board, symmetry));
+    around
+}
+
+#[test]
+fn the_neighbourhood_is_every_puzzle_one_move_away_with_one_solution() {
+    let puzzle = cells(RATED_9_0);
+    let orbits = Symmetry::None.orbit_masks();
+    let around = assert_neighbourhood_is_brute_force(&puzzle, Symmetry::None);
+    assert!(around.puzzles.len() > 50);
     assert!(around.minimal);
     // A neighbour that only took a given out is not minimal... or is the
     // puzzle one move further: either way the flag says which.
@@ -188,6 +198,21 @@ fn the_neighbourhood_is_every_puzzle_one_move_away_with_one_solution() {
 }
 
 #[test]
+fn a_symmetric_neighbourhood_moves_whole_orbits() {
+    let request = Request {
+        symmetry: Symmetry::Rotate180,
+        minimal: true,
+        ..Request::default()
+    };
+    let (puzzle, _) = ungraded(&request, 2);
+    let around = assert_neighbourhood_is_brute_force(puzzle.cells(), Symmetry::Rotate180);
+    assert!(around.minimal);
+    for neighbour in &around.puzzles {
+        assert!(Symmetry::Rotate180.holds_for(neighbour));
+    }
+}
+
+#[test]
 fn a_climb_meets_a_target_random_puzzles_seldom_reach_and_keeps_the_symmetry() {
     let request = Request {
         symmetry: Symmetry::Rotate180,
@@ -196,13 +221,13 @@ fn a_climb_meets_a_target_random_puzzles_seldom_reach_and_keeps_the_symmetry() {
         ..Request::default()
     };
     assert!(request.wants_climb());
-    let made = climb(&request, 6, None, &|| false).expect("seed 6 reaches 9.5");
+    let made = climb(&request, 11, None, &|| false).expect("seed 11 reaches 9.5");
     let grade = made.grade.as_ref().unwrap();
     assert!(
         grade.rating >= Rating(95) && grade.stalled.is_none(),
         "{grade:?}"
     );
-    assert_eq!(made.seed, 6);
+    assert_eq!(made.seed, 11);
     assert!(Symmetry::Rotate180.holds_for(made.puzzle.cells()));
     assert!(is_minimal(&made.puzzle, Symmetry::Rotate180));
     let (count, solution) = count_solutions(&made.puzzle, 2);
