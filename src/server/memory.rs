@@ -89,7 +89,7 @@ pub const GRADING_WORKER_BYTES: usize = 12 << 20;
 
 /// What one worker may hold besides, climbing to a Generate target rated
 /// 9.2 or more: its table and queue of puzzles, a neighbourhood and the
-/// solutions it lists, bounded by the domain (1.6 MiB), rounded up.
+/// solutions it lists, bounded by the domain (1.95 MiB), rounded up.
 pub const CLIMB_WORKER_BYTES: usize = 2 << 20;
 
 const _: () = assert!(crate::domain::generate::climb::MEMORY_BYTES <= CLIMB_WORKER_BYTES);
