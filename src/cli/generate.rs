@@ -256,9 +256,9 @@ fn request_of(args: &GenerateArgs) -> Request {
 /// Runs attempts in rounds of one job per thread, the jobs cut by the
 /// domain's [`Seeds`] as the server cuts them (one attempt, then twice as
 /// many per job, up to sixteen, so that a few puzzles of a common level
-/// cost few wasted attempts; one climb a job), and hands each puzzle that meets `request`
-/// to `emit`, in seed order, until `count` are made or `max_attempts`
-/// are spent; returns the attempts made.
+/// cost few wasted attempts; one climb a job), and hands each puzzle that
+/// meets `request` to `emit`, in seed order, until `count` are made or
+/// `max_attempts` are spent; returns the attempts made.
 fn generate_in_rounds(
     request: &Request,
     seed: u64,

@@ -10,9 +10,9 @@
 //!
 //! A driver task runs the attempts in jobs on the pool (the domain's
 //! [`Seeds`]: one attempt, then twice as many per job up to 16, or one
-//! climb a job), at most
-//! [`JOBS_IN_FLIGHT`] at once, and sends the puzzles in seed order, so the
-//! same request and seed give the same puzzles whatever the worker count.
+//! climb a job), at most [`JOBS_IN_FLIGHT`] at once, and sends the
+//! puzzles in seed order, so the same request and seed give the same
+//! puzzles whatever the worker count.
 //! It sends through a channel of [`RESPONSE_BUFFER`] responses: a client
 //! that stops reading stops the driver (HTTP/2 flow control fills, then
 //! the channel), and a client that goes away closes the channel, which
@@ -292,7 +292,8 @@ struct Driver {
     order: Order,
     seeds: Seeds,
     pool: WorkerPool,
-    wait: Duration,
+    /// How long to search for the next puzzle, and the flag that set it.
+    wait: (Duration, &'static str),
     /// Each attempt's grading time (`--max-grade-time`).
     grade_time: Option<Duration>,
     deadline: Option<Instant>,
@@ -330,7 +331,7 @@ impl Driver {
     /// Runs jobs and sends their puzzles until the count is made.
     async fn generate(&mut self, first: JobHandle<Attempts>) -> Result<(), Stop> {
         let mut jobs = VecDeque::from([first]);
-        let mut give_up_at = Instant::now() + self.wait;
+        let mut give_up_at = Instant::now() + self.wait.0;
         while self.made < self.order.count {
             self.fill(&mut jobs).await?;
             let front = jobs.front_mut().expect("fill leaves a job");
@@ -348,7 +349,7 @@ impl Driver {
                 self.attempts += 1;
                 let Some(generated) = found else { continue };
                 self.send(&generated).await?;
-                give_up_at = Instant::now() + self.wait;
+                give_up_at = Instant::now() + self.wait.0;
                 if self.made == self.order.count {
                     break;
                 }
@@ -431,12 +432,8 @@ impl Driver {
     fn gave_up(&self) -> ServiceError {
         ServiceError::GenerateGaveUp {
             progress: self.progress(),
-            waited: self.wait,
-            flag: if self.order.request.wants_climb() {
-                "--max-climb-wait"
-            } else {
-                "--max-generate-wait"
-            },
+            waited: self.wait.0,
+            flag: self.wait.1,
         }
     }
 

@@ -131,13 +131,16 @@ impl Limits {
     };
 
     /// How long a Generate call for `request` searches for its next
-    /// puzzle: `--max-climb-wait` when its target climbs, else
-    /// `--max-generate-wait`.
-    pub fn generate_wait(&self, request: &crate::domain::generate::Request) -> Duration {
+    /// puzzle, and the flag that sets it: `--max-climb-wait` when its
+    /// target climbs, else `--max-generate-wait`.
+    pub fn generate_wait(
+        &self,
+        request: &crate::domain::generate::Request,
+    ) -> (Duration, &'static str) {
         if request.wants_climb() {
-            self.max_climb_wait
+            (self.max_climb_wait, "--max-climb-wait")
         } else {
-            self.max_generate_wait
+            (self.max_generate_wait, "--max-generate-wait")
         }
     }
 
