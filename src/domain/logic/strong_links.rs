@@ -216,21 +216,12 @@ impl DigitLinks {
                 }
             }
         }
-        // Two ends share a unit when the units holding each intersect.
-        let near_units: Vec<u32> = all
-            .iter()
-            .flat_map(|link| [units_holding(link.ends[0]), units_holding(link.ends[1])])
-            .collect();
+        let ends = EndsByUnit::new(&all);
         let mut next = Vec::new();
         let mut next_starts = Vec::with_capacity(2 * all.len() + 1);
         for far in all.iter().flat_map(|link| [link.ends[1], link.ends[0]]) {
             next_starts.push(next.len());
-            let around = units_holding(far);
-            next.extend(
-                (0..near_units.len())
-                    .filter(|&end| near_units[end] & around != 0)
-                    .map(|end| (end / 2, end % 2)),
-            );
+            ends.sharing_a_unit(units_holding(far), &mut next);
         }
         next_starts.push(next.len());
         DigitLinks {
@@ -247,6 +238,46 @@ impl DigitLinks {
     fn joined(&self, id: usize, turn: usize) -> &[(usize, usize)] {
         let entry = 2 * id + turn;
         &self.next[self.next_starts[entry]..self.next_starts[entry + 1]]
+    }
+}
+
+/// The ends of a digit's links (end `e` is end `e % 2` of link `e / 2`)
+/// by the units that hold them, as bit sets: a digit has at most two
+/// links in each of the 27 units, so 108 ends, and one `u128` per unit
+/// lists those a unit holds. Two ends share a unit when the units holding
+/// each intersect, so the ends joined to one are an OR of a few sets, in
+/// the order of the ends, with none twice.
+struct EndsByUnit {
+    in_unit: [u128; 27],
+}
+
+impl EndsByUnit {
+    fn new(all: &[Link]) -> EndsByUnit {
+        let mut in_unit = [0u128; 27];
+        let ends = all.iter().flat_map(|link| link.ends);
+        for (end, cells) in ends.enumerate() {
+            let mut units = units_holding(cells);
+            while units != 0 {
+                in_unit[units.trailing_zeros() as usize] |= 1 << end;
+                units &= units - 1;
+            }
+        }
+        EndsByUnit { in_unit }
+    }
+
+    /// Appends to `next`, as (link, end), every end held by one of
+    /// `units` (a bit set of units), in the order of the ends.
+    fn sharing_a_unit(&self, mut units: u32, next: &mut Vec<(usize, usize)>) {
+        let mut joined = 0u128;
+        while units != 0 {
+            joined |= self.in_unit[units.trailing_zeros() as usize];
+            units &= units - 1;
+        }
+        while joined != 0 {
+            let end = joined.trailing_zeros() as usize;
+            joined &= joined - 1;
+            next.push((end / 2, end % 2));
+        }
     }
 }
 
