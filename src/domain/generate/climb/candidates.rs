@@ -13,7 +13,7 @@
 use crate::domain::logic::bits::{Cells, PEERS, UNITS};
 
 /// Every cell.
-const ALL: u128 = Cells::ALL.0;
+pub(super) const ALL: u128 = Cells::ALL.0;
 
 /// Every digit, as a 9-bit mask.
 const ALL_DIGITS: u16 = 0x1ff;
@@ -27,19 +27,18 @@ pub struct Contradiction;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Candidates {
     /// For digit `d`, at index `d - 1`, the blank cells that may hold it.
-    open: [u128; 9],
+    pub(super) open: [u128; 9],
     /// For digit `d`, at index `d - 1`, the cells that hold it.
-    placed: [u128; 9],
+    pub(super) placed: [u128; 9],
     /// The digits (bit `d - 1`) whose places changed since their units
-    /// were last searched for hidden singles.
-    dirty: u16,
+    /// were last searched for hidden singles (or for any single, once
+    /// candidates are crossed out by other means).
+    pub(super) dirty: u16,
 }
 
 impl Candidates {
     /// The candidates `cells` (0 for a blank) leave, before any single,
-    /// or `None` when two givens clash (the tests' way in: the climb
-    /// starts from a worked grid).
-    #[cfg(test)]
+    /// or `None` when two givens clash.
     pub fn of_givens(cells: &[u8; 81]) -> Option<Candidates> {
         let mut candidates = Candidates {
             open: [ALL; 9],
@@ -56,6 +55,7 @@ impl Candidates {
 
     /// The candidates of a worked grid: its placed digits, and each blank
     /// cell's marks (bit `d - 1` for digit `d`).
+    #[cfg(test)]
     pub fn of_marks(values: &[u8; 81], marks: &[u16; 81]) -> Candidates {
         let mut candidates = Candidates {
             open: [0; 9],
@@ -166,8 +166,7 @@ impl Candidates {
     }
 
     /// True when every cell holds a digit.
-    #[cfg(test)]
-    pub fn is_solved(&self) -> bool {
+    pub fn is_full(&self) -> bool {
         self.filled() == ALL
     }
 

@@ -25,6 +25,7 @@
 //! [`expansions`] puzzles expanded, and the request goes on with its
 //! next seed. Every order is fixed, so a seed gives the same climb.
 
+mod basics;
 mod candidates;
 mod hardness;
 mod neighbours;
