@@ -1,11 +1,15 @@
 //! How long a one-puzzle Generate call takes through a server, per level:
 //! `cargo run --release --example generate_latency -- URL [CALLS] [SYMMETRY]
-//! [MIN_RATING]` (default 200 calls, no symmetry; SYMMETRY is a proto name
-//! such as SYMMETRY_ROTATE_180). Each call asks for one puzzle of the
-//! level with its own seed, one call at a time, on one connection; prints
-//! p50, p90, p99 and the slowest, in milliseconds. With MIN_RATING (10.0,
-//! say), the calls ask for that rating instead of each level, and it also
-//! prints each call's attempts (climbs, at that height) and rating.
+//! [MIN_RATING] [random]` (default 200 calls, no symmetry; SYMMETRY is a
+//! proto name such as SYMMETRY_ROTATE_180). Each call asks for one puzzle
+//! of the level with its own seed, one call at a time, on one connection;
+//! prints p50, p90, p99 and the slowest, in milliseconds. With MIN_RATING
+//! (10.0, say), the calls ask for that rating instead of each level, and
+//! it also prints each call's attempts (climbs, at that height) and
+//! rating. With `random` after it, the calls send no seed (0), as a user
+//! who wants any puzzle does: the server then sends each puzzle as soon
+//! as it is found rather than in seed order, and the attempts go
+//! uncounted.
 
 use std::time::{Duration, Instant};
 
@@ -24,9 +28,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|name| Symmetry::from_str_name(&name))
         .unwrap_or(Symmetry::None);
     let min_rating: Option<f64> = args.next().and_then(|rating| rating.parse().ok());
+    let random = args.next().as_deref() == Some("random");
     let mut client = SudokuServiceClient::connect(url).await?;
     if let Some(min_rating) = min_rating {
-        return by_rating(&mut client, calls, symmetry, min_rating).await;
+        return by_rating(&mut client, calls, symmetry, min_rating, random).await;
     }
     println!("{calls} calls per level, count 1, {symmetry:?}, one at a time");
     for level in [
@@ -68,20 +73,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// One-puzzle calls for `min_rating`, each with its own seed: the time,
-/// the attempts it took (counted from the seed of the puzzle back to the
-/// seed asked for) and the rating of each, then the quantiles.
+/// One-puzzle calls for `min_rating`, each with its own seed (or none,
+/// when `random`): the time, the attempts it took (counted from the seed
+/// of the puzzle back to the seed asked for) and the rating of each, then
+/// the quantiles.
 async fn by_rating(
     client: &mut SudokuServiceClient<tonic::transport::Channel>,
     calls: u64,
     symmetry: Symmetry,
     min_rating: f64,
+    random: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    println!("{calls} calls, min_rating {min_rating}, count 1, {symmetry:?}, one at a time");
+    let seeds = if random { "no seed" } else { "seeded" };
+    println!(
+        "{calls} calls, min_rating {min_rating}, count 1, {symmetry:?}, {seeds}, one at a time"
+    );
     let mut took = Vec::with_capacity(calls as usize);
     let mut attempts = 0;
     for call in 1..=calls {
-        let seed = call * 7919;
+        let seed = if random { 0 } else { call * 7919 };
         let request = GenerateRequest {
             count: 1,
             min_rating,
@@ -93,8 +103,14 @@ async fn by_rating(
         let mut stream = client.generate(request).await?.into_inner();
         let made = stream.message().await?.expect("one puzzle");
         took.push(started.elapsed());
-        let tried = attempts_until(seed, made.seed);
-        attempts += tried;
+        let tried = match random {
+            true => "-".to_string(),
+            false => {
+                let tried = attempts_until(seed, made.seed);
+                attempts += tried;
+                tried.to_string()
+            }
+        };
         let rating = made.grade.map_or(0.0, |grade| grade.rating);
         println!(
             "seed {seed:>6}  {:8.2} s  {tried:>2} attempts  rated {rating:.1}  {}",
@@ -104,12 +120,18 @@ async fn by_rating(
     }
     took.sort();
     let at = |q: f64| took[((took.len() - 1) as f64 * q).round() as usize].as_secs_f64();
+    let per_puzzle = match random {
+        true => String::new(),
+        false => format!(
+            "  {:.2} attempts per puzzle",
+            attempts as f64 / calls as f64
+        ),
+    };
     println!(
-        "min_rating {min_rating}: p50 {:.2} s  p90 {:.2} s  max {:.2} s  {:.2} attempts per puzzle",
+        "min_rating {min_rating}: p50 {:.2} s  p90 {:.2} s  max {:.2} s{per_puzzle}",
         at(0.5),
         at(0.9),
         took.last().unwrap().as_secs_f64(),
-        attempts as f64 / calls as f64
     );
     Ok(())
 }

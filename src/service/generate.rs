@@ -10,9 +10,13 @@
 //!
 //! A driver task runs the attempts in jobs on the pool (the domain's
 //! [`Seeds`]: one attempt, then twice as many per job up to 16, or one
-//! climb a job), at most [`JOBS_IN_FLIGHT`] at once, and sends the
-//! puzzles in seed order, so the same request and seed give the same
-//! puzzles whatever the worker count.
+//! climb a job), at most [`JOBS_IN_FLIGHT`] at once. A request with a
+//! seed gets its puzzles in seed order, so the same request and seed give
+//! the same puzzles whatever the worker count. One without (seed 0) has
+//! nothing to reproduce and gets each job's puzzles as soon as the job
+//! ends: a climb that finds a puzzle rated 10 need not wait for the climb
+//! before it to run out, which took a second or more off the median of a
+//! 10.0 call on two workers (docs/generation.md).
 //! It sends through a channel of [`RESPONSE_BUFFER`] responses: a client
 //! that stops reading stops the driver (HTTP/2 flow control fills, then
 //! the channel), and a client that goes away closes the channel, which
@@ -66,6 +70,9 @@ pub struct Order {
     pub count: usize,
     /// The seed of the first attempt.
     pub seed: u64,
+    /// Whether the request named the seed, and so wants its puzzles in
+    /// seed order; a random seed (0) takes them as jobs end.
+    pub seeded: bool,
 }
 
 /// Checks `request` against `max_count`, naming the field at fault.
@@ -118,6 +125,7 @@ pub fn parse_request(
         request: target,
         count,
         seed,
+        seeded: request.seed != 0,
     })
 }
 
@@ -334,7 +342,6 @@ impl Driver {
         let mut give_up_at = Instant::now() + self.wait.0;
         while self.made < self.order.count {
             self.fill(&mut jobs).await?;
-            let front = jobs.front_mut().expect("fill leaves a job");
             let attempts = tokio::select! {
                 biased;
                 () = self.puzzles.closed() => return Err(Stop::ClientGone),
@@ -342,9 +349,10 @@ impl Driver {
                 () = tokio::time::sleep_until(give_up_at) => {
                     return Err(Stop::Error(self.gave_up()));
                 }
-                attempts = front => attempts.map_err(job_failed)?,
+                attempts = next_ended(&mut jobs, self.order.seeded) => {
+                    attempts.map_err(job_failed)?
+                }
             };
-            jobs.pop_front();
             for found in attempts {
                 self.attempts += 1;
                 let Some(generated) = found else { continue };
@@ -447,6 +455,34 @@ impl Driver {
     }
 }
 
+/// The result of the next job to take, removed from `jobs`: the first
+/// queued when `in_order`, else whichever ends first (the earlier queued
+/// when both have). `jobs` must not be empty.
+async fn next_ended(
+    jobs: &mut VecDeque<JobHandle<Attempts>>,
+    in_order: bool,
+) -> Result<Attempts, JobError> {
+    std::future::poll_fn(|cx| {
+        let candidates = if in_order { 1 } else { jobs.len() };
+        let ended = jobs
+            .iter_mut()
+            .take(candidates)
+            .enumerate()
+            .find_map(|(at, job)| match Pin::new(job).poll(cx) {
+                Poll::Ready(result) => Some((at, result)),
+                Poll::Pending => None,
+            });
+        match ended {
+            Some((at, result)) => {
+                jobs.remove(at);
+                Poll::Ready(result)
+            }
+            None => Poll::Pending,
+        }
+    })
+    .await
+}
+
 fn job_failed(error: JobError) -> Stop {
     Stop::Error(ServiceError::Internal(error))
 }
@@ -476,4 +512,72 @@ fn describe(request: &Request) -> String {
         parts.push("any puzzle".to_string());
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc as std_mpsc;
+
+    use super::*;
+    use crate::pool::CancelCheck;
+
+    /// Long enough for a job's result to land, short for a test.
+    const SETTLE: Duration = Duration::from_millis(100);
+
+    /// Two jobs on two workers: the first held until `release` is sent,
+    /// the second ending at once (`ended` says when). Each hands back as
+    /// many attempts as its place in the queue.
+    fn held_then_quick(
+        pool: &WorkerPool,
+    ) -> (
+        VecDeque<JobHandle<Attempts>>,
+        std_mpsc::Sender<()>,
+        std_mpsc::Receiver<()>,
+    ) {
+        let (release, held) = std_mpsc::channel::<()>();
+        let (ended, quick_ended) = std_mpsc::channel::<()>();
+        let first = pool
+            .try_submit(move |_: &CancelCheck| {
+                held.recv().ok();
+                vec![None]
+            })
+            .expect("room for two");
+        let second = pool
+            .try_submit(move |_: &CancelCheck| {
+                ended.send(()).ok();
+                vec![None, None]
+            })
+            .expect("room for two");
+        (VecDeque::from([first, second]), release, quick_ended)
+    }
+
+    #[tokio::test]
+    async fn without_a_seed_the_job_that_ends_first_is_taken_first() {
+        let pool = WorkerPool::new(2, 4);
+        let (mut jobs, release, _) = held_then_quick(&pool);
+        let first_taken =
+            tokio::time::timeout(Duration::from_secs(10), next_ended(&mut jobs, false))
+                .await
+                .expect("the quick job is taken while the other is held");
+        assert_eq!(first_taken.expect("ran").len(), 2);
+        assert_eq!(jobs.len(), 1, "the held job is still queued");
+        release.send(()).expect("the held job waits");
+        let last = next_ended(&mut jobs, false).await.expect("ran");
+        assert_eq!(last.len(), 1);
+        assert!(jobs.is_empty());
+    }
+
+    #[tokio::test]
+    async fn with_a_seed_the_first_job_queued_is_waited_for() {
+        let pool = WorkerPool::new(2, 4);
+        let (mut jobs, release, quick_ended) = held_then_quick(&pool);
+        quick_ended.recv().expect("the quick job runs");
+        tokio::time::sleep(SETTLE).await;
+        let early = tokio::time::timeout(SETTLE, next_ended(&mut jobs, true)).await;
+        assert!(early.is_err(), "nothing is taken before the first job ends");
+        assert_eq!(jobs.len(), 2);
+        release.send(()).expect("the held job waits");
+        assert_eq!(next_ended(&mut jobs, true).await.expect("ran").len(), 1);
+        assert_eq!(next_ended(&mut jobs, true).await.expect("ran").len(), 2);
+    }
 }

@@ -1,6 +1,7 @@
 //! The Generate RPC: every puzzle certified unique, with the symmetry,
 //! minimality and grade asked for; the same seed gives the same puzzles
-//! on any worker count (and the same as `sudoku generate --local`); bad
+//! on any worker count (and the same as `sudoku generate --local`), and
+//! without a seed each puzzle's own seed reproduces it; bad
 //! requests name their field; an unmeetable target, a deadline, a client
 //! that stops reading or goes away, and a full pool are each handled.
 
@@ -188,22 +189,49 @@ async fn a_seed_gives_the_same_puzzles_on_any_worker_count_and_each_seed_its_own
     let (from_two, _) = generate(&two, request).await;
     assert_eq!(from_one.len(), 8);
     assert_eq!(from_one, from_two);
-    for response in &from_one {
-        check(response, Symmetry::Diagonal, false);
-        let alone = GenerateRequest {
-            count: 1,
-            seed: response.seed,
-            ..request
-        };
-        let (again, _) = generate(&one, alone).await;
-        assert_eq!(&again[0], response);
-    }
+    each_seed_reproduces_its_puzzle(&one, request, &from_one, Symmetry::Diagonal).await;
     let other = GenerateRequest {
         seed: 2027,
         ..request
     };
     let (from_other, _) = generate(&one, other).await;
     assert_ne!(from_other, from_one);
+}
+
+#[tokio::test]
+async fn without_a_seed_puzzles_come_as_found_each_with_a_seed_that_reproduces_it() {
+    let request = GenerateRequest {
+        count: 12,
+        level: pb::Level::Diabolical as i32,
+        ..Default::default()
+    };
+    let server = TestServer::start(Settings::default(), 2, 8).await;
+    let (puzzles, status) = generate(&server, request).await;
+    assert!(status.is_none(), "{status:?}");
+    assert_eq!(puzzles.len(), 12);
+    let seeds: std::collections::HashSet<u64> = puzzles.iter().map(|made| made.seed).collect();
+    assert_eq!(seeds.len(), 12, "each puzzle from its own attempt");
+    each_seed_reproduces_its_puzzle(&server, request, &puzzles, Symmetry::None).await;
+}
+
+/// Checks each of `puzzles` (sent for `request`) and that its `seed`
+/// gives it again as the one puzzle of the same request.
+async fn each_seed_reproduces_its_puzzle(
+    server: &TestServer,
+    request: GenerateRequest,
+    puzzles: &[GenerateResponse],
+    symmetry: Symmetry,
+) {
+    for response in puzzles {
+        check(response, symmetry, false);
+        let alone = GenerateRequest {
+            count: 1,
+            seed: response.seed,
+            ..request
+        };
+        let (again, _) = generate(server, alone).await;
+        assert_eq!(&again[0], response);
+    }
 }
 
 #[tokio::test]
