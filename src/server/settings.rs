@@ -131,7 +131,7 @@ pub struct Settings {
     /// `--max-generate-wait` for a target rated 9.2 or more (min_rating,
     /// or the level's floor), which random puzzles almost never meet: the
     /// server climbs to it from a random puzzle instead, in seconds to
-    /// minutes per puzzle (a median of about 10 s for 10.0 on two
+    /// minutes per puzzle (a median of about 6.5 s for 10.0 on two
     /// workers). A client bounds its own wait with its deadline.
     #[arg(long, env = "SUDOKU_MAX_CLIMB_WAIT", value_parser = parse_duration,
           default_value = format_duration(Limits::DEFAULT.max_climb_wait))]
