@@ -1000,7 +1000,10 @@ export type GenerateRequest = Message<"sudoku.v1.GenerateRequest"> & {
 
   /**
    * 0: a random seed. The same request with the same seed gives the same
-   * puzzles (on the same version).
+   * puzzles (on the same version), in seed order. Without a seed there is
+   * nothing to reproduce, so each puzzle is sent as soon as it is found,
+   * which is sooner at the top of the scale; each response's `seed` still
+   * reproduces that one puzzle.
    *
    * @generated from field: uint64 seed = 7;
    */
