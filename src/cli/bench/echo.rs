@@ -11,7 +11,7 @@ use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
 use tonic::transport::Server;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::loadgen::BenchError;
+use super::BenchError;
 use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
 use crate::pb::{
     Outcome, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveResult,

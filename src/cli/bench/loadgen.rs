@@ -30,9 +30,9 @@ use hdrhistogram::Histogram;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::Status;
 use tonic::transport::{Channel, Endpoint};
 
+use super::BenchError;
 use super::echo::start_echo_server;
 use crate::client::resolve::{SystemLookup, endpoints};
 use crate::client::{ClientError, ConnectOptions, endpoint, max_batch_response_bytes};
@@ -115,20 +115,6 @@ pub enum StreamKind {
     Single,
     /// SolveBatchStream, this many puzzles per message.
     Batch(usize),
-}
-
-/// Why a benchmark could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum BenchError {
-    /// A server address is unusable.
-    #[error(transparent)]
-    Address(#[from] ClientError),
-    /// A stream failed.
-    #[error("a stream failed: {}", crate::client::check::shown_status_with_cause(.0))]
-    Stream(Status),
-    /// The echo server could not start.
-    #[error("cannot start the echo server: {0}")]
-    Echo(String),
 }
 
 /// Runs the tests `options` asks for.

@@ -16,7 +16,22 @@ use super::output::ExitCode;
 use super::{Failure, start_runtime};
 use crate::file::read_puzzle_lines;
 use crate::wording::count_of;
-use loadgen::{BenchError, BenchOptions, BenchReport, StreamFigures, UnaryFigures};
+use loadgen::{BenchOptions, BenchReport, StreamFigures, UnaryFigures};
+
+/// Why a benchmark could not run: here, where both the load generator
+/// and the echo server it starts can name it.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A server address is unusable.
+    #[error(transparent)]
+    Address(#[from] crate::client::ClientError),
+    /// A stream failed.
+    #[error("a stream failed: {}", crate::client::check::shown_status_with_cause(.0))]
+    Stream(tonic::Status),
+    /// The echo server could not start.
+    #[error("cannot start the echo server: {0}")]
+    Echo(String),
+}
 
 /// Flags of `sudoku bench`.
 #[derive(Debug, Args)]

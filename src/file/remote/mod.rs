@@ -56,8 +56,8 @@ use crate::client::resolve::{Lookup, SystemLookup};
 use crate::client::{ClientError, ConnectOptions, MAX_RESPONSE_BYTES, max_batch_response_bytes};
 use crate::wording::counted;
 use chunks::ChunkJob;
-use stream::{Client, StreamFailure, StreamTask};
-use wire::{Batches, SinglePuzzles, Wire};
+use stream::{StreamFailure, StreamTask};
+use wire::{Batches, Client, SinglePuzzles, Wire};
 
 /// Chunks read ahead of the writer, per stream.
 const CHUNKS_AHEAD_PER_STREAM: usize = 4;

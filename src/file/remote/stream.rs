@@ -9,22 +9,12 @@ use std::time::Duration;
 
 use tokio::sync::{Mutex, mpsc};
 use tonic::Streaming;
-use tonic::transport::Channel;
 
 use super::super::LineFormat;
 use super::chunks::{ChunkJob, InFlight};
-use super::wire::Wire;
+use super::wire::{Client, Wire};
 use crate::client::pool::{Server, ServerPool};
 use crate::grouped_channel::{self, GroupSender};
-use crate::pb::sudoku_service_client::SudokuServiceClient;
-
-/// Puzzles one SolveStream may have sent and not yet seen answered (a
-/// chunk is taken while below this, so it is exceeded by up to one
-/// chunk). The server reads only its `--stream-window` of them at a time;
-/// the rest wait in HTTP/2 flow-control buffers, which keeps the pipe
-/// full. Kept small so that the first streams to open do not take all of
-/// a short file. A batch stream may have more (see [`Wire::unanswered`]).
-pub(super) const UNANSWERED_PER_STREAM: usize = 1024;
 
 /// Puzzles handed to the transport in one group (or one request, if it
 /// carries more), and groups queued (see [`crate::grouped_channel`]).
@@ -39,9 +29,6 @@ const MAX_BACKOFF: Duration = Duration::from_secs(3);
 /// How long opening a call may take before it counts as a failure (a server
 /// that accepts connections but does not answer).
 const OPEN_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A client of one server.
-pub(super) type Client = SudokuServiceClient<Channel>;
 
 /// Why a stream task stopped before its work was done.
 pub(super) enum StreamFailure {

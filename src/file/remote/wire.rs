@@ -9,12 +9,24 @@
 
 use std::future::Future;
 
+use tonic::transport::Channel;
 use tonic::{Status, Streaming};
 
 use super::chunks::InFlight;
-use super::stream::{Client, UNANSWERED_PER_STREAM};
 use crate::grouped_channel::GroupStream;
+use crate::pb::sudoku_service_client::SudokuServiceClient;
 use crate::pb::{SolveBatchRequest, SolveBatchResponse, SolveStreamRequest, SolveStreamResponse};
+
+/// A client of one server.
+pub(super) type Client = SudokuServiceClient<Channel>;
+
+/// Puzzles one SolveStream may have sent and not yet seen answered (a
+/// chunk is taken while below this, so it is exceeded by up to one
+/// chunk). The server reads only its `--stream-window` of them at a time;
+/// the rest wait in HTTP/2 flow-control buffers, which keeps the pipe
+/// full. Kept small so that the first streams to open do not take all of
+/// a short file. A batch stream may have more (see [`Wire::unanswered`]).
+pub(super) const UNANSWERED_PER_STREAM: usize = 1024;
 
 /// One streaming RPC, as a stream task uses it.
 pub(super) trait Wire: Send + Sync + 'static {
