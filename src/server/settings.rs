@@ -295,6 +295,12 @@ pub enum LogFormat {
 /// keeps the timers' arithmetic far from overflow.
 pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// The shortest a connection's timer may be (besides 0 where 0 means
+/// off): the runtime's timers keep nothing finer, and a
+/// `--first-call-timeout` of `0.0001ms` is a typo that would close every
+/// connection before its first call.
+pub const MIN_TIMER: Duration = Duration::from_millis(1);
+
 /// The largest `--max-batch`: what a batch message decodes is bounded by
 /// it (see [`crate::pb::MAX_KEPT`]).
 pub const MAX_BATCH_LIMIT: usize = crate::pb::MAX_KEPT - 1;
@@ -378,6 +384,15 @@ impl Settings {
                 self.stream_window_bytes
             ));
         }
+        let largest_window = u32::MAX as usize - MAX_ITEM_CHARGE;
+        if self.stream_window_bytes > largest_window {
+            return fail(format!(
+                "--stream-window-bytes {} must be at most {largest_window}: with one more \
+                 item it must fit in --max-inflight-bytes, at most {}",
+                self.stream_window_bytes,
+                u32::MAX
+            ));
+        }
         let smallest_budget = self.stream_window_bytes + MAX_ITEM_CHARGE;
         if !(smallest_budget..=u32::MAX as usize).contains(&self.max_inflight_bytes) {
             return fail(format!(
@@ -400,22 +415,47 @@ impl Settings {
         self.validate_pool()
     }
 
-    /// Durations: none over [`MAX_DURATION`], and the ones that cannot be
-    /// zero are not.
+    /// Durations: none over [`MAX_DURATION`], the ones that cannot be zero
+    /// are not, and the connection's timers are 0 or at least
+    /// [`MIN_TIMER`]. The work's budgets may be shorter: a solve of an
+    /// easy puzzle takes microseconds.
     fn validate_durations(&self) -> Result<(), SettingsError> {
+        let any = Duration::ZERO;
         let durations = [
-            ("--max-solve-time", self.max_solve_time, false),
-            ("--max-grade-time", self.max_grade_time, false),
-            ("--max-generate-wait", self.max_generate_wait, false),
-            ("--max-climb-wait", self.max_climb_wait, false),
-            ("--first-call-timeout", self.first_call_timeout, false),
-            ("--keepalive-timeout", self.keepalive_timeout, false),
-            ("--drain-timeout", self.drain_timeout, true),
-            ("--keepalive-interval", self.keepalive_interval, true),
+            ("--max-solve-time", self.max_solve_time, false, any),
+            ("--max-grade-time", self.max_grade_time, false, any),
+            ("--max-generate-wait", self.max_generate_wait, false, any),
+            ("--max-climb-wait", self.max_climb_wait, false, any),
+            (
+                "--first-call-timeout",
+                self.first_call_timeout,
+                false,
+                MIN_TIMER,
+            ),
+            (
+                "--keepalive-timeout",
+                self.keepalive_timeout,
+                false,
+                MIN_TIMER,
+            ),
+            ("--drain-timeout", self.drain_timeout, true, MIN_TIMER),
+            (
+                "--keepalive-interval",
+                self.keepalive_interval,
+                true,
+                MIN_TIMER,
+            ),
         ];
-        for (flag, duration, may_be_zero) in durations {
+        for (flag, duration, may_be_zero, least) in durations {
             if duration.is_zero() && !may_be_zero {
                 return Err(SettingsError(format!("{flag} must be more than 0")));
+            }
+            if !duration.is_zero() && duration < least {
+                return Err(SettingsError(format!(
+                    "{flag} {duration:?} must be at least {}{}",
+                    format_duration(least),
+                    if may_be_zero { ", or 0" } else { "" }
+                )));
             }
             if duration > MAX_DURATION {
                 return Err(SettingsError(format!(
@@ -608,10 +648,14 @@ mod tests {
             &["--max-concurrent-streams", "0"],
             &["--connection-window-bytes", "1"],
             &["--max-inflight-bytes", "lots"],
+            &["--cors-allow-origin", "http://a.example:99999"],
         ] {
             let error = parse(args).err().unwrap_or_else(|| panic!("{args:?}"));
             assert!(error.to_string().contains(args[0]), "{args:?}: {error}");
         }
+        let port = parse(&["--cors-allow-origin", "http://a.example:99999"]).err();
+        let port = port.map(|error| error.to_string()).unwrap_or_default();
+        assert!(port.contains("a port must be from 1 to 65535"), "{port}");
         for (args, needle) in [
             (
                 &["--max-message-bytes", "0"][..],
@@ -657,6 +701,18 @@ mod tests {
             (
                 &["--queue-depth", "99999999"],
                 "--queue-depth 99999999 must be at most",
+            ),
+            (
+                &["--stream-window-bytes", "4294967296"],
+                "--stream-window-bytes 4294967296 must be at most",
+            ),
+            (
+                &["--first-call-timeout", "0.0001ms"],
+                "--first-call-timeout 100ns must be at least 1ms",
+            ),
+            (
+                &["--drain-timeout", "0.5ms"],
+                "--drain-timeout 500µs must be at least 1ms, or 0",
             ),
         ] {
             let error = parse(args).unwrap().validate().unwrap_err().to_string();

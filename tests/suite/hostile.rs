@@ -1,7 +1,9 @@
 //! Hostile and odd input: every request gets a clear answer, nothing panics
 //! or hangs, and the connection stays usable after a refused message.
 
+use crate::common::process::{ServerProcess, accounted_in, lines_with};
 use crate::common::raw::solve_raw;
+use crate::common::web;
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
 use sudoku_grpc::pb::{Outcome, SolveResponse, SolveStreamRequest};
 use tonic::Code;
@@ -239,5 +241,62 @@ async fn an_oversized_stream_item_ends_the_stream_after_the_items_before_it() {
     assert_eq!(
         server.solve(CLASSIC).await.unwrap().solution,
         CLASSIC_SOLUTION
+    );
+}
+
+/// A flood of streams whose second frame tonic cannot read (a compression
+/// flag of 2, from gRPC-Web over HTTP/1.1, where one connection sends
+/// them back to back): each ends INTERNAL after its first answer, logged
+/// at ERROR, but at most a line a second, each counting the calls it left
+/// out, so that every one is accounted for. Before the limit, 5,000 lines
+/// a second came from one client.
+#[tokio::test]
+async fn a_flood_of_unreadable_frames_is_logged_a_line_a_second() {
+    let server = ServerProcess::start_async(&["--workers", "1"]).await;
+    let address: std::net::SocketAddr = server.address.parse().unwrap();
+    let mut body = web::frame(&SolveStreamRequest {
+        id: "1".to_string(),
+        puzzle: CLASSIC.to_string(),
+        grade: false,
+    });
+    body.extend_from_slice(&[2, 0, 0, 0, 0]);
+    let headers = [
+        ("content-type", "application/grpc-web+proto"),
+        ("x-grpc-web", "1"),
+    ];
+    let unreadable = || async {
+        let path = "/sudoku.v1.SudokuService/SolveStream";
+        let response = web::request(address, "POST", path, &headers, &body).await;
+        let frames = web::GrpcWebBody::parse(&response.body);
+        let (code, message) = web::status_of(&response, &frames);
+        assert_eq!(code.as_deref(), Some("13"), "{message}");
+        assert_eq!(frames.messages.len(), 1, "the first item is answered");
+    };
+    let started = std::time::Instant::now();
+    let mut calls = 0;
+    for _ in 0..150 {
+        unreadable().await;
+        calls += 1;
+    }
+    // A second on, the next one is logged with the count of the rest.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    unreadable().await;
+    calls += 1;
+    let seconds = started.elapsed().as_secs() as usize;
+    let accounted = |log: &str| accounted_in(log, "code=Internal");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while accounted(&server.log()) < calls && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let log = server.log();
+    let lines = lines_with(&log, "code=Internal");
+    assert!(
+        lines <= 2 + seconds,
+        "{lines} lines for {calls} calls: {log}"
+    );
+    assert_eq!(
+        accounted(&log),
+        calls,
+        "every call is logged or counted: {log}"
     );
 }

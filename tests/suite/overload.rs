@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::process::{ServerProcess, accounted_in, temp_file};
+use crate::common::process::{ServerProcess, accounted_in, lines_with, temp_file};
 use crate::common::{TestServer, eventually, occupy_worker, unique_puzzles};
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest};
@@ -265,10 +265,7 @@ async fn a_flood_of_shed_calls_is_logged_a_line_a_second_with_the_count() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let log = server.log();
-    let lines = log
-        .lines()
-        .filter(|line| line.contains("call shed"))
-        .count();
+    let lines = lines_with(&log, "call shed");
     assert!(
         lines <= 2 + seconds,
         "{lines} lines for {shed} shed calls: {log}"

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::common::process::{ServerProcess, accounted_in, run_sudoku, text};
+use crate::common::process::{ServerProcess, accounted_in, lines_with, run_sudoku, text};
 use crate::common::tls::{Authority, Pem, TlsFiles, file};
 use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
 use sudoku_grpc::client::{self, ConnectOptions};
@@ -315,10 +315,7 @@ async fn a_refused_handshake_is_logged_with_its_reason() {
     );
     let log = server.log();
     // The silent client's line is a refused handshake too.
-    let lines = log
-        .lines()
-        .filter(|line| line.contains("TLS handshake refused"))
-        .count();
+    let lines = lines_with(&log, "TLS handshake refused");
     assert!(
         lines <= 3 + seconds,
         "{lines} lines for 6 refusals and the silent client: {log}"

@@ -542,6 +542,45 @@ async fn the_page_and_grpc_web_are_served_over_http2_too() {
     assert_eq!(solved.solution, CLASSIC_SOLUTION);
 }
 
+/// A POST that is neither gRPC nor gRPC-Web with protobuf gets a 415
+/// saying what the port speaks, over HTTP/2 too: a `text/plain` POST,
+/// which a browser sends cross-site without a preflight, used to run as
+/// a gRPC call there. gRPC-Web with JSON got an empty 400.
+#[tokio::test]
+async fn a_post_of_another_content_type_is_refused_over_both_versions() {
+    use http_body_util::BodyExt;
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+    let server = server_with(Settings::default()).await;
+    let frame = web::frame(&solve_request(CLASSIC));
+    let path = "/sudoku.v1.SudokuService/Solve";
+    let h2 = Client::builder(TokioExecutor::new())
+        .http2_only(true)
+        .build_http::<http_body_util::Full<tonic::codegen::Bytes>>();
+    for content_type in [
+        "text/plain",
+        "application/grpc+json",
+        "application/grpc-web+json",
+    ] {
+        let request = http::Request::post(format!("http://{}{path}", server.address))
+            .header("content-type", content_type)
+            .body(http_body_util::Full::new(tonic::codegen::Bytes::from(
+                frame.clone(),
+            )))
+            .unwrap();
+        let response = h2.request(request).await.unwrap();
+        assert_eq!(response.status(), 415, "{content_type} over HTTP/2");
+        let text = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&text);
+        assert!(text.contains("this port speaks gRPC"), "{text}");
+    }
+    for content_type in ["text/plain", "application/grpc-web+json"] {
+        let headers = [("content-type", content_type)];
+        let refused = web::request(server.address, "POST", path, &headers, &frame).await;
+        assert_eq!(refused.status, 415, "{content_type} over HTTP/1.1");
+    }
+}
+
 #[test]
 fn grpc_web_frames_split_into_messages_and_trailers() {
     let mut body = web::frame(&solve_request(CLASSIC));

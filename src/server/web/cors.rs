@@ -130,6 +130,15 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
     if host.is_empty() || host.contains(['/', '?', '#', '*', ' ', ',', '@']) {
         return refuse("a bad host: no path, wildcard or user");
     }
+    let port = match host.strip_prefix('[') {
+        Some(bracketed) => bracketed.split_once(']').map(|(_, rest)| rest),
+        None => Some(host),
+    }
+    .and_then(|rest| rest.rsplit_once(':'))
+    .map(|(_, port)| port);
+    if port.is_some_and(|port| !port.parse::<u16>().is_ok_and(|port| port > 0)) {
+        return refuse("a port must be from 1 to 65535");
+    }
     let default_port = match scheme.to_ascii_lowercase().as_str() {
         "https" => Some(":443"),
         "http" => Some(":80"),
@@ -158,6 +167,9 @@ mod tests {
             parse_origin("http://127.0.0.1:8080").unwrap(),
             "http://127.0.0.1:8080"
         );
+        for good in ["http://[::1]:8080", "http://[::1]", "https://a.com:65535"] {
+            assert_eq!(parse_origin(good).unwrap(), good);
+        }
         for bad in [
             "app.example.com",
             "https://",
@@ -165,6 +177,10 @@ mod tests {
             "*",
             "https://*.a.com",
             "://a",
+            "http://a.com:99999",
+            "http://a.com:0",
+            "http://a.com:",
+            "http://[::1]:65536",
         ] {
             let error = parse_origin(bad).unwrap_err();
             assert!(error.contains("not an origin"), "{bad}: {error}");

@@ -138,11 +138,14 @@ fn serve<B>(asset: &Asset, request: &Request<B>) -> Response<Body> {
         .expect("static headers are valid")
 }
 
-/// A request over HTTP/1.x that is neither the page's nor a CORS preflight
-/// nor gRPC-Web gets a `415` that says what this port speaks (tonic-web
-/// would answer an empty `400`).
+/// A request that is not for the page, nor a CORS preflight, nor a call
+/// this port runs, gets a `415` that says what this port speaks (tonic
+/// would run any content type over HTTP/2, and tonic-web would answer an
+/// empty `400` over HTTP/1.1). Over HTTP/2 that matters: a web page could
+/// otherwise make its visitors' browsers call the service with a `POST`
+/// of `text/plain`, which browsers send without a CORS preflight.
 fn not_grpc_web<B>(request: &Request<B>) -> Option<Response<Body>> {
-    if request.version() >= http::Version::HTTP_2 || request.method() == Method::OPTIONS {
+    if request.method() == Method::OPTIONS {
         return None;
     }
     let content_type = request
@@ -150,15 +153,41 @@ fn not_grpc_web<B>(request: &Request<B>) -> Option<Response<Body>> {
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .unwrap_or_default();
-    if content_type.starts_with("application/grpc-web") {
+    if runs_as_call(request.version(), content_type) {
         return None;
     }
     Some(plain(
         StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "this port speaks gRPC over HTTP/2, and gRPC-Web (content-type \
-         application/grpc-web, application/grpc-web+proto or \
-         application/grpc-web-text) over HTTP/1.1\n",
+        "this port speaks gRPC over HTTP/2 (content-type application/grpc or \
+         application/grpc+proto), and gRPC-Web (content-type application/grpc-web, \
+         application/grpc-web+proto, application/grpc-web-text or \
+         application/grpc-web-text+proto) over HTTP/1.1 or HTTP/2\n",
     ))
+}
+
+/// Whether a request of `content_type` runs as a call over `version`:
+/// gRPC-Web with protobuf messages, binary or text, over any version, and
+/// gRPC itself over HTTP/2 only. Parameters after `;` are ignored, and
+/// case, as HTTP says.
+fn runs_as_call(version: http::Version, content_type: &str) -> bool {
+    let media = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let grpc_web = matches!(
+        media.as_str(),
+        "application/grpc-web"
+            | "application/grpc-web+proto"
+            | "application/grpc-web-text"
+            | "application/grpc-web-text+proto"
+    );
+    let grpc = matches!(
+        media.as_str(),
+        "application/grpc" | "application/grpc+proto"
+    );
+    grpc_web || (grpc && version >= http::Version::HTTP_2)
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
@@ -227,6 +256,39 @@ mod tests {
             builder = builder.header(*name, *value);
         }
         builder.body(()).unwrap()
+    }
+
+    #[test]
+    fn only_grpc_and_grpc_web_with_protobuf_run_as_calls() {
+        use http::Version;
+        let h1 = Version::HTTP_11;
+        let h2 = Version::HTTP_2;
+        for web in [
+            "application/grpc-web",
+            "application/grpc-web+proto",
+            "application/grpc-web-text",
+            "Application/GRPC-Web-Text+Proto; charset=utf-8",
+        ] {
+            assert!(runs_as_call(h1, web) && runs_as_call(h2, web), "{web}");
+        }
+        for grpc in ["application/grpc", "application/grpc+proto"] {
+            assert!(runs_as_call(h2, grpc), "{grpc}");
+            assert!(!runs_as_call(h1, grpc), "{grpc} over HTTP/1.1");
+        }
+        for other in [
+            "",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/grpc-web+json",
+            "application/grpc+json",
+            "application/grpcx",
+        ] {
+            assert!(
+                !runs_as_call(h1, other) && !runs_as_call(h2, other),
+                "{other:?}"
+            );
+        }
     }
 
     #[test]

@@ -200,8 +200,13 @@ impl Drop for ServerProcess {
     }
 }
 
-/// The events a rate-limited log accounts for with the lines containing
-/// `needle`: each line itself, and the ones it says were left out before it.
+/// How many lines of `log` hold `needle`.
+pub fn lines_with(log: &str, needle: &str) -> usize {
+    log.lines().filter(|line| line.contains(needle)).count()
+}
+
+/// How many events the lines of `log` holding `needle` account for: each
+/// line one, plus the lines it says it left out.
 pub fn accounted_in(log: &str, needle: &str) -> usize {
     log.lines()
         .filter(|line| line.contains(needle))
