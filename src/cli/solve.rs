@@ -118,6 +118,7 @@ pub(super) fn run_file(
     output: Arc<dyn LineFormat>,
     grade: bool,
 ) -> Result<ExitCode, Failure> {
+    let name = input;
     let progress = progress_kind(input);
     let input = open_input(input)?;
     let mut display = RunDisplay::new(progress, run.quiet);
@@ -146,6 +147,12 @@ pub(super) fn run_file(
             .map_err(remote_failure)
         })
     };
+    let result = result.and_then(|run| match run.tally.total() {
+        // A named file with nothing to solve is the wrong file, as for
+        // `sudoku bench`; an empty pipe is a pipeline with nothing to do.
+        0 if name != "-" => Err(Failure::usage(format!("{name} holds no puzzles"))),
+        _ => Ok(run),
+    });
     finish_run(display, result)
 }
 
@@ -170,7 +177,10 @@ const MIN_CELLS_OF_A_MISTYPED_PUZZLE: usize = 72;
 /// Works out the one puzzle given on the command line (and with `grade`,
 /// grades it), here or on the first server.
 pub(super) fn answer_one(puzzle: &str, run: &RunArgs, grade: bool) -> Result<Answer, Failure> {
-    if run.target.local {
+    // A puzzle over the size limit is invalid whatever the server: here it
+    // gets the limit's own words, where past the server's message limit
+    // the call would fail as too large a message instead.
+    if run.target.local || puzzle.len() > crate::domain::MAX_PUZZLE_BYTES {
         return Ok(solve_here(puzzle, grade));
     }
     let connect = run.target.options()?;

@@ -303,8 +303,27 @@ pub async fn solve(
         Err(ClientError::Rpc(status)) if status.code() == tonic::Code::InvalidArgument => {
             Ok(Answer::refused(Outcome::Invalid, status.message()))
         }
+        Err(ClientError::Rpc(status)) if solver_gave_up(&status) => {
+            Ok(Answer::refused(Outcome::GaveUp, status.message()))
+        }
         Err(error) => Err(error),
     }
+}
+
+/// The reason of the `google.rpc.ErrorInfo` a server sends with a puzzle
+/// its solver gave up on (the service's `GAVE_UP_REASON`).
+const SOLVE_GAVE_UP_REASON: &str = "SOLVE_TIME_EXHAUSTED";
+
+/// Whether a unary Solve failed because the server's solver gave up on the
+/// puzzle: an answer about the puzzle, as a stream's `OUTCOME_GAVE_UP` is,
+/// rather than a failure of the call (RESOURCE_EXHAUSTED alone could be a
+/// full server).
+fn solver_gave_up(status: &tonic::Status) -> bool {
+    use tonic_types::StatusExt;
+    status.code() == tonic::Code::ResourceExhausted
+        && status
+            .get_details_error_info()
+            .is_some_and(|info| info.reason == SOLVE_GAVE_UP_REASON)
 }
 
 /// Asks the server's standard health service about `service` ("" for the
@@ -325,6 +344,20 @@ pub async fn check_health(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gave_up_status_is_told_from_a_full_server() {
+        assert_eq!(SOLVE_GAVE_UP_REASON, crate::service::GAVE_UP_REASON);
+        let gave_up = crate::service::ServiceError::GaveUp(crate::domain::GaveUp {
+            elapsed: std::time::Duration::from_millis(20),
+            guesses: 5000,
+            budget: std::time::Duration::from_millis(20),
+        });
+        assert!(solver_gave_up(&tonic::Status::from(gave_up)));
+        assert!(!solver_gave_up(&tonic::Status::resource_exhausted(
+            "server overloaded"
+        )));
+    }
 
     #[test]
     fn a_bare_host_and_port_means_plain_http() {

@@ -130,7 +130,7 @@ fn no_solution_or_several_exits_1() {
 }
 
 #[test]
-fn a_missing_input_file_exits_3_and_an_empty_one_is_fine() {
+fn a_missing_input_file_exits_3_an_empty_named_one_2_and_empty_stdin_0() {
     for mode in ["--local", "--server=127.0.0.1:1"] {
         let missing = run_sudoku(&["solve", mode, "/no/such/file.txt"], "");
         assert_eq!(missing.status.code(), Some(3), "{mode}");
@@ -154,6 +154,24 @@ fn a_missing_input_file_exits_3_and_an_empty_one_is_fine() {
     assert_eq!(empty.status.code(), Some(0));
     assert!(empty.stdout.is_empty());
     assert!(text(&empty.stderr).contains("0 puzzles"));
+    // A named file with none is the wrong file: a usage error, as `sudoku
+    // bench` says of it.
+    let file = temp_file("empty.txt", "# nothing but a comment\n\n");
+    let path = file.to_str().unwrap();
+    for args in [
+        &["solve", "--local", path][..],
+        &["grade", "--local", path],
+        &["bench", path],
+    ] {
+        let empty = run_sudoku(args, "");
+        assert_eq!(empty.status.code(), Some(2), "{args:?}");
+        assert!(empty.stdout.is_empty(), "{args:?}");
+        let said = text(&empty.stderr);
+        assert!(
+            said.contains(&format!("{path} holds no puzzles")),
+            "{args:?}: {said}"
+        );
+    }
 }
 
 #[test]

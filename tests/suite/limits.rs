@@ -356,3 +356,51 @@ async fn idle_batch_streams_cannot_make_a_solve_stream_wait() {
         "the idle batch streams hold their reservations"
     );
 }
+
+/// `sudoku solve PUZZLE` against a server whose solver gives up prints the
+/// `gave-up` line a file run prints, with the same exit code; it printed
+/// nothing on stdout and failed as if the call had.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_prints_gave_up_for_one_puzzle_as_for_a_file() {
+    use crate::common::process::{run_sudoku, temp_file, text};
+    let server = TestServer::start(budget_of(Duration::from_millis(20)), 1, 4).await;
+    let url = server.url();
+    let (one, file) = tokio::task::spawn_blocking(move || {
+        let one = run_sudoku(&["solve", SLOW, "--server", &url], "");
+        let slow = temp_file("slow.txt", &format!("{SLOW}\n"));
+        let path = slow.to_str().unwrap().to_string();
+        let file = run_sudoku(&["solve", &path, "--server", &url, "--quiet"], "");
+        (one, file)
+    })
+    .await
+    .unwrap();
+    let line = text(&one.stdout);
+    assert!(line.starts_with("gave-up gave up after 0.0"), "{line:?}");
+    assert!(text(&file.stdout).starts_with("gave-up "), "{:?}", file);
+    assert_eq!(one.status.code(), file.status.code());
+}
+
+/// An over-long puzzle argument is invalid, with the 2,048-byte limit
+/// named and exit code 2, at any length: past the 16 KiB message limit
+/// the call used to fail as too large a message instead (exit 3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_over_long_puzzle_argument_is_invalid_at_any_length() {
+    use crate::common::process::{run_sudoku, text};
+    let server = TestServer::default().await;
+    let url = server.url();
+    let lengths = [3_000, 20_000];
+    let outputs = tokio::task::spawn_blocking(move || {
+        lengths.map(|length| run_sudoku(&["solve", &"1".repeat(length), "--server", &url], ""))
+    })
+    .await
+    .unwrap();
+    for (output, length) in outputs.iter().zip(lengths) {
+        let line = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(2), "{length}: {line}");
+        let limit = format!("puzzle text is {length} bytes long, over the limit of 2048 bytes");
+        assert!(
+            line.starts_with("invalid ") && line.contains(&limit),
+            "{line}"
+        );
+    }
+}
