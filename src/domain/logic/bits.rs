@@ -73,6 +73,52 @@ impl Cells {
             .fold(Cells::ALL, |seen, index| seen.and(PEERS[index]))
             .minus(self)
     }
+
+    /// The units that hold every cell of the set, as a mask of unit
+    /// indices (none for an empty set).
+    pub fn units_holding(self) -> u32 {
+        let Some(first) = self.first() else {
+            return 0;
+        };
+        units_of(first)
+            .into_iter()
+            .filter(|&unit| self.minus(UNITS[unit]).is_empty())
+            .fold(0, |mask, unit| mask | 1 << unit)
+    }
+}
+
+/// Up to 128 items (strong links' ends, say) filed by the units that hold
+/// them, one bit set per unit, so that the items sharing a unit with any
+/// of a few units are an OR of a few sets, in item order, none twice.
+#[derive(Debug, Clone, Copy)]
+pub struct ByUnit {
+    in_unit: [u128; 27],
+}
+
+impl ByUnit {
+    /// Item `i` filed under the units of the `i`th mask (as
+    /// [`Cells::units_holding`] gives); items past the 128th are left out.
+    pub fn new(holders: impl IntoIterator<Item = u32>) -> ByUnit {
+        let mut in_unit = [0u128; 27];
+        for (item, mut units) in holders.into_iter().take(128).enumerate() {
+            while units != 0 {
+                in_unit[units.trailing_zeros() as usize] |= 1 << item;
+                units &= units - 1;
+            }
+        }
+        ByUnit { in_unit }
+    }
+
+    /// The items held by any of `units` (a mask of unit indices), as a bit
+    /// set of item numbers.
+    pub fn in_any(&self, mut units: u32) -> u128 {
+        let mut items = 0;
+        while units != 0 {
+            items |= self.in_unit[units.trailing_zeros() as usize];
+            units &= units - 1;
+        }
+        items
+    }
 }
 
 impl FromIterator<usize> for Cells {
@@ -228,6 +274,18 @@ mod tests {
         assert!(UNITS.iter().all(|unit| unit.len() == 9));
         assert!(PEERS.iter().all(|peers| peers.len() == 20));
         assert!(PEERS[0].has(80 - 8 * 9) && PEERS[0].has(20) && !PEERS[0].has(30));
+    }
+
+    #[test]
+    fn items_are_found_by_any_unit_that_holds_them() {
+        let pair_in_row = Cells::single(0).or(Cells::single(1));
+        assert_eq!(pair_in_row.units_holding(), 1 << 0 | 1 << 9);
+        assert_eq!(Cells::EMPTY.units_holding(), 0);
+        let far = Cells::single(80);
+        let filed = ByUnit::new([pair_in_row.units_holding(), far.units_holding()]);
+        assert_eq!(filed.in_any(1 << 9), 0b01);
+        assert_eq!(filed.in_any(1 << 26 | 1 << 0), 0b11);
+        assert_eq!(filed.in_any(1 << 13), 0);
     }
 
     #[test]

@@ -29,7 +29,7 @@
 
 use std::fmt::Write;
 
-use super::bits::{BOXES, Cells, UNITS, bit, cell_at, units_of};
+use super::bits::{BOXES, ByUnit, Cells, UNITS, bit, cell_at};
 use super::grid::Grid;
 use super::reasoning::{self, LinkKind, grouped};
 use super::scope::Scope;
@@ -216,12 +216,23 @@ impl DigitLinks {
                 }
             }
         }
-        let ends = EndsByUnit::new(&all);
+        // End `e` is end `e % 2` of link `e / 2`; a digit has at most two
+        // links in each unit, so 108 ends.
+        let ends = ByUnit::new(
+            all.iter()
+                .flat_map(|link| link.ends)
+                .map(Cells::units_holding),
+        );
         let mut next = Vec::new();
         let mut next_starts = Vec::with_capacity(2 * all.len() + 1);
         for far in all.iter().flat_map(|link| [link.ends[1], link.ends[0]]) {
             next_starts.push(next.len());
-            ends.sharing_a_unit(units_holding(far), &mut next);
+            let mut joined = ends.in_any(far.units_holding());
+            while joined != 0 {
+                let end = joined.trailing_zeros() as usize;
+                joined &= joined - 1;
+                next.push((end / 2, end % 2));
+            }
         }
         next_starts.push(next.len());
         DigitLinks {
@@ -238,46 +249,6 @@ impl DigitLinks {
     fn joined(&self, id: usize, turn: usize) -> &[(usize, usize)] {
         let entry = 2 * id + turn;
         &self.next[self.next_starts[entry]..self.next_starts[entry + 1]]
-    }
-}
-
-/// The ends of a digit's links (end `e` is end `e % 2` of link `e / 2`)
-/// by the units that hold them, as bit sets: a digit has at most two
-/// links in each of the 27 units, so 108 ends, and one `u128` per unit
-/// lists those a unit holds. Two ends share a unit when the units holding
-/// each intersect, so the ends joined to one are an OR of a few sets, in
-/// the order of the ends, with none twice.
-struct EndsByUnit {
-    in_unit: [u128; 27],
-}
-
-impl EndsByUnit {
-    fn new(all: &[Link]) -> EndsByUnit {
-        let mut in_unit = [0u128; 27];
-        let ends = all.iter().flat_map(|link| link.ends);
-        for (end, cells) in ends.enumerate() {
-            let mut units = units_holding(cells);
-            while units != 0 {
-                in_unit[units.trailing_zeros() as usize] |= 1 << end;
-                units &= units - 1;
-            }
-        }
-        EndsByUnit { in_unit }
-    }
-
-    /// Appends to `next`, as (link, end), every end held by one of
-    /// `units` (a bit set of units), in the order of the ends.
-    fn sharing_a_unit(&self, mut units: u32, next: &mut Vec<(usize, usize)>) {
-        let mut joined = 0u128;
-        while units != 0 {
-            joined |= self.in_unit[units.trailing_zeros() as usize];
-            units &= units - 1;
-        }
-        while joined != 0 {
-            let end = joined.trailing_zeros() as usize;
-            joined &= joined - 1;
-            next.push((end / 2, end % 2));
-        }
     }
 }
 
@@ -571,20 +542,8 @@ fn chain_links(
 /// then a box, as Sukaku Explainer looks.
 /// (Columns are numbered after rows, and rows after boxes.)
 fn shared_unit(cells: Cells) -> Option<usize> {
-    let holding = units_holding(cells);
+    let holding = cells.units_holding();
     (holding != 0).then(|| 31 - holding.leading_zeros() as usize)
-}
-
-/// The units that hold every cell of `cells`, as a mask of unit indices
-/// (none when they are empty).
-fn units_holding(cells: Cells) -> u32 {
-    let Some(first) = cells.first() else {
-        return 0;
-    };
-    units_of(first)
-        .into_iter()
-        .filter(|&unit| cells.minus(UNITS[unit]).is_empty())
-        .fold(0, |mask, unit| mask | 1 << unit)
 }
 
 /// Sukaku Explainer's name for the kinds of a pattern's links, with rows

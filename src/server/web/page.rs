@@ -76,7 +76,7 @@ where
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let method = request.method();
         if method != Method::GET && method != Method::HEAD {
-            if let Some(refusal) = not_grpc_web(&request) {
+            if let Some(refusal) = not_a_call(&request) {
                 return Either::left(std::future::ready(Ok(refusal)));
             }
             return Either::right(self.inner.call(request));
@@ -144,7 +144,7 @@ fn serve<B>(asset: &Asset, request: &Request<B>) -> Response<Body> {
 /// empty `400` over HTTP/1.1). Over HTTP/2 that matters: a web page could
 /// otherwise make its visitors' browsers call the service with a `POST`
 /// of `text/plain`, which browsers send without a CORS preflight.
-fn not_grpc_web<B>(request: &Request<B>) -> Option<Response<Body>> {
+fn not_a_call<B>(request: &Request<B>) -> Option<Response<Body>> {
     if request.method() == Method::OPTIONS {
         return None;
     }

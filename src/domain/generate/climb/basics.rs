@@ -20,8 +20,8 @@
 //! the end is the same or has fewer candidates; a test compares the two
 //! on random and hard puzzles.
 
-use super::candidates::{ALL, Candidates, Contradiction};
-use crate::domain::logic::bits::{PEERS, UNITS, cell_at, units_of};
+use super::candidates::{Candidates, Contradiction};
+use crate::domain::logic::bits::{ByUnit, Cells, PEERS, UNITS, cell_at};
 
 /// The box-line segments: (box, line) for each box and each of the three
 /// rows and three columns through it, as unit indices.
@@ -251,26 +251,6 @@ fn fish(candidates: &mut Candidates) -> bool {
     crossed
 }
 
-/// The cells that see every cell of `group`.
-fn seeing_all(group: u128) -> u128 {
-    let mut seen = ALL;
-    let mut cells = group;
-    while cells != 0 {
-        seen &= PEERS[cells.trailing_zeros() as usize].0;
-        cells &= cells - 1;
-    }
-    seen
-}
-
-/// The units (bit per unit index) that hold every cell of `group`, which
-/// is not empty.
-fn units_holding(group: u128) -> u32 {
-    units_of(group.trailing_zeros() as usize)
-        .into_iter()
-        .filter(|&unit| group & !UNITS[unit].0 == 0)
-        .fold(0, |mask, unit| mask | 1 << unit)
-}
-
 /// The ways a unit's places for a digit split into two ends, each end
 /// within one line of a box: two cells, the two box segments of a line,
 /// two rows or two columns of a box, or a box's row and column (the
@@ -356,33 +336,19 @@ fn two_strong_links(candidates: &mut Candidates) -> bool {
                     links[n] = Link {
                         unit,
                         ends: [a, b],
-                        units: [units_holding(a), units_holding(b)],
-                        seeing: [seeing_all(a), seeing_all(b)],
+                        units: [Cells(a).units_holding(), Cells(b).units_holding()],
+                        seeing: [Cells(a).common_peers().0, Cells(b).common_peers().0],
                     };
                     n += 1;
                 }
             });
         }
         // Each end (`2 * link + end`) by the units that hold it.
-        let mut in_unit = [0u128; 27];
-        for (at, link) in links[..n].iter().enumerate() {
-            for end in 0..2 {
-                let mut units = link.units[end];
-                while units != 0 {
-                    in_unit[units.trailing_zeros() as usize] |= 1 << (2 * at + end);
-                    units &= units - 1;
-                }
-            }
-        }
+        let ends = ByUnit::new(links[..n].iter().flat_map(|link| link.units));
         let mut removals = 0u128;
         for first in &links[..n] {
             for (start, joint) in [(0, 1), (1, 0)] {
-                let mut joined = 0u128;
-                let mut units = first.units[joint];
-                while units != 0 {
-                    joined |= in_unit[units.trailing_zeros() as usize];
-                    units &= units - 1;
-                }
+                let mut joined = ends.in_any(first.units[joint]);
                 while joined != 0 {
                     let entry = joined.trailing_zeros() as usize;
                     joined &= joined - 1;
@@ -406,9 +372,11 @@ fn two_strong_links(candidates: &mut Candidates) -> bool {
 /// that see them all lose it.
 fn wings(candidates: &mut Candidates) -> bool {
     let masks = cell_masks(candidates);
-    let pairs: Vec<usize> = (0..81)
-        .filter(|&cell| masks[cell].count_ones() == 2)
-        .collect();
+    let pairs = Cells(
+        (0..81)
+            .filter(|&cell| masks[cell].count_ones() == 2)
+            .fold(0u128, |all, cell| all | 1 << cell),
+    );
     let mut found: Vec<(usize, u128)> = Vec::new();
     for pivot in 0..81 {
         let held = masks[pivot];
@@ -416,13 +384,9 @@ fn wings(candidates: &mut Candidates) -> bool {
         if size != 2 && size != 3 {
             continue;
         }
-        let around: Vec<usize> = pairs
-            .iter()
-            .copied()
-            .filter(|&cell| PEERS[pivot].0 >> cell & 1 != 0)
-            .collect();
-        for (at, &first) in around.iter().enumerate() {
-            for &second in &around[at + 1..] {
+        let around = pairs.and(PEERS[pivot]);
+        for first in around.iter() {
+            for second in around.minus(Cells::below(first + 1)).iter() {
                 let (a, b) = (masks[first], masks[second]);
                 let z = a & b;
                 if a == b || z.count_ones() != 1 {

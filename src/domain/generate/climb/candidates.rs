@@ -13,7 +13,7 @@
 use crate::domain::logic::bits::{Cells, PEERS, UNITS};
 
 /// Every cell.
-pub(super) const ALL: u128 = Cells::ALL.0;
+const ALL: u128 = Cells::ALL.0;
 
 /// Every digit, as a 9-bit mask.
 const ALL_DIGITS: u16 = 0x1ff;
