@@ -11,21 +11,22 @@ FROM rust:1.95.0-slim-trixie AS build
 WORKDIR /src
 
 # Dependencies first, in their own layer: this rebuilds only when the
-# manifest, the lock file, the build script or the protos change.
+# manifests, the lock file, the build script or the protos change.
 COPY Cargo.toml Cargo.lock build.rs ./
+COPY crates/sudoku-core/Cargo.toml ./crates/sudoku-core/
 COPY proto ./proto
-RUN mkdir -p src/bin benches \
-    && touch src/lib.rs \
+RUN mkdir -p src/bin crates/sudoku-core/src crates/sudoku-core/benches \
+    && touch src/lib.rs crates/sudoku-core/src/lib.rs \
     && echo 'fn main() {}' > src/bin/sudoku-server.rs \
     && echo 'fn main() {}' > src/bin/sudoku.rs \
-    && echo 'fn main() {}' > benches/solver.rs \
+    && echo 'fn main() {}' > crates/sudoku-core/benches/solver.rs \
     && cargo build --release --locked --bins \
-    && rm -rf src benches
+    && rm -rf src crates/sudoku-core/src crates/sudoku-core/benches
 
 # Then the project itself, stripped.
 COPY src ./src
-COPY benches ./benches
-RUN touch src/lib.rs \
+COPY crates ./crates
+RUN touch src/lib.rs crates/sudoku-core/src/lib.rs \
     && CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --bins
 
 # distroless/cc: glibc and libgcc, no shell, a built-in non-root user.

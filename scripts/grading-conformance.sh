@@ -29,8 +29,8 @@ echo "== The hardest sample: Sukaku Explainer's ER/EP/ED and seconds against our
 "$check" hardest "$grading/hardest-se40.txt"
 echo "== The top: puzzles that need level 4 (+ Dynamic Forcing Chains), where the grader used to stall"
 "$check" hardest "$grading/hardest-top.txt"
-echo "== More of those, rated by Sukaku Explainer here (tests/data/se-top-ratings.txt)"
-"$check" hardest tests/data/se-top-ratings.txt
+echo "== More of those, rated by Sukaku Explainer here (crates/sudoku-core/testdata/se-top-ratings.txt)"
+"$check" hardest crates/sudoku-core/testdata/se-top-ratings.txt
 echo "== Soundness: every step of every puzzle against its solution"
 "$check" soundness "$puzzles"/kaggle_like.txt "$puzzles"/top1465.txt \
   "$puzzles"/17_clue.txt ${SOUNDNESS_ALL:+"$puzzles"/hardest_1905_11plus.txt}

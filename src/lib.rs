@@ -5,7 +5,9 @@
 //!
 //! The crate is layered so that each part knows only the one below it:
 //!
-//! * [`domain`]: the Sudoku itself. Boards, puzzle text and its errors, and
+//! * [`domain`]: the Sudoku itself, the crate `sudoku-core`
+//!   (`crates/sudoku-core`), which depends on no gRPC, async or HTTP crate,
+//!   and is named `domain` here. Boards, puzzle text and its errors, and
 //!   the one [`domain::Outcome`] every layer names a puzzle's fate with; the
 //!   certifying solver ([`domain::solver`]), which searches for a second
 //!   solution so that every answer says one, several or none; the logical
@@ -50,7 +52,7 @@
 
 pub mod cli;
 pub mod client;
-pub mod domain;
+pub use sudoku_core as domain;
 pub mod file;
 pub mod grouped_channel;
 pub mod log_limit;

@@ -25,7 +25,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
-use sudoku_grpc::domain::{Board, Outcome, parse_board, parse_puzzle, solve_board};
+use sudoku_core::{Board, Outcome, parse_board, parse_puzzle, solve_board};
 use sudoku_grpc::pb;
 use sudoku_grpc::service::limits::MAX_ID_BYTES;
 use sudoku_grpc::service::{answer_request, answer_stream_request, pb_outcome};

@@ -23,7 +23,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_grpc::domain::{
+use sudoku_core::{
     Board, Cell, Conflict, MAX_PUZZLE_BYTES, PuzzleError, Unit, parse_board, parse_board_bytes,
     parse_puzzle,
 };

@@ -35,8 +35,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_grpc::domain::solver::{self, reference};
-use sudoku_grpc::domain::{Board, Outcome, PuzzleError, SolvePuzzleError, solve_board};
+use sudoku_core::solver::{self, reference};
+use sudoku_core::{Board, Outcome, PuzzleError, SolvePuzzleError, solve_board};
 
 /// Digits the oracle may try before giving up. Most boards need far fewer;
 /// this keeps the oracle's share of the worst input to a few milliseconds.
