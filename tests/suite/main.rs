@@ -24,6 +24,7 @@ mod grading;
 mod grading_cli;
 mod health_reflection;
 mod hostile;
+mod layers;
 mod limits;
 mod loadgen;
 mod metrics;

@@ -2,6 +2,12 @@
 
 use super::board::Conflict;
 
+/// The longest puzzle text accepted, in bytes. An 81-character line is 81
+/// bytes, a 9-line grid drawn with separators under 300, LeetCode's JSON
+/// board under 400; anything longer is refused before it is read, so that
+/// no one can make a solver, a stream window or a file reader hold more.
+pub const MAX_PUZZLE_BYTES: usize = 2048;
+
 /// Why a puzzle was rejected before solving.
 ///
 /// Every message says what is wrong and where, in words a person can act on;
@@ -37,11 +43,8 @@ pub enum PuzzleError {
     #[error("conflicting givens: {0}")]
     ConflictingGivens(Conflict),
     /// The text is longer than any drawing of a board needs
-    /// ([`MAX_PUZZLE_BYTES`](super::MAX_PUZZLE_BYTES)).
-    #[error(
-        "puzzle text is {length} bytes long, over the limit of {} bytes",
-        super::MAX_PUZZLE_BYTES
-    )]
+    /// ([`MAX_PUZZLE_BYTES`]).
+    #[error("puzzle text is {length} bytes long, over the limit of {MAX_PUZZLE_BYTES} bytes")]
     TooLong {
         /// Its length in bytes.
         length: usize,

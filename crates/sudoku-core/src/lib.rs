@@ -21,13 +21,13 @@ pub mod solver;
 
 pub use answer::{Answer, GradeSummary, HintReport, HintSummary, PathReport, StepSummary};
 pub use board::{Board, Cell, Conflict, Unit};
-pub use error::PuzzleError;
+pub use error::{MAX_PUZZLE_BYTES, PuzzleError};
 pub use graded::{
     Explained, GradedReport, HintAnswer, HintError, PositionText, TimeLimits, explain_puzzle,
     hint_puzzle, solve_and_grade, solve_and_grade_board,
 };
 pub use outcome::{Outcome, Tally};
-pub use parse::{MAX_PUZZLE_BYTES, looks_like_puzzle, parse_board, parse_board_bytes};
+pub use parse::{looks_like_puzzle, parse_board, parse_board_bytes};
 pub use solver::{SolveReport, SolveStats, Stopped};
 
 /// Reads puzzle text and checks its givens: the board a solver may be given.

@@ -8,13 +8,8 @@
 //! more form of the same puzzle. Anything else is an error naming the
 //! character and its place.
 
+use super::error::MAX_PUZZLE_BYTES;
 use super::{Board, PuzzleError};
-
-/// The longest puzzle text accepted, in bytes. An 81-character line is 81
-/// bytes, a 9-line grid drawn with separators under 300, LeetCode's JSON
-/// board under 400; anything longer is refused before it is read, so that
-/// no one can make a solver, a stream window or a file reader hold more.
-pub const MAX_PUZZLE_BYTES: usize = 2048;
 
 /// The ASCII characters that are layout: whitespace, grid lines, and the
 /// punctuation of a JSON board.

@@ -29,8 +29,9 @@ use std::fmt::Write;
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
 use super::scope::Scope;
-use super::step::{Mark, Step, Words, cell_list};
+use super::step::{Mark, Step};
 use super::technique::Technique;
+use super::words::{Words, cell_list};
 
 /// The first aligned pair exclusion that removes something, if any,
 /// among the bases `scope` touches.

@@ -21,10 +21,11 @@ use std::fmt::Write;
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits};
 use super::grid::Grid;
-use super::reasoning::{self, Link};
+use super::reasoning;
 use super::scope::Scope;
-use super::step::{Mark, Step, Words, cell_list};
+use super::step::{Link, Mark, Step};
 use super::technique::{Rating, Technique};
+use super::words::{Words, cell_list};
 
 /// The wing of an almost locked set of `size` cells (3 to 6) that
 /// Sukaku Explainer would take, among those `scope` touches: a wing is

@@ -35,8 +35,9 @@ use std::fmt::Write;
 
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
-use super::step::{Mark, Step, Words};
+use super::step::{Mark, Step};
 use super::technique::{Rating, Technique};
+use super::words::Words;
 
 /// The first BUG step of types 1 to 4 on the grid, if there is one.
 pub fn bug(grid: &Grid) -> Option<Step> {

@@ -18,9 +18,11 @@ use std::fmt::Write;
 
 use super::bits::{PEERS, UNITS, UnitKind, bit, digits, unit_kind, units_of};
 use super::grid::Grid;
-use super::reasoning::{self, alternating};
-use super::step::{Mark, Step, Words, chain_ends, keep_lowest};
+use super::reasoning;
+use super::reasoning::chain_ends;
+use super::step::{Mark, Step, alternating, keep_lowest};
 use super::technique::{Rating, Technique, length_bonus};
+use super::words::Words;
 
 /// The longest chain searched for, in candidates.
 const MAX_NODES: usize = 24;

@@ -33,10 +33,11 @@ use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
 use super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::reach::{Reach, of_every_link};
-use super::reasoning::{self, Link, implication};
+use super::reasoning;
 use super::scope::Scope;
-use super::step::{Mark, Step, Words};
+use super::step::{Link, Mark, Step, implication};
 use super::technique::{Rating, Technique, length_bonus};
+use super::words::Words;
 
 /// The links one sweep follows, and what it finds.
 #[derive(Debug, Clone, Copy)]

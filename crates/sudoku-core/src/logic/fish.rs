@@ -10,8 +10,9 @@ use std::fmt::Write;
 use super::bits::{COLUMNS, Cells, ROWS, UNITS, bit};
 use super::grid::Grid;
 use super::scope::Scope;
-use super::step::{Mark, Step, Words};
+use super::step::{Mark, Step};
 use super::technique::Technique;
+use super::words::Words;
 
 /// The first fish of `size` lines (2, 3 or 4) that eliminates something,
 /// in Sukaku Explainer's order: columns as the base first, then rows;

@@ -13,8 +13,9 @@ use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, unit_kind};
 use super::grid::Grid;
 use super::scope::Scope;
 use super::singles::single_left_by;
-use super::step::{Mark, Step, Words};
+use super::step::{Mark, Step};
 use super::technique::Technique;
+use super::words::Words;
 
 /// The first locked candidate that eliminates something: pointing first,
 /// then claiming. Only digits in `scope` are tried.

@@ -22,14 +22,16 @@ use super::forcing::{dynamic_forcing_chain, nishio, static_forcing_chain};
 use super::grid::Grid;
 use super::intersections::{claiming, locked_candidates, pointing};
 use super::loops::{rectangle_or_loop, unique_loop};
+use super::reasoning::branches_text;
 use super::scope::Scope;
 use super::singles::Single;
-use super::step::{Explain, Step, Words};
+use super::step::Step;
 use super::strong_links::{strong_links, two_strong_links};
 use super::subsets::{hidden_subset, naked_subset};
 use super::technique::{Rating, Technique};
 use super::uniqueness::unique_rectangle_of;
 use super::wings::{xy_wing, xyz_wing};
+use super::words::{Explain, Words};
 use super::{
     aligned, als_wings, bug, chains, cycles, fish, forcing, intersections, loops, singles,
     strong_links, subsets, wings,
@@ -308,6 +310,21 @@ pub(super) fn explainer(technique: Technique) -> Explain {
 
 /// For a technique no row names, which the table's test rules out.
 fn no_explanation(_: &Step, _: &Words, _: &mut String) {}
+
+impl Step {
+    /// One sentence a player understands, in r1c1 terms: the family's
+    /// own explanation (from its finder's file, through the table), then
+    /// the single a direct technique leaves, the outcome and any branches.
+    pub fn explanation(&self) -> String {
+        let mut text = String::new();
+        let words = Words::of(self);
+        (explainer(self.technique))(self, &words, &mut text);
+        text.push_str(&self.direct_sentence());
+        text.push_str(&self.outcome_sentence());
+        text.push_str(&branches_text(&self.branches));
+        text
+    }
+}
 
 /// The simplest step above the easy singles, if any technique finds one.
 ///

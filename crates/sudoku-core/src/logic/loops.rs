@@ -26,10 +26,10 @@ use std::fmt::Write;
 
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, digits, units_of};
 use super::grid::Grid;
-use super::reasoning::Link;
-use super::step::{Mark, Step, Words};
+use super::step::{Link, Mark, Step};
 use super::technique::{Rating, Technique};
 use super::uniqueness::unique_rectangle;
+use super::words::Words;
 
 /// Sukaku Explainer's one step for unique rectangles and loops: the
 /// lower of the first rectangle and the first loop, by rating then type.

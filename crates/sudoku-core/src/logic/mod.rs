@@ -41,6 +41,7 @@ mod subsets;
 mod technique;
 mod uniqueness;
 mod wings;
+mod words;
 
 #[cfg(test)]
 mod reasoning_tests;
@@ -55,8 +56,8 @@ pub use grader::{
 pub use grid::{Grid, MarksError};
 pub use hint::{Hint, PositionError, first_mistake, hint, hint_at, position};
 pub use ladder::{all_instances, find_technique, simplest_step};
-pub use reasoning::{Branch, INFERENCE_RULES, Link, LinkKind, eureka, state};
+pub use reasoning::{INFERENCE_RULES, eureka, state};
 pub use reasoning_check::reasoning_faults;
 pub use singles::Single;
-pub use step::{Mark, Step};
+pub use step::{Branch, Link, LinkKind, Mark, Step};
 pub use technique::{Level, Rating, Technique};

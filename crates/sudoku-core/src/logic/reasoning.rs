@@ -9,47 +9,10 @@
 //! for. The Eureka notation players know (`(7)r9c3=(7)r9c1-(7)r6c1`) is
 //! written from the links when an explanation is asked for.
 
-use std::collections::HashSet;
-
 use super::bits::{Cells, PEERS, UNITS, digits};
 use super::grid::Grid;
-use super::step::{Mark, Step};
+use super::step::{Branch, Link, LinkKind, Mark, Step};
 use super::technique::Technique;
-
-/// What a link between two candidates says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LinkKind {
-    /// At least one of the two is true: "if the source is off, the target
-    /// is on".
-    Strong,
-    /// At most one of the two is true: "if the source is on, the target is
-    /// off".
-    Weak,
-    /// A simpler technique's inference on a forcing chain's working grid.
-    Inference,
-}
-
-/// A link from one candidate to another, read in one direction: from the
-/// source being on or off follows the target being on or off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Link {
-    /// The candidate the link reads from.
-    pub source: Mark,
-    /// The candidate it reaches.
-    pub target: Mark,
-    /// Strong, weak, or an inference.
-    pub kind: LinkKind,
-    /// The source's state the link reads from.
-    pub source_on: bool,
-    /// The target's state it gives.
-    pub target_on: bool,
-    /// When the source is a group of cells (a grouped strong link's end),
-    /// all of them; empty for one cell.
-    pub(super) source_group: Cells,
-    /// The same for the target.
-    pub(super) target_group: Cells,
-}
-
 /// The simpler techniques a nested forcing chain's inference links may
 /// rest on, by name.
 pub const INFERENCE_RULES: [&str; 7] = [
@@ -62,167 +25,29 @@ pub const INFERENCE_RULES: [&str; 7] = [
     "Dynamic Forcing Chains",
 ];
 
-impl Link {
-    /// A link of `kind` read from `source` in one state to `target` in
-    /// another.
-    pub fn between(
-        source: Mark,
-        target: Mark,
-        kind: LinkKind,
-        source_on: bool,
-        target_on: bool,
-    ) -> Link {
-        Link {
-            kind,
-            ..implication(source, source_on, target, target_on)
-        }
-    }
-
-    /// The link between two groups of cells of one digit, as a client
-    /// reads it back: `source` and `target` name each end, and the groups
-    /// (empty for one cell) list all of its cells.
-    pub fn with_groups(mut self, source: &[Mark], target: &[Mark]) -> Link {
-        let cells = |marks: &[Mark]| marks.iter().map(|m| usize::from(m.cell)).collect();
-        self.source_group = cells(source);
-        self.target_group = cells(target);
+impl Step {
+    /// The step with its witnesses worked out from `before`, the grid it
+    /// was found on: what a hint or an explanation shows, and grading
+    /// skips.
+    pub fn with_witnesses(mut self, before: &Grid) -> Step {
+        let found = witnesses(&self, before);
+        self.witnesses = found.witnesses;
+        self.lost_earlier = found.lost_earlier;
         self
     }
-
-    /// The cells of a grouped source, as candidates of its digit; empty
-    /// for one cell.
-    pub fn source_group(&self) -> Vec<Mark> {
-        group_marks(self.source_group, self.source.digit)
-    }
-
-    /// The cells of a grouped target, likewise.
-    pub fn target_group(&self) -> Vec<Mark> {
-        group_marks(self.target_group, self.target.digit)
-    }
-
-    /// A strong link read "source off, so target on".
-    pub fn strong(source: Mark, target: Mark) -> Link {
-        implication(source, false, target, true)
-    }
-
-    /// A weak link read "source on, so target off".
-    pub fn weak(source: Mark, target: Mark) -> Link {
-        implication(source, true, target, false)
-    }
-
-    /// Whether the link is read the way its kind reads: a strong link
-    /// from off to on, a weak one from on to off (an inference either
-    /// way).
-    pub fn reads_as_its_kind(&self) -> bool {
-        match self.kind {
-            LinkKind::Strong => !self.source_on && self.target_on,
-            LinkKind::Weak => self.source_on && !self.target_on,
-            LinkKind::Inference => true,
-        }
-    }
 }
 
-/// The cells of a group as candidates of `digit`.
-fn group_marks(cells: Cells, digit: u8) -> Vec<Mark> {
-    cells.iter().map(|cell| Mark::new(cell, digit)).collect()
-}
-
-/// One branch of a forcing chain: an assumption and what it implies, up
-/// to a contradiction or to the result the branches share.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Branch {
-    /// The candidate assumed.
-    pub assumption: Mark,
-    /// Assumed on (placed) or off (crossed out).
-    pub assumed_on: bool,
-    /// What it implies, each link's source reached before the link.
-    pub links: Vec<Link>,
-    /// The candidate the branch ends on.
-    pub result: Mark,
-    /// The state it forces the result into (with a contradiction, the
-    /// state of the last link to reach it; the other is reached too).
-    pub result_on: bool,
-    /// The branch forces its result both on and off.
-    pub contradiction: bool,
-    /// The simpler techniques behind its inference links, by name.
-    pub techniques: Vec<&'static str>,
-}
-
-/// The link by which `source` in one state gives `target` in another:
-/// strong from off to on, weak from on to off, otherwise an inference.
-pub fn implication(source: Mark, source_on: bool, target: Mark, target_on: bool) -> Link {
-    let kind = match (source_on, target_on) {
-        (false, true) => LinkKind::Strong,
-        (true, false) => LinkKind::Weak,
-        _ => LinkKind::Inference,
-    };
-    Link {
-        source,
-        target,
-        kind,
-        source_on,
-        target_on,
-        source_group: Cells::EMPTY,
-        target_group: Cells::EMPTY,
+/// "(7)r9c3 and (7)r6c1": the first link's source and the last link's
+/// target.
+pub(super) fn chain_ends(links: &[Link]) -> String {
+    match (links.first(), links.last()) {
+        (Some(first), Some(last)) => format!(
+            "{} and {}",
+            end_name(first.source, first.source_group),
+            end_name(last.target, last.target_group)
+        ),
+        _ => String::new(),
     }
-}
-
-/// A link between two ends of `digit` that may be groups of cells: each
-/// end is named by its first cell, and a group of more than one cell is
-/// kept whole.
-pub fn grouped(kind: LinkKind, digit: u8, source: Cells, target: Cells) -> Link {
-    let first = |cells: Cells| Mark::new(cells.first().unwrap_or(0), digit);
-    let group = |cells: Cells| if cells.len() > 1 { cells } else { Cells::EMPTY };
-    let mut link = match kind {
-        LinkKind::Weak => Link::weak(first(source), first(target)),
-        _ => Link::strong(first(source), first(target)),
-    };
-    link.source_group = group(source);
-    link.target_group = group(target);
-    link
-}
-
-impl Branch {
-    /// What breaks the branch's shape, read without a grid: a link whose
-    /// source the branch has not reached before it, a result it does not
-    /// reach (both ways for a contradiction), or inference links with no
-    /// technique named. `None` when it holds together.
-    pub fn shape_fault(&self) -> Option<String> {
-        let mut reached = HashSet::from([(self.assumption, self.assumed_on)]);
-        for link in &self.links {
-            if !reached.contains(&(link.source, link.source_on)) {
-                return Some(format!(
-                    "a branch link from {} before the branch reaches it",
-                    link.source.cell()
-                ));
-            }
-            reached.insert((link.target, link.target_on));
-        }
-        let ends = match self.contradiction {
-            true => {
-                reached.contains(&(self.result, true)) && reached.contains(&(self.result, false))
-            }
-            false => reached.contains(&(self.result, self.result_on)),
-        };
-        if !ends {
-            return Some("a branch that does not reach its result".into());
-        }
-        let inferences = self.links.iter().any(|l| l.kind == LinkKind::Inference);
-        (inferences && self.techniques.is_empty())
-            .then(|| "a branch with inference links that names no technique".into())
-    }
-}
-
-/// The links of an alternating chain through `nodes`, the first strong
-/// (`nodes[0]` off, so `nodes[1]` on), then weak, and so on.
-pub fn alternating(nodes: &[Mark]) -> Vec<Link> {
-    nodes
-        .windows(2)
-        .enumerate()
-        .map(|(at, pair)| match at % 2 {
-            0 => Link::strong(pair[0], pair[1]),
-            _ => Link::weak(pair[0], pair[1]),
-        })
-        .collect()
 }
 
 /// A linear chain in Eureka notation: `(7)r9c3=(7)r9c1-(7)r6c1`, `=` for

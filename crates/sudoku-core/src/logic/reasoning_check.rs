@@ -21,8 +21,7 @@
 
 use super::bits::{Cells, PEERS, UNITS, bit};
 use super::grid::Grid;
-use super::reasoning::{Link, LinkKind};
-use super::step::{Mark, Step};
+use super::step::{Link, LinkKind, Mark, Step};
 
 /// Every way `step`'s reasoning breaks the rules on `before`, the grid it
 /// was found on; empty when it keeps them.
@@ -134,7 +133,7 @@ fn is_weak(link: &Link, source: Cells, target: Cells) -> bool {
 
 /// What is wrong with a link of a forcing chain's branch on the grid,
 /// given the states the branch has reached before it (its order is
-/// [`super::reasoning::Branch::shape_fault`]'s to check).
+/// [`super::step::Branch::shape_fault`]'s to check).
 fn implication_fault(link: &Link, grid: &Grid, known: &[(Mark, bool)]) -> Option<String> {
     for mark in [link.source, link.target] {
         if !grid.has(usize::from(mark.cell), mark.digit) {

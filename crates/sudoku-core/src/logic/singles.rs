@@ -12,8 +12,9 @@ use std::fmt::Write;
 
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, UnitKind, bit, unit_kind, units_of};
 use super::grid::Grid;
-use super::step::{Mark, Step, Words};
+use super::step::{Mark, Step};
 use super::technique::Technique;
+use super::words::Words;
 
 /// A digit a single places.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,23 +1,18 @@
 //! One logical step: the technique, the pattern it found, and what it
 //! changes on the grid.
 //!
-//! A step is data, not prose: the cells and digits of its pattern, its
+//! A step is data, not prose: the cells and digits of its pattern, the
+//! links of its chains and the branches of its forcing chains, its
 //! placements and its eliminations. The one-sentence explanation a player
-//! reads is written from that data only when someone asks for it, so that
-//! grading a million puzzles formats no text.
-//!
-//! Each finder's file explains its own steps (its `explain`, which the
-//! ladder names beside the finder). This module works out the words those
-//! explanations share (`Words`: the step's digits, units and cells, and
-//! helpers such as `cell_list`), and ends every explanation the same way:
-//! the single a direct technique leaves, the placements and eliminations,
-//! and a forcing chain's branches.
+//! reads is written from that data only when someone asks for it
+//! ([`super::words`] and the ladder), so that grading a million puzzles
+//! formats no text. This file is the bottom of the logical solver's
+//! files: it imports none of the others but the grid and its bit sets.
 
-use std::fmt::Write;
+use std::collections::HashSet;
 
-use super::bits::{digits, unit_name};
+use super::bits::{Cells, unit_name};
 use super::grid::Grid;
-use super::reasoning::{self, Branch, Link};
 use super::technique::{Rating, Technique};
 use crate::Cell;
 
@@ -95,16 +90,6 @@ impl Step {
         }
     }
 
-    /// The step with its witnesses worked out from `before`, the grid it
-    /// was found on: what a hint or an explanation shows, and grading
-    /// skips.
-    pub fn with_witnesses(mut self, before: &Grid) -> Step {
-        let found = super::reasoning::witnesses(&self, before);
-        self.witnesses = found.witnesses;
-        self.lost_earlier = found.lost_earlier;
-        self
-    }
-
     /// The units the reasoning works in, by name.
     pub fn unit_names(&self) -> Vec<crate::Unit> {
         self.units.iter().map(|&unit| unit_name(unit)).collect()
@@ -126,121 +111,7 @@ impl Step {
             }
         }
     }
-
-    /// One sentence a player understands, in r1c1 terms: the family's
-    /// own explanation (from its finder's file, through the ladder), then
-    /// the single a direct technique leaves, the outcome and any branches.
-    pub fn explanation(&self) -> String {
-        let mut text = String::new();
-        let words = Words::of(self);
-        (super::ladder::explainer(self.technique))(self, &words, &mut text);
-        text.push_str(&self.direct_sentence());
-        text.push_str(&self.outcome_sentence());
-        text.push_str(&reasoning::branches_text(&self.branches));
-        text
-    }
-
-    /// A hidden single's other places: ", since the 8 at r5c4 rules out
-    /// its other blank cells", naming those crossed out earlier apart.
-    pub(super) fn why_other_places_are_empty(&self) -> String {
-        let lost = cell_list(&self.lost_earlier);
-        let earlier = match self.placements.first() {
-            Some(placed) => format!("{lost} lost {} earlier", placed.digit),
-            None => String::new(),
-        };
-        match (self.witnesses.is_empty(), self.lost_earlier.is_empty()) {
-            (true, true) => String::new(),
-            (false, true) => format!(
-                ", since {} rule{} out its other blank cells",
-                witness_list(&self.witnesses),
-                if self.witnesses.len() == 1 { "s" } else { "" }
-            ),
-            (false, false) => format!(
-                ", since {} rule{} out some of its other blank cells and {earlier}",
-                witness_list(&self.witnesses),
-                if self.witnesses.len() == 1 { "s" } else { "" }
-            ),
-            (true, false) => format!(", since its other blank cells {earlier}"),
-        }
-    }
-
-    /// A naked single's other digits: ", since it sees the 1 at r5c9, ...",
-    /// naming those crossed out earlier apart.
-    pub(super) fn why_other_digits_are_gone(&self) -> String {
-        let digits = self
-            .lost_earlier
-            .iter()
-            .fold(0, |mask, m| mask | super::bits::bit(m.digit));
-        let earlier = format!("lost {} earlier", digit_list(digits));
-        match (self.witnesses.is_empty(), self.lost_earlier.is_empty()) {
-            (true, true) => String::new(),
-            (false, true) => format!(", since it sees {}", witness_list(&self.witnesses)),
-            (false, false) => format!(
-                ", since it sees {} and {earlier}",
-                witness_list(&self.witnesses)
-            ),
-            (true, false) => format!(", since it {earlier}"),
-        }
-    }
-
-    /// For a direct technique, the single its eliminations leave.
-    fn direct_sentence(&self) -> String {
-        use Technique::*;
-        let direct = matches!(
-            self.technique,
-            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple
-        );
-        match (direct, self.placements.first()) {
-            (true, Some(placed)) => format!(
-                "; that leaves {} one place in its unit, {}",
-                placed.digit,
-                placed.cell()
-            ),
-            _ => String::new(),
-        }
-    }
-
-    fn outcome_sentence(&self) -> String {
-        let mut text = String::new();
-        if !self.placements.is_empty() {
-            let _ = write!(text, "; place {}", effect_list(&self.placements, "in"));
-        }
-        if !self.eliminations.is_empty() {
-            let _ = write!(text, "; remove {}", effect_list(&self.eliminations, "from"));
-        }
-        text.push('.');
-        text
-    }
 }
-
-/// The words an explanation is built from, worked out once per step.
-pub(super) struct Words {
-    /// The step's digits, e.g. "4" or "4 and 7".
-    pub digits: String,
-    /// Its units by name, joined with " and ", e.g. "row 3 and box 1".
-    pub units: String,
-    /// Its pattern's cells, each once, e.g. "r1c2, r1c5 and r3c4".
-    pub cells: String,
-}
-
-impl Words {
-    /// The words of `step`.
-    pub(super) fn of(step: &Step) -> Words {
-        Words {
-            digits: digit_list(step.digits),
-            units: step
-                .units
-                .iter()
-                .map(|&unit| unit_name(unit).to_string())
-                .collect::<Vec<_>>()
-                .join(" and "),
-            cells: cell_list(&step.pattern),
-        }
-    }
-}
-
-/// A family's explanation of one of its steps, written into `text`.
-pub(super) type Explain = fn(&Step, &Words, &mut String);
 
 /// Keeps the lower-rated of `best` and `step`, the earlier one among
 /// equals: how the searches that try every start pick their step.
@@ -250,62 +121,199 @@ pub fn keep_lowest(best: &mut Option<Step>, step: Step) {
     }
 }
 
-/// "3, 5 and 7".
-fn digit_list(mask: u16) -> String {
-    let names = digits(mask).map(|d| d.to_string()).collect::<Vec<_>>();
-    join_words(&names)
+/// What a link between two candidates says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LinkKind {
+    /// At least one of the two is true: "if the source is off, the target
+    /// is on".
+    Strong,
+    /// At most one of the two is true: "if the source is on, the target is
+    /// off".
+    Weak,
+    /// A simpler technique's inference on a forcing chain's working grid.
+    Inference,
 }
 
-/// "r1c2, r1c5 and r3c4", each cell once, in the pattern's order.
-pub(super) fn cell_list(marks: &[Mark]) -> String {
-    let mut seen = Vec::new();
-    for mark in marks {
-        if !seen.contains(&mark.cell) {
-            seen.push(mark.cell);
+/// A link from one candidate to another, read in one direction: from the
+/// source being on or off follows the target being on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Link {
+    /// The candidate the link reads from.
+    pub source: Mark,
+    /// The candidate it reaches.
+    pub target: Mark,
+    /// Strong, weak, or an inference.
+    pub kind: LinkKind,
+    /// The source's state the link reads from.
+    pub source_on: bool,
+    /// The target's state it gives.
+    pub target_on: bool,
+    /// When the source is a group of cells (a grouped strong link's end),
+    /// all of them; empty for one cell.
+    pub(super) source_group: Cells,
+    /// The same for the target.
+    pub(super) target_group: Cells,
+}
+
+impl Link {
+    /// A link of `kind` read from `source` in one state to `target` in
+    /// another.
+    pub fn between(
+        source: Mark,
+        target: Mark,
+        kind: LinkKind,
+        source_on: bool,
+        target_on: bool,
+    ) -> Link {
+        Link {
+            kind,
+            ..implication(source, source_on, target, target_on)
         }
     }
-    let names = seen
-        .iter()
-        .map(|&cell| Mark::new(usize::from(cell), 0).cell().to_string())
-        .collect::<Vec<_>>();
-    join_words(&names)
-}
 
-/// "the 8 at r1c5 and the 3 at r2c7".
-fn witness_list(marks: &[Mark]) -> String {
-    let names = marks
-        .iter()
-        .map(|mark| format!("the {} at {}", mark.digit, mark.cell()))
-        .collect::<Vec<_>>();
-    join_words(&names)
-}
+    /// The link between two groups of cells of one digit, as a client
+    /// reads it back: `source` and `target` name each end, and the groups
+    /// (empty for one cell) list all of its cells.
+    pub fn with_groups(mut self, source: &[Mark], target: &[Mark]) -> Link {
+        let cells = |marks: &[Mark]| marks.iter().map(|m| usize::from(m.cell)).collect();
+        self.source_group = cells(source);
+        self.target_group = cells(target);
+        self
+    }
 
-/// "(7)r9c3 and (7)r6c1": the first link's source and the last link's
-/// target.
-pub(super) fn chain_ends(links: &[Link]) -> String {
-    match (links.first(), links.last()) {
-        (Some(first), Some(last)) => format!(
-            "{} and {}",
-            reasoning::end_name(first.source, first.source_group),
-            reasoning::end_name(last.target, last.target_group)
-        ),
-        _ => String::new(),
+    /// The cells of a grouped source, as candidates of its digit; empty
+    /// for one cell.
+    pub fn source_group(&self) -> Vec<Mark> {
+        group_marks(self.source_group, self.source.digit)
+    }
+
+    /// The cells of a grouped target, likewise.
+    pub fn target_group(&self) -> Vec<Mark> {
+        group_marks(self.target_group, self.target.digit)
+    }
+
+    /// A strong link read "source off, so target on".
+    pub fn strong(source: Mark, target: Mark) -> Link {
+        implication(source, false, target, true)
+    }
+
+    /// A weak link read "source on, so target off".
+    pub fn weak(source: Mark, target: Mark) -> Link {
+        implication(source, true, target, false)
+    }
+
+    /// Whether the link is read the way its kind reads: a strong link
+    /// from off to on, a weak one from on to off (an inference either
+    /// way).
+    pub fn reads_as_its_kind(&self) -> bool {
+        match self.kind {
+            LinkKind::Strong => !self.source_on && self.target_on,
+            LinkKind::Weak => self.source_on && !self.target_on,
+            LinkKind::Inference => true,
+        }
     }
 }
 
-/// "5 from r1c2 and 7 from r3c3" (or "5 in r1c2" with `in`).
-fn effect_list(marks: &[Mark], preposition: &str) -> String {
-    let names = marks
-        .iter()
-        .map(|mark| format!("{} {preposition} {}", mark.digit, mark.cell()))
-        .collect::<Vec<_>>();
-    join_words(&names)
+/// The cells of a group as candidates of `digit`.
+fn group_marks(cells: Cells, digit: u8) -> Vec<Mark> {
+    cells.iter().map(|cell| Mark::new(cell, digit)).collect()
 }
 
-fn join_words(words: &[String]) -> String {
-    match words {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+/// One branch of a forcing chain: an assumption and what it implies, up
+/// to a contradiction or to the result the branches share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Branch {
+    /// The candidate assumed.
+    pub assumption: Mark,
+    /// Assumed on (placed) or off (crossed out).
+    pub assumed_on: bool,
+    /// What it implies, each link's source reached before the link.
+    pub links: Vec<Link>,
+    /// The candidate the branch ends on.
+    pub result: Mark,
+    /// The state it forces the result into (with a contradiction, the
+    /// state of the last link to reach it; the other is reached too).
+    pub result_on: bool,
+    /// The branch forces its result both on and off.
+    pub contradiction: bool,
+    /// The simpler techniques behind its inference links, by name.
+    pub techniques: Vec<&'static str>,
+}
+
+/// The link by which `source` in one state gives `target` in another:
+/// strong from off to on, weak from on to off, otherwise an inference.
+pub fn implication(source: Mark, source_on: bool, target: Mark, target_on: bool) -> Link {
+    let kind = match (source_on, target_on) {
+        (false, true) => LinkKind::Strong,
+        (true, false) => LinkKind::Weak,
+        _ => LinkKind::Inference,
+    };
+    Link {
+        source,
+        target,
+        kind,
+        source_on,
+        target_on,
+        source_group: Cells::EMPTY,
+        target_group: Cells::EMPTY,
     }
+}
+
+/// A link between two ends of `digit` that may be groups of cells: each
+/// end is named by its first cell, and a group of more than one cell is
+/// kept whole.
+pub fn grouped(kind: LinkKind, digit: u8, source: Cells, target: Cells) -> Link {
+    let first = |cells: Cells| Mark::new(cells.first().unwrap_or(0), digit);
+    let group = |cells: Cells| if cells.len() > 1 { cells } else { Cells::EMPTY };
+    let mut link = match kind {
+        LinkKind::Weak => Link::weak(first(source), first(target)),
+        _ => Link::strong(first(source), first(target)),
+    };
+    link.source_group = group(source);
+    link.target_group = group(target);
+    link
+}
+
+impl Branch {
+    /// What breaks the branch's shape, read without a grid: a link whose
+    /// source the branch has not reached before it, a result it does not
+    /// reach (both ways for a contradiction), or inference links with no
+    /// technique named. `None` when it holds together.
+    pub fn shape_fault(&self) -> Option<String> {
+        let mut reached = HashSet::from([(self.assumption, self.assumed_on)]);
+        for link in &self.links {
+            if !reached.contains(&(link.source, link.source_on)) {
+                return Some(format!(
+                    "a branch link from {} before the branch reaches it",
+                    link.source.cell()
+                ));
+            }
+            reached.insert((link.target, link.target_on));
+        }
+        let ends = match self.contradiction {
+            true => {
+                reached.contains(&(self.result, true)) && reached.contains(&(self.result, false))
+            }
+            false => reached.contains(&(self.result, self.result_on)),
+        };
+        if !ends {
+            return Some("a branch that does not reach its result".into());
+        }
+        let inferences = self.links.iter().any(|l| l.kind == LinkKind::Inference);
+        (inferences && self.techniques.is_empty())
+            .then(|| "a branch with inference links that names no technique".into())
+    }
+}
+
+/// The links of an alternating chain through `nodes`, the first strong
+/// (`nodes[0]` off, so `nodes[1]` on), then weak, and so on.
+pub fn alternating(nodes: &[Mark]) -> Vec<Link> {
+    nodes
+        .windows(2)
+        .enumerate()
+        .map(|(at, pair)| match at % 2 {
+            0 => Link::strong(pair[0], pair[1]),
+            _ => Link::weak(pair[0], pair[1]),
+        })
+        .collect()
 }

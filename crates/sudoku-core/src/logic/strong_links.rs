@@ -31,10 +31,12 @@ use std::fmt::Write;
 
 use super::bits::{BOXES, ByUnit, Cells, UNITS, bit, cell_at};
 use super::grid::Grid;
-use super::reasoning::{self, LinkKind, grouped};
+use super::reasoning;
+use super::reasoning::chain_ends;
 use super::scope::Scope;
-use super::step::{Mark, Step, Words, chain_ends};
+use super::step::{LinkKind, Mark, Step, grouped};
 use super::technique::{Rating, Technique};
+use super::words::Words;
 
 /// A unit's kind as Sukaku Explainer numbers it: box 0, row 1, column 2.
 type Kind = u8;
@@ -515,7 +517,7 @@ fn chain_links(
     digit: u8,
     chain: &[&Link],
     turned: impl Fn(usize) -> usize,
-) -> Vec<reasoning::Link> {
+) -> Vec<super::step::Link> {
     let count = chain.len();
     let mut found = Vec::with_capacity(2 * count - 1);
     let mut previous = Cells::EMPTY;

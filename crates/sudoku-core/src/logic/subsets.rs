@@ -12,8 +12,9 @@ use std::fmt::Write;
 use super::bits::{BOXES, COLUMNS, Cells, ROWS, UNITS, bit, digits};
 use super::grid::Grid;
 use super::scope::Scope;
-use super::step::{Mark, Step, Words};
+use super::step::{Mark, Step};
 use super::technique::Technique;
+use super::words::Words;
 
 /// The first naked subset of `size` cells that eliminates something,
 /// among the units `scope` touches: a subset and its removals lie in its

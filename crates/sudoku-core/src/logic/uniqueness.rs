@@ -11,8 +11,7 @@
 
 use super::bits::{Cells, PEERS, UNITS, bit, digits, units_of};
 use super::grid::Grid;
-use super::reasoning::Link;
-use super::step::{Mark, Step};
+use super::step::{Link, Mark, Step};
 use super::technique::Technique;
 
 /// The first unique rectangle of types 1 to 4 that eliminates something.

@@ -10,9 +10,10 @@ use std::fmt::Write;
 
 use super::bits::{Cells, PEERS, bit, digits};
 use super::grid::Grid;
-use super::reasoning::{self, Link};
-use super::step::{Mark, Step, Words, cell_list};
+use super::reasoning;
+use super::step::{Link, Mark, Step};
 use super::technique::Technique;
+use super::words::{Words, cell_list};
 
 /// The first XY-Wing that eliminates something.
 pub fn xy_wing(grid: &Grid) -> Option<Step> {

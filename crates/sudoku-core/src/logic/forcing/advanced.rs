@@ -24,51 +24,9 @@ use std::rc::Rc;
 use super::super::bits::{Cells, UNITS, bit, cell_at, digits};
 use super::super::grid::Grid;
 use super::super::implications::{State, state};
-use super::super::reasoning::INFERENCE_RULES;
 use super::inner::{self, InnerHint, RuleCause};
+use super::nested::{Implication, NestedChains, NestedRules, Rule};
 use super::search::{STATIC, dynamic};
-
-/// The nested rule behind an implication, as a player knows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Rule {
-    LockedCandidates,
-    HiddenPair,
-    NakedPair,
-    XWing,
-    /// Cycles and forcing chains (level 2).
-    ForcingChains,
-    /// Static cell and region chains (level 3).
-    MultipleForcingChains,
-    /// Dynamic chains, themselves nested to a limit (level 4).
-    DynamicForcingChains,
-}
-
-impl Rule {
-    /// The name a branch's explanation gives it.
-    pub fn name(self) -> &'static str {
-        INFERENCE_RULES[self as usize]
-    }
-}
-
-/// An "off" a nested rule implies, with the "offs" it rests on.
-pub(super) struct Implication {
-    pub state: State,
-    pub parents: Vec<State>,
-    /// The rule that implied it.
-    pub rule: Rule,
-    /// The nested chain behind it, as an index into [`Advanced::nested`],
-    /// or [`super::propagation::NO_NESTED`].
-    pub nested: u32,
-}
-
-/// A chain found by a nested rule, as the chains built on it count it.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct NestedChain {
-    /// Equal for chains with the same targets and nodes.
-    pub identity: u64,
-    /// Its nodes, its own nested chains' included.
-    pub complexity: u32,
-}
 
 /// Most working grids whose nested chains are kept, of each kind. Each
 /// entry holds a few dozen chains of about a hundred bytes.
@@ -133,31 +91,6 @@ impl GridCache {
 /// Most distinct nested chains kept between two searches.
 const NESTED_LIMIT: usize = 1 << 16;
 
-/// Every distinct nested chain a node may refer to, by index.
-#[derive(Default)]
-pub(super) struct NestedChains {
-    list: Vec<NestedChain>,
-    by_identity: HashMap<u64, u32>,
-}
-
-impl NestedChains {
-    /// The index of the chain with this identity, added if new.
-    pub fn register(&mut self, identity: u64, complexity: u32) -> u32 {
-        let list = &mut self.list;
-        *self.by_identity.entry(identity).or_insert_with(|| {
-            list.push(NestedChain {
-                identity,
-                complexity,
-            });
-            (list.len() - 1) as u32
-        })
-    }
-
-    pub fn get(&self, index: u32) -> NestedChain {
-        self.list[index as usize]
-    }
-}
-
 /// The chains a nested rule may use on a working grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Chains {
@@ -210,52 +143,10 @@ impl Advanced {
         let inner_grown = self
             .inner
             .as_ref()
-            .is_some_and(|inner| inner.nested.list.len() > NESTED_LIMIT);
-        if self.nested.list.len() > NESTED_LIMIT || inner_grown {
+            .is_some_and(|inner| inner.nested.len() > NESTED_LIMIT);
+        if self.nested.len() > NESTED_LIMIT || inner_grown {
             *self = Advanced::default();
         }
-    }
-
-    /// The "offs" the first nested rule that finds anything implies on
-    /// `work`, for a search that started on `source`. Levels 4 to 7 are
-    /// level 4 with an inner limit of 0 to 3.
-    pub fn implications(
-        &mut self,
-        work: &Grid,
-        source: &Grid,
-        level: u8,
-        should_stop: &dyn Fn() -> bool,
-    ) -> Vec<Implication> {
-        let mut found = Vec::new();
-        let simple: [(SimpleRule, Rule); 4] = [
-            (locking, Rule::LockedCandidates),
-            (hidden_pairs, Rule::HiddenPair),
-            (naked_pairs, Rule::NakedPair),
-            (x_wings, Rule::XWing),
-        ];
-        for (find, rule) in simple {
-            find(work, source, &mut found);
-            if !found.is_empty() {
-                return tagged(found, rule);
-            }
-        }
-        if level >= 4 {
-            let hints = self.cached(work, Chains::Dynamic(level - 4), should_stop);
-            self.chain_implications(&hints, work, source, &mut found);
-            return tagged(found, Rule::DynamicForcingChains);
-        }
-        if level >= 2 {
-            let hints = self.cached(work, Chains::Cycles, should_stop);
-            self.chain_implications(&hints, work, source, &mut found);
-            if !found.is_empty() {
-                return tagged(found, Rule::ForcingChains);
-            }
-        }
-        if level >= 3 {
-            let hints = self.cached(work, Chains::Multiple, should_stop);
-            self.chain_implications(&hints, work, source, &mut found);
-        }
-        tagged(found, Rule::MultipleForcingChains)
     }
 
     fn cache(&mut self, chains: Chains) -> &mut GridCache {
@@ -295,7 +186,7 @@ impl Advanced {
                     .inner
                     .get_or_insert_with(|| Box::new(Advanced::with_cache_limit(DEEP_CACHE_LIMIT)));
                 let nested = &mut self.nested;
-                inner::propagated_chains(work, dynamic(limit), own, nested, should_stop)
+                inner::propagated_chains(work, dynamic(limit), own.as_mut(), nested, should_stop)
             }
         };
         let Some(found) = found else {
@@ -325,6 +216,54 @@ impl Advanced {
             }
             emit(&hint.removals, &parents, hint.nested, found);
         }
+    }
+}
+
+impl NestedRules for Advanced {
+    /// The "offs" the first nested rule that finds anything implies on
+    /// `work`, for a search that started on `source`. Levels 4 to 7 are
+    /// level 4 with an inner limit of 0 to 3.
+    fn implications(
+        &mut self,
+        work: &Grid,
+        source: &Grid,
+        level: u8,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Vec<Implication> {
+        let mut found = Vec::new();
+        let simple: [(SimpleRule, Rule); 4] = [
+            (locking, Rule::LockedCandidates),
+            (hidden_pairs, Rule::HiddenPair),
+            (naked_pairs, Rule::NakedPair),
+            (x_wings, Rule::XWing),
+        ];
+        for (find, rule) in simple {
+            find(work, source, &mut found);
+            if !found.is_empty() {
+                return tagged(found, rule);
+            }
+        }
+        if level >= 4 {
+            let hints = self.cached(work, Chains::Dynamic(level - 4), should_stop);
+            self.chain_implications(&hints, work, source, &mut found);
+            return tagged(found, Rule::DynamicForcingChains);
+        }
+        if level >= 2 {
+            let hints = self.cached(work, Chains::Cycles, should_stop);
+            self.chain_implications(&hints, work, source, &mut found);
+            if !found.is_empty() {
+                return tagged(found, Rule::ForcingChains);
+            }
+        }
+        if level >= 3 {
+            let hints = self.cached(work, Chains::Multiple, should_stop);
+            self.chain_implications(&hints, work, source, &mut found);
+        }
+        tagged(found, Rule::MultipleForcingChains)
+    }
+
+    fn nested(&self) -> &NestedChains {
+        &self.nested
     }
 }
 

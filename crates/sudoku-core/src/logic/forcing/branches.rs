@@ -9,8 +9,7 @@
 use std::rc::Rc;
 
 use super::super::implications::{State, cell_of, digit_of, is_on};
-use super::super::reasoning::{Branch, LinkKind, implication};
-use super::super::step::Mark;
+use super::super::step::{Branch, LinkKind, Mark, implication};
 use super::propagation::{Cause, NodeId, Propagation};
 use super::search::{Conclusion, Kind};
 

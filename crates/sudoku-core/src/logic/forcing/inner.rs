@@ -16,7 +16,7 @@ use super::super::bits::{UNITS, bit, units_of};
 use super::super::cycles::{Find, all_cycles_and_chains};
 use super::super::grid::Grid;
 use super::super::implications::{State, cell_of, digit_of, is_on};
-use super::advanced::{Advanced, NestedChains};
+use super::nested::{NestedChains, NestedRules};
 use super::propagation::{Cause, NodeId, Propagation};
 use super::search::{Conclusion, Kind, Producer, Sink, complexity, conclusions, walk};
 
@@ -35,7 +35,7 @@ pub(super) struct InnerHint {
     /// Its "ons" with the link that made each: what its rule parents are
     /// worked out from.
     pub recipe: Vec<(State, RuleCause)>,
-    /// Its entry in [`Advanced::nested`].
+    /// Its entry in [`NestedRules::nested`].
     pub nested: u32,
 }
 
@@ -155,7 +155,7 @@ fn link_cause(work: &Grid, parent: State, node: State) -> RuleCause {
 pub(super) fn propagated_chains(
     work: &Grid,
     producer: Producer,
-    own: &mut Advanced,
+    own: &mut dyn NestedRules,
     nested: &mut NestedChains,
     should_stop: &dyn Fn() -> bool,
 ) -> Option<Vec<InnerHint>> {
@@ -201,8 +201,8 @@ impl Sink for Every {
         true
     }
 
-    fn take(&mut self, conclusion: Conclusion, advanced: &Advanced) {
-        let complexity = complexity(&conclusion.targets, &advanced.nested);
+    fn take(&mut self, conclusion: Conclusion, nested: &NestedChains) {
+        let complexity = complexity(&conclusion.targets, nested);
         self.0.push((complexity, conclusion.kind, conclusion));
     }
 }

@@ -27,6 +27,7 @@
 mod advanced;
 mod branches;
 mod inner;
+mod nested;
 mod propagation;
 mod search;
 
@@ -37,9 +38,11 @@ use super::bits::bit;
 use super::grid::Grid;
 use super::implications::{cell_of, digit_of, is_on};
 use super::scope::Scope;
-use super::step::{Mark, Step, Words};
+use super::step::{Mark, Step};
 use super::technique::{Rating, Technique, length_bonus};
+use super::words::Words;
 use advanced::Advanced;
+use nested::NestedChains;
 use search::{Conclusion, Kind, Producer, Sink, complexity, conclusions};
 
 /// The easiest Nishio forcing chain (7.5 and up), among the digits in
@@ -112,8 +115,8 @@ impl Sink for Easiest {
         self.beats(nodes, kind)
     }
 
-    fn take(&mut self, conclusion: Conclusion, advanced: &Advanced) {
-        let complexity = complexity(&conclusion.targets, &advanced.nested);
+    fn take(&mut self, conclusion: Conclusion, nested: &NestedChains) {
+        let complexity = complexity(&conclusion.targets, nested);
         if self.beats(complexity, conclusion.kind) {
             self.0 = Some((complexity, conclusion.kind, conclusion));
         }

@@ -12,7 +12,7 @@
 //! "offs" that emptied them become hidden parents of what they imply. When
 //! nothing is pending, a nested search (level 1 and up) asks the simple
 //! techniques, and from level 2 chains, what the working grid allows
-//! ([`super::advanced`]).
+//! ([`super::nested`]).
 //!
 //! The order matters: which parents a node gets decides how many nodes a
 //! conclusion rests on, and that count is its rating. Each node keeps the
@@ -27,7 +27,7 @@ use super::super::bits::{Cells, UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, opposite, state};
 use super::super::reach::{Reach, of_every_link};
-use super::advanced::{Advanced, Rule};
+use super::nested::{NestedRules, Rule};
 
 /// Why a node follows from its first parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +61,7 @@ pub(super) struct Node {
     parent_count: u16,
     first_parent: u32,
     /// The nested chain that implied it (an index into
-    /// [`Advanced::nested`]), or [`NO_NESTED`].
+    /// [`NestedRules::nested`]), or [`NO_NESTED`].
     pub nested: u32,
 }
 
@@ -419,7 +419,7 @@ pub(super) fn propagate(
     grid: &Grid,
     start: State,
     mode: Mode,
-    advanced: &mut Advanced,
+    advanced: &mut dyn NestedRules,
     should_stop: &dyn Fn() -> bool,
 ) -> Propagation {
     let mut found = Propagation::new();
@@ -437,7 +437,7 @@ fn follow(
     grid: &Grid,
     start: State,
     mode: Mode,
-    (advanced, should_stop): (&mut Advanced, &dyn Fn() -> bool),
+    (advanced, should_stop): (&mut dyn NestedRules, &dyn Fn() -> bool),
     scratch: &mut Scratch,
 ) {
     let root = found.add(start, Cause::Assumed, &[], NO_NESTED);
@@ -497,7 +497,7 @@ fn add_advanced(
     found: &mut Propagation,
     (work, source): (&Grid, &Grid),
     level: u8,
-    advanced: &mut Advanced,
+    advanced: &mut dyn NestedRules,
     should_stop: &dyn Fn() -> bool,
 ) -> bool {
     let mut added = false;
@@ -605,6 +605,7 @@ fn lost_by(work: &Grid, source: &Grid, off: State, cause: Cause) -> impl Iterato
 
 #[cfg(test)]
 mod tests {
+    use super::super::advanced::Advanced;
     use super::*;
     use crate::parse_board;
 

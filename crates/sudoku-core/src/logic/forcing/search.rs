@@ -27,7 +27,7 @@ use super::super::bits::{UNITS, bit, digits, units_of};
 use super::super::grid::Grid;
 use super::super::implications::{STATES, State, cell_of, digit_of, is_on, state};
 use super::super::reach::Reach;
-use super::advanced::{Advanced, NestedChains};
+use super::nested::{NestedChains, NestedRules};
 use super::propagation::{Links, Mode, NO_NESTED, NodeId, Propagation, propagate, propagate_fixed};
 
 /// What one producer looks for.
@@ -130,7 +130,7 @@ struct Branches<'a> {
 }
 
 impl Branches<'_> {
-    fn on(&mut self, cell: usize, digit: u8, advanced: &mut Advanced) -> Rc<Propagation> {
+    fn on(&mut self, cell: usize, digit: u8, advanced: &mut dyn NestedRules) -> Rc<Propagation> {
         let index = cell * 9 + usize::from(digit) - 1;
         if let Some(found) = &self.on[index] {
             return found.clone();
@@ -162,8 +162,8 @@ pub(super) trait Sink {
     /// others the count of what they rest on.
     fn wants(&self, nodes: u32, kind: Kind) -> bool;
 
-    /// Takes a conclusion (`advanced` holds its nested chains).
-    fn take(&mut self, conclusion: Conclusion, advanced: &Advanced);
+    /// Takes a conclusion (`nested` holds its nested chains).
+    fn take(&mut self, conclusion: Conclusion, nested: &NestedChains);
 }
 
 /// Every conclusion `producer` finds on `grid` that `sink` wants, in
@@ -171,7 +171,7 @@ pub(super) trait Sink {
 pub(super) fn conclusions(
     grid: &Grid,
     producer: Producer,
-    advanced: &mut Advanced,
+    advanced: &mut dyn NestedRules,
     should_stop: &dyn Fn() -> bool,
     sink: &mut dyn Sink,
 ) -> bool {
@@ -184,7 +184,7 @@ pub(super) fn conclusions(
 pub(super) fn unskipped_conclusions(
     grid: &Grid,
     producer: Producer,
-    advanced: &mut Advanced,
+    advanced: &mut dyn NestedRules,
     sink: &mut dyn Sink,
 ) {
     search(grid, producer, advanced, &|| false, sink, false);
@@ -195,7 +195,7 @@ pub(super) fn unskipped_conclusions(
 fn search(
     grid: &Grid,
     producer: Producer,
-    advanced: &mut Advanced,
+    advanced: &mut dyn NestedRules,
     should_stop: &dyn Fn() -> bool,
     sink: &mut dyn Sink,
     skip: bool,
@@ -233,7 +233,17 @@ fn search(
                 let on = branches.on(cell, digit, advanced);
                 let start = state(cell, digit, false);
                 let off = propagate(grid, start, producer.mode, advanced, should_stop);
-                binary(grid, producer, count, cell, digit, &on, off, advanced, sink);
+                binary(
+                    grid,
+                    producer,
+                    count,
+                    cell,
+                    digit,
+                    &on,
+                    off,
+                    advanced.nested(),
+                    sink,
+                );
             }
             if producer.multiple {
                 regions(grid, &mut branches, cell, digit, advanced, sink);
@@ -245,7 +255,7 @@ fn search(
                 .map(|digit| branches.on(cell, digit, advanced))
                 .collect();
             let source = (Kind::Cell, cell, 0, None);
-            agreements(grid, &per_digit, source, advanced, sink);
+            agreements(grid, &per_digit, source, advanced.nested(), sink);
         }
     }
     true
@@ -262,7 +272,7 @@ fn binary(
     digit: u8,
     on: &Rc<Propagation>,
     off: Propagation,
-    advanced: &Advanced,
+    nested: &NestedChains,
     sink: &mut dyn Sink,
 ) {
     let off = Rc::new(off);
@@ -282,7 +292,7 @@ fn binary(
                 }
                 let targets = vec![(branch.clone(), a), (branch.clone(), b)];
                 let node = state(cell, digit, result);
-                sink.take(conclusion(node, Kind::Contradiction, targets), advanced);
+                sink.take(conclusion(node, Kind::Contradiction, targets), nested);
             }
         }
     }
@@ -298,7 +308,7 @@ fn binary(
             let nodes = least(on, from_on) + least(&off, from_off);
             if worth(grid, node) && sink.wants(nodes, Kind::Double) {
                 let targets = vec![(on.clone(), from_on), (off.clone(), from_off)];
-                sink.take(conclusion(node, Kind::Double, targets), advanced);
+                sink.take(conclusion(node, Kind::Double, targets), nested);
             }
         }
     }
@@ -311,7 +321,7 @@ fn regions(
     branches: &mut Branches,
     cell: usize,
     digit: u8,
-    advanced: &mut Advanced,
+    advanced: &mut dyn NestedRules,
     sink: &mut dyn Sink,
 ) {
     for unit in units_of(cell) {
@@ -328,7 +338,7 @@ fn regions(
             .map(|place| branches.on(place, digit, advanced))
             .collect();
         let source = (Kind::Region, cell, digit, Some(unit));
-        agreements(grid, &per_place, source, advanced, sink);
+        agreements(grid, &per_place, source, advanced.nested(), sink);
     }
 }
 
@@ -339,7 +349,7 @@ fn agreements(
     grid: &Grid,
     branches: &[Rc<Propagation>],
     (kind, cell, digit, unit): (Kind, usize, u8, Option<usize>),
-    advanced: &Advanced,
+    nested: &NestedChains,
     sink: &mut dyn Sink,
 ) {
     for node in common(branches) {
@@ -354,7 +364,7 @@ fn agreements(
                 digit,
                 unit,
             };
-            sink.take(conclusion, advanced);
+            sink.take(conclusion, nested);
         }
     }
 }

@@ -182,8 +182,8 @@ impl Sink for Every {
         true
     }
 
-    fn take(&mut self, c: Conclusion, advanced: &Advanced) {
-        let nodes = complexity(&c.targets, &advanced.nested);
+    fn take(&mut self, c: Conclusion, nested: &NestedChains) {
+        let nodes = complexity(&c.targets, nested);
         self.0
             .push((c.node, c.kind, c.cell, c.digit, c.unit, nodes));
     }
