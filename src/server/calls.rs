@@ -17,7 +17,9 @@
 //!   Generate call, or a health Check or Watch, whose request message has
 //!   not arrived `--first-call-timeout` after its headers is answered
 //!   DEADLINE_EXCEEDED, so that headers alone cannot hold a slot; the
-//!   handler signals the message's arrival ([`RequestArrived`]).
+//!   handler signals the message's arrival ([`RequestArrived`]). A
+//!   reflection stream's first request is watched by the reflection
+//!   service itself ([`super::reflection`]).
 //! * **Deadlines.** A call whose `grpc-timeout` passes before its handler
 //!   answers gets DEADLINE_EXCEEDED (tonic's own timeout, due at the same
 //!   time, would say CANCELLED; this layer is polled first, so its answer

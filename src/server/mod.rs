@@ -20,6 +20,7 @@ pub mod http1;
 pub mod memory;
 mod metrics_endpoint;
 mod process;
+mod reflection;
 mod settings;
 mod tls;
 pub mod web;
@@ -50,6 +51,7 @@ use crate::pool::WorkerPool;
 use crate::service::{ByteBudget, Metrics, SudokuService};
 use calls::CallPolicyLayer;
 use connections::ConnectionOptions;
+use reflection::GuardedReflection;
 use web::{CorsGateLayer, WebAssets, WebPageLayer};
 
 /// Why the server could not start or stopped with an error.
@@ -178,8 +180,16 @@ pub async fn serve(
     let (incoming, http1_incoming) =
         connections::incoming(listeners.grpc, options, metrics.clone());
     let routes = tonic::service::Routes::new(health_service)
-        .add_service(reflection_builder().build_v1()?)
-        .add_service(reflection_builder().build_v1alpha()?)
+        .add_service(GuardedReflection::new(
+            reflection_builder().build_v1()?,
+            settings.first_call_timeout,
+            draining.clone(),
+        ))
+        .add_service(GuardedReflection::new(
+            reflection_builder().build_v1alpha()?,
+            settings.first_call_timeout,
+            draining.clone(),
+        ))
         .add_service(sudoku.into_server())
         .prepare();
     let layers = tower::ServiceBuilder::new()

@@ -138,6 +138,92 @@ async fn health_calls_whose_message_never_comes_give_back_their_slots_at_the_fir
     );
 }
 
+/// A v1 reflection call that sends its headers and never a request; how
+/// the server ends it.
+async fn reflection_without_request(channel: Channel) -> tonic::Status {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready().await.unwrap();
+    let never = tonic::Request::new(tokio_stream::pending::<v1::ServerReflectionRequest>());
+    let codec =
+        tonic_prost::ProstCodec::<v1::ServerReflectionRequest, v1::ServerReflectionResponse>::default();
+    let path = http::uri::PathAndQuery::from_static(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    );
+    let mut responses = grpc
+        .streaming(never, path, codec)
+        .await
+        .expect("reflection answers with headers at once")
+        .into_inner();
+    responses
+        .message()
+        .await
+        .expect_err("no request, so no response")
+}
+
+#[tokio::test]
+async fn reflection_calls_whose_request_never_comes_give_back_their_slots_at_the_first_call_timeout()
+ {
+    let settings = Settings {
+        first_call_timeout: Duration::from_secs(2),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let channel = server.channel().await;
+    let held: Vec<_> = (0..OTHER_CALLS)
+        .map(|_| tokio::spawn(reflection_without_request(channel.clone())))
+        .collect();
+    // Headers alone take every slot reflection shares with health
+    // watches for a while (the probes begin once the calls have surely
+    // reached the server, so that none of them finds a probe in its
+    // slot)...
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let refused = tokio::time::timeout(Duration::from_secs(10), async {
+        let mut client = HealthClient::new(channel.clone());
+        loop {
+            let watch = HealthCheckRequest {
+                service: String::new(),
+            };
+            match client.watch(watch).await {
+                Err(status) if status.code() == Code::ResourceExhausted => break status,
+                _ => tokio::time::sleep(Duration::from_millis(5)).await,
+            }
+        }
+    })
+    .await
+    .expect("the calls without a request hold the slots until their timeout");
+    assert!(
+        refused
+            .message()
+            .contains("health watches and reflection calls are in flight"),
+        "{refused:?}"
+    );
+    // ...and no longer than the first-call timeout.
+    for call in held {
+        let status = tokio::time::timeout(Duration::from_secs(10), call)
+            .await
+            .expect("the server ends the call")
+            .unwrap();
+        assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+        assert_eq!(
+            status.message(),
+            "no reflection request arrived within 2s of the call's headers \
+             (--first-call-timeout)"
+        );
+    }
+    let listed = reflect_v1(
+        &server,
+        v1::server_reflection_request::MessageRequest::ListServices(String::new()),
+    )
+    .await;
+    assert!(
+        matches!(
+            listed,
+            v1::server_reflection_response::MessageResponse::ListServicesResponse(_)
+        ),
+        "{listed:?}"
+    );
+}
+
 /// Sends one v1 reflection request and returns the response.
 async fn reflect_v1(
     server: &TestServer,

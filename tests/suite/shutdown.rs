@@ -15,6 +15,7 @@ use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
+use tonic_reflection::pb::v1;
 
 fn item(i: usize) -> SolveStreamRequest {
     SolveStreamRequest {
@@ -190,4 +191,45 @@ async fn an_open_health_watch_sees_not_serving_then_ends_and_does_not_hold_the_s
         .unwrap()
         .unwrap();
     drop(watch);
+}
+
+#[tokio::test]
+async fn an_open_reflection_stream_ends_when_the_server_drains_and_does_not_hold_the_shutdown() {
+    use v1::server_reflection_request::MessageRequest;
+    let settings = Settings {
+        drain_timeout: Duration::from_secs(60),
+        ..Settings::default()
+    };
+    let server = TestServer::start(settings, 1, 4).await;
+    let (requests, receiver) = mpsc::channel(1);
+    let mut client =
+        v1::server_reflection_client::ServerReflectionClient::new(server.channel().await);
+    let list = v1::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    requests.send(list).await.unwrap();
+    let mut responses = client
+        .server_reflection_info(ReceiverStream::new(receiver))
+        .await
+        .unwrap()
+        .into_inner();
+    // Answered, and kept open, as a tool that is still working keeps it.
+    assert!(responses.message().await.unwrap().is_some());
+    let stopped = tokio::spawn(server.shut_down());
+    let end = tokio::time::timeout(Duration::from_secs(5), responses.message())
+        .await
+        .expect("the stream ends once the server drains")
+        .expect_err("with a status");
+    assert_eq!(end.code(), Code::Unavailable, "{end:?}");
+    assert_eq!(
+        end.message(),
+        "the server is shutting down: ask another server"
+    );
+    tokio::time::timeout(Duration::from_secs(5), stopped)
+        .await
+        .expect("the server stops without waiting out the drain timeout")
+        .unwrap()
+        .unwrap();
+    drop(requests);
 }
