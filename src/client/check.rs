@@ -59,13 +59,69 @@ pub fn deepest_cause(error: &(dyn std::error::Error + 'static)) -> String {
 
 /// A status made here (a call that could not reach its server) with the
 /// cause it carries: "UNAVAILABLE: tcp connect error (Connection refused
-/// (os error 111))". A server's status has no cause and shows as
+/// (os error 111))", or what to do where the cause is a TLS mismatch
+/// ([`connection_failure`]). A server's status has no cause and shows as
 /// [`shown_status`] shows it.
 pub fn shown_status_with_cause(status: &tonic::Status) -> String {
     let shown = shown_status(status);
-    match std::error::Error::source(status).map(deepest_cause) {
-        Some(cause) if !shown.contains(&cause) => format!("{shown} ({cause})"),
-        _ => shown,
+    let Some(cause) = std::error::Error::source(status).map(deepest_cause) else {
+        return shown;
+    };
+    match connection_failure(status, &cause) {
+        Some(failure) => failure,
+        None if shown.contains(&cause) => shown,
+        None => format!("{shown} ({})", self::shown(&cause)),
+    }
+}
+
+/// A failed call as the client's error says it: "the server answered
+/// NOT_FOUND: ..." for a server's status, and for one made here what
+/// failed: "the call failed: UNAVAILABLE: tcp connect error (...)", or
+/// what to do ([`connection_failure`]).
+pub fn shown_call_failure(status: &tonic::Status) -> String {
+    let Some(cause) = std::error::Error::source(status).map(deepest_cause) else {
+        return format!("the server answered {}", shown_status(status));
+    };
+    match connection_failure(status, &cause) {
+        Some(failure) => failure,
+        None => format!("the call failed: {}", shown_status_with_cause(status)),
+    }
+}
+
+/// What a status made here from the transport's error `cause` means, where
+/// it points at TLS: "the server refused the TLS handshake: it requires a
+/// client certificate (--tls-cert and --tls-key)" rather than "UNKNOWN:
+/// transport error". A TLS alert is the sure sign; a plaintext client
+/// talking to a TLS port sees bytes that are not HTTP/2, or a connection
+/// the server closed, as does a client without the certificate a server
+/// asks for (TLS 1.3 refuses it after the handshake): each is told what a
+/// TLS server needs.
+fn connection_failure(status: &tonic::Status, cause: &str) -> Option<String> {
+    let cause = shown(cause);
+    if cause.contains("fatal alert: CertificateRequired") {
+        Some(
+            "the server refused the TLS handshake: it requires a client certificate \
+             (--tls-cert and --tls-key)"
+                .to_string(),
+        )
+    } else if cause.contains("fatal alert") {
+        Some(format!("the server refused the TLS handshake ({cause})"))
+    } else if status.message().starts_with("h2 protocol error") {
+        Some(format!(
+            "the connection failed: the server's reply is not HTTP/2 ({cause}); a TLS server \
+             needs a client that speaks TLS (--tls-ca FILE or an https:// address)"
+        ))
+    } else if ["broken pipe", "reset by peer", "connection closed"]
+        .iter()
+        .any(|closed| cause.contains(closed))
+    {
+        Some(format!(
+            "the connection failed: the server closed it ({cause}); a TLS server closes \
+             connections that do not speak TLS (--tls-ca FILE or an https:// address) or \
+             that bring no client certificate it trusts (--tls-cert and --tls-key)"
+        ))
+    } else {
+        None
     }
 }
 
@@ -648,6 +704,83 @@ mod tests {
         assert_eq!(
             shown_status_with_cause(&from_server),
             shown_status(&from_server)
+        );
+        assert_eq!(
+            shown_call_failure(&from_server),
+            "the server answered INVALID_ARGUMENT: bad"
+        );
+        assert_eq!(
+            shown_call_failure(&local),
+            "the call failed: UNAVAILABLE: tcp connect error (refused)"
+        );
+    }
+
+    /// A status as tonic makes it from the transport's error `cause`.
+    fn failed_here(code: tonic::Code, message: &str, cause: &str) -> tonic::Status {
+        let mut status = tonic::Status::new(code, message);
+        status.set_source(std::sync::Arc::new(Layer(std::io::Error::other(
+            cause.to_string(),
+        ))));
+        status
+    }
+
+    #[test]
+    fn a_call_that_failed_on_tls_says_what_to_do() {
+        use tonic::Code::{Internal, Unknown};
+        let alert = failed_here(
+            Unknown,
+            "transport error",
+            "received fatal alert: CertificateRequired",
+        );
+        let wanted = "the server refused the TLS handshake: it requires a client certificate \
+                      (--tls-cert and --tls-key)";
+        assert_eq!(shown_call_failure(&alert), wanted);
+        assert_eq!(shown_status_with_cause(&alert), wanted);
+        let other = failed_here(
+            Unknown,
+            "transport error",
+            "received fatal alert: HandshakeFailure",
+        );
+        assert_eq!(
+            shown_call_failure(&other),
+            "the server refused the TLS handshake (received fatal alert: HandshakeFailure)"
+        );
+        let garbled = failed_here(
+            Internal,
+            "h2 protocol error: http2 error",
+            "connection error detected: frame with invalid size",
+        );
+        assert_eq!(
+            shown_call_failure(&garbled),
+            "the connection failed: the server's reply is not HTTP/2 (connection error \
+             detected: frame with invalid size); a TLS server needs a client that speaks TLS \
+             (--tls-ca FILE or an https:// address)"
+        );
+        let closed = failed_here(
+            Unknown,
+            "transport error",
+            "stream closed because of a broken pipe",
+        );
+        assert_eq!(
+            shown_call_failure(&closed),
+            "the connection failed: the server closed it (stream closed because of a broken \
+             pipe); a TLS server closes connections that do not speak TLS (--tls-ca FILE or an \
+             https:// address) or that bring no client certificate it trusts (--tls-cert and \
+             --tls-key)"
+        );
+        let cancelled = failed_here(
+            tonic::Code::Cancelled,
+            "operation was canceled",
+            "connection closed",
+        );
+        assert!(
+            shown_call_failure(&cancelled).contains("the server closed it (connection closed)")
+        );
+        // Only a status made here: a server's own message is its own.
+        let from_server = tonic::Status::internal("h2 protocol error: made up");
+        assert_eq!(
+            shown_call_failure(&from_server),
+            "the server answered INTERNAL: h2 protocol error: made up"
         );
     }
 

@@ -106,8 +106,9 @@ pub enum ClientError {
         /// The transport's error.
         source: tonic::transport::Error,
     },
-    /// The server answered with an error status.
-    #[error("the server answered {}", check::shown_status_with_cause(.0))]
+    /// The server answered with an error status, or the call failed
+    /// without an answer (the status then carries the transport's error).
+    #[error("{}", check::shown_call_failure(.0))]
     Rpc(#[from] tonic::Status),
     /// The server answered in a way that cannot be trusted.
     #[error("protocol error: the server sent {0}")]

@@ -254,6 +254,44 @@ async fn the_command_line_speaks_tls_and_mutual_tls() {
     anonymous.extend(tls_flags);
     let output = run(anonymous).await.unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stdout));
+    let refused = text(&output.stderr);
+    // TLS 1.3 refuses the certificate after the handshake, from the
+    // client's side: the alert, or the connection closed first.
+    assert!(refused.contains("(--tls-cert and --tls-key)"), "{refused}");
+    let mut health = vec!["health"];
+    health.extend(tls_flags);
+    let output = run(health).await.unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let refused = text(&output.stderr);
+    assert!(!refused.contains("the server answered"), "{refused}");
+
+    // Without TLS, the command line says what a TLS server needs, in a
+    // one-puzzle call, a health check and a file run alike.
+    let puzzles = file("puzzles", &format!("{CLASSIC}\n"));
+    for plain in [
+        vec!["solve", CLASSIC, "--server", address.as_str()],
+        vec!["health", "--server", address.as_str()],
+        vec![
+            "solve",
+            puzzles.to_str().unwrap(),
+            "--server",
+            address.as_str(),
+            "--retries",
+            "0",
+        ],
+    ] {
+        let output = run(plain.clone()).await.unwrap();
+        assert_eq!(output.status.code(), Some(3), "{plain:?}");
+        let failed = text(&output.stderr);
+        assert!(
+            failed.contains("(--tls-ca FILE or an https:// address)"),
+            "{plain:?}: {failed}"
+        );
+        assert!(
+            !failed.contains("the server answered"),
+            "{plain:?}: {failed}"
+        );
+    }
 }
 
 /// Refused handshakes are logged with the reason, at most once a second,
