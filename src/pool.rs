@@ -64,7 +64,7 @@ struct Counters {
 }
 
 /// A snapshot of what the pool is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PoolStats {
     /// Worker threads.
     pub workers: usize,

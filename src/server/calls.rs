@@ -182,6 +182,7 @@ where
         });
         let call = self.inner.call(request);
         let policy = self.policy.clone();
+        let handler_ran = arrived.clone();
         let call = unless_request_late(call, arrived, policy.request_timeout);
         Box::pin(async move {
             // Counts a unary call abandoned before its handler answered (the
@@ -190,30 +191,43 @@ where
                 rpc: rpc.filter(|rpc| rpc.has_one_request()),
                 metrics: Some(&policy.metrics),
             };
-            let response = match deadline {
+            let handled = match deadline {
                 None => call.await?,
                 Some(deadline) => match tokio::time::timeout_at(deadline, call).await {
                     Ok(response) => response?,
-                    Err(_) => Ok(policy.refused(rpc, ServiceError::DeadlineExceeded.into())),
+                    Err(_) => Err(Unanswered::DeadlinePassed),
                 },
             };
-            let response = response.unwrap_or_else(|RequestLate| {
-                let status = tonic::Status::deadline_exceeded(format!(
-                    "the request message did not arrive within {} of the call's headers \
-                     (--first-call-timeout)",
-                    format_duration(policy.request_timeout)
-                ));
-                policy.refused(rpc, status)
-            });
             abandoned.answered();
-            let response = policy.rewrite_refusal(rpc, response);
+            let response = match handled {
+                Ok(response) => {
+                    let before_handler = handler_ran.is_some_and(|arrived| !arrived.has_arrived());
+                    policy.rewrite_refusal(rpc, response, before_handler)
+                }
+                Err(Unanswered::DeadlinePassed) => {
+                    policy.refused(rpc, ServiceError::DeadlineExceeded.into())
+                }
+                Err(Unanswered::RequestLate) => {
+                    let status = tonic::Status::deadline_exceeded(format!(
+                        "the request message did not arrive within {} of the call's headers \
+                         (--first-call-timeout)",
+                        format_duration(policy.request_timeout)
+                    ));
+                    policy.refused(rpc, status)
+                }
+            };
             Ok(response.map(|body| Body::new(HoldSlot { body, _slot: slot })))
         })
     }
 }
 
-/// A unary call's request message did not arrive in time.
-struct RequestLate;
+/// Why the call policy answers a call itself, without its handler.
+enum Unanswered {
+    /// The call's `grpc-timeout` passed first.
+    DeadlinePassed,
+    /// A unary call's request message did not arrive in time.
+    RequestLate,
+}
 
 /// `call`, unless it is a unary call (`arrived` is set) whose request
 /// message has not arrived within `timeout`: a client that sends a call's
@@ -223,7 +237,7 @@ async fn unless_request_late<F, T, E>(
     call: F,
     arrived: Option<RequestArrived>,
     timeout: Duration,
-) -> Result<Result<T, RequestLate>, E>
+) -> Result<Result<T, Unanswered>, E>
 where
     F: Future<Output = Result<T, E>>,
 {
@@ -238,7 +252,7 @@ where
     tokio::select! {
         biased;
         response = call => response.map(Ok),
-        () = late => Ok(Err(RequestLate)),
+        () = late => Ok(Err(Unanswered::RequestLate)),
     }
 }
 
@@ -304,8 +318,16 @@ impl Policy {
     /// Gives a request that tonic refused before any handler ran this
     /// service's status, and counts the call. Only a trailers-only response
     /// has `grpc-status` in its headers; tonic's own refusals are known by
-    /// their wording (see [`ServiceError::from_inbound_status`]).
-    fn rewrite_refusal(&self, rpc: Option<Rpc>, response: Response<Body>) -> Response<Body> {
+    /// their wording (see [`ServiceError::from_inbound_status`]), and a
+    /// unary call's by its handler not having run (`before_handler`): one
+    /// this service has no code of its own for (a frame with a bad
+    /// compression flag, say: INTERNAL) keeps tonic's, and is counted too.
+    fn rewrite_refusal(
+        &self,
+        rpc: Option<Rpc>,
+        response: Response<Body>,
+        before_handler: bool,
+    ) -> Response<Body> {
         let Some(status) = tonic::Status::from_header_map(response.headers()) else {
             return response;
         };
@@ -315,6 +337,7 @@ impl Policy {
             None if rpc.is_some() && is_client_reset(&status) => {
                 tonic::Status::cancelled("the client reset the call")
             }
+            None if rpc.is_some() && before_handler => status,
             None => return response,
         };
         if let Some(suppressed) = INBOUND_LOG.check() {

@@ -14,13 +14,23 @@ pub struct CallSlot(pub Arc<tokio::sync::OwnedSemaphorePermit>);
 /// up on a call whose request message does not come in time; the handler
 /// signals it as soon as it runs, that is once the message has arrived.
 #[derive(Debug, Clone, Default)]
-pub struct RequestArrived(Arc<tokio::sync::Notify>);
+pub struct RequestArrived(Arc<Arrival>);
+
+/// The signal, and whether it was given.
+#[derive(Debug, Default)]
+struct Arrival {
+    notify: tokio::sync::Notify,
+    arrived: std::sync::atomic::AtomicBool,
+}
 
 impl RequestArrived {
     /// Marks the request as arrived.
     pub fn signal(&self) {
+        self.0
+            .arrived
+            .store(true, std::sync::atomic::Ordering::Release);
         // `notify_one` keeps the signal for a waiter that is not yet waiting.
-        self.0.notify_one();
+        self.0.notify.notify_one();
     }
 
     /// Signals the arrival of `request`'s message, if the call layer waits
@@ -34,6 +44,12 @@ impl RequestArrived {
 
     /// Completes once the request has arrived.
     pub async fn wait(&self) {
-        self.0.notified().await;
+        self.0.notify.notified().await;
+    }
+
+    /// Whether the request has arrived: false after the call means that
+    /// its handler never ran (tonic refused the request, or it never came).
+    pub fn has_arrived(&self) -> bool {
+        self.0.arrived.load(std::sync::atomic::Ordering::Acquire)
     }
 }

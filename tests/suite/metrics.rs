@@ -4,9 +4,12 @@
 use std::time::Duration;
 
 use crate::common::raw::{solve_raw, solve_with_body};
+use crate::common::web;
 use crate::common::{CLASSIC, TestServer, occupy_worker, sample, with_metrics};
+use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 
 #[tokio::test]
@@ -359,4 +362,94 @@ async fn clients_that_stall_on_the_metrics_port_hold_its_connections_for_seconds
             "a stalled connection is closed by the endpoint"
         );
     }
+}
+
+/// A TCP proxy to `to` for one connection at a time: what it returns
+/// cuts every connection through it when aborted.
+async fn proxy_to(to: std::net::SocketAddr) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let mut links = tokio::task::JoinSet::new();
+        loop {
+            let (mut inbound, _) = listener.accept().await.unwrap();
+            let mut outbound = tokio::net::TcpStream::connect(to).await.unwrap();
+            links.spawn(async move {
+                let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+            });
+        }
+    });
+    (url, task)
+}
+
+/// Every call is counted once, whatever ended it: a unary call tonic
+/// refuses with a code this service has none of its own for (INTERNAL, for
+/// a frame with a bad compression flag), and streams whose client
+/// cancelled them or whose connection dropped, answered or not
+/// (CANCELLED, never OK or UNKNOWN).
+#[tokio::test]
+async fn every_call_is_counted_once_however_it_ends() {
+    let server = TestServer::start(with_metrics(), 1, 16).await;
+    let headers = [
+        ("content-type", "application/grpc-web+proto"),
+        ("x-grpc-web", "1"),
+    ];
+    let path = "/sudoku.v1.SudokuService/Solve";
+    let response = web::request(server.address, "POST", path, &headers, &[2, 0, 0, 0, 0]).await;
+    let frames = web::GrpcWebBody::parse(&response.body);
+    let (code, message) = web::status_of(&response, &frames);
+    assert_eq!(code.as_deref(), Some("13"), "{message}");
+
+    // Cancelled with one answered, and with nothing sent.
+    let (requests, mut answers) = server.open_stream().await;
+    requests
+        .send(crate::common::item("1", CLASSIC))
+        .await
+        .unwrap();
+    answers.message().await.unwrap().unwrap();
+    drop((requests, answers));
+    let (requests, answers) = server.open_stream().await;
+    drop((requests, answers));
+    // The connection cut with one answered, and with nothing sent.
+    for send_one in [true, false] {
+        let (url, proxy) = proxy_to(server.address).await;
+        let channel = tonic::transport::Channel::from_shared(url)
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let (requests, outgoing) = tokio::sync::mpsc::channel(4);
+        let mut answers = SudokuServiceClient::new(channel)
+            .solve_stream(ReceiverStream::new(outgoing))
+            .await
+            .unwrap()
+            .into_inner();
+        if send_one {
+            requests
+                .send(crate::common::item("1", CLASSIC))
+                .await
+                .unwrap();
+            answers.message().await.unwrap().unwrap();
+        }
+        proxy.abort();
+        drop((requests, answers));
+    }
+
+    let counted = |text: &str, rpc: &str, code: &str| {
+        sample(
+            text,
+            &format!("sudoku_calls_total{{code=\"{code}\",rpc=\"{rpc}\"}}"),
+        )
+    };
+    let text = server
+        .scrape_until(|text| counted(text, "SolveStream", "CANCELLED") == 4.0)
+        .await;
+    assert_eq!(counted(&text, "SolveStream", "CANCELLED"), 4.0, "{text}");
+    assert_eq!(counted(&text, "Solve", "INTERNAL"), 1.0, "{text}");
+    let calls: f64 = text
+        .lines()
+        .filter(|line| line.starts_with("sudoku_calls_total{"))
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert_eq!(calls, 5.0, "{text}");
 }
