@@ -232,6 +232,14 @@ async fn send_unreadable_calls(channel: tonic::transport::Channel) {
     );
 }
 
+/// The calls of `rpc` counted with `code` in the metrics `text`.
+fn counted(text: &str, rpc: &str, code: &str) -> f64 {
+    sample(
+        text,
+        &format!("sudoku_calls_total{{code=\"{code}\",rpc=\"{rpc}\"}}"),
+    )
+}
+
 /// Calls that tonic refuses before a handler runs, and calls a client
 /// resets, are counted too: with this service's codes, and as CANCELLED
 /// rather than UNKNOWN.
@@ -270,12 +278,6 @@ async fn calls_refused_before_their_handler_and_reset_calls_are_counted() {
     assert!(text.contains("sudoku_streams_open 1"), "{text}");
     drop((requests, answers));
 
-    let counted = |text: &str, rpc: &str, code: &str| {
-        sample(
-            text,
-            &format!("sudoku_calls_total{{code=\"{code}\",rpc=\"{rpc}\"}}"),
-        )
-    };
     let text = server
         .scrape_until(|text| {
             counted(text, "Solve", "CANCELLED") == 1.0
@@ -435,12 +437,6 @@ async fn every_call_is_counted_once_however_it_ends() {
         drop((requests, answers));
     }
 
-    let counted = |text: &str, rpc: &str, code: &str| {
-        sample(
-            text,
-            &format!("sudoku_calls_total{{code=\"{code}\",rpc=\"{rpc}\"}}"),
-        )
-    };
     let text = server
         .scrape_until(|text| counted(text, "SolveStream", "CANCELLED") == 4.0)
         .await;
