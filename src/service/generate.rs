@@ -41,7 +41,8 @@ use tonic::{Code, Status};
 use super::call_log::log_failed_call;
 use super::error::{GenerateProgress, ServiceError};
 use super::logic_messages::pb_grade;
-use super::metrics::{Metrics, Rpc};
+use super::metrics::Metrics;
+use super::rpc::Rpc;
 use super::state::SudokuService;
 use crate::domain::generate::{
     self, Bound, BoundError, Generated, Request, Seeds, Symmetry, attempt_each,

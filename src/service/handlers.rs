@@ -11,8 +11,8 @@ use super::deadline::deadline_of;
 use super::error::ServiceError;
 use super::extensions::{CallSlot, RequestArrived};
 use super::generate::GenerateStream;
-use super::metrics::Rpc;
 use super::protocol::{Batches, SingleItems};
+use super::rpc::Rpc;
 use super::state::SudokuService;
 use crate::domain::Outcome;
 use crate::pb::{

@@ -21,96 +21,10 @@ use tonic::Code;
 
 use super::convert::Solved;
 use super::error::ServiceError;
+use super::rpc::Rpc;
 use crate::domain::Outcome;
 use crate::domain::logic::Level;
 use crate::pool::PoolStats;
-
-/// The service's RPCs, as metric labels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rpc {
-    /// Unary `Solve`.
-    Solve = 0,
-    /// Bidirectional `SolveStream`.
-    SolveStream = 1,
-    /// Unary `SolveBatch`.
-    SolveBatch = 2,
-    /// Bidirectional `SolveBatchStream`.
-    SolveBatchStream = 3,
-    /// Unary `Hint`.
-    Hint = 4,
-    /// Unary `Explain`.
-    Explain = 5,
-    /// Server-streaming `Generate`.
-    Generate = 6,
-}
-
-impl Rpc {
-    const ALL: [Rpc; 7] = [
-        Rpc::Solve,
-        Rpc::SolveStream,
-        Rpc::SolveBatch,
-        Rpc::SolveBatchStream,
-        Rpc::Hint,
-        Rpc::Explain,
-        Rpc::Generate,
-    ];
-
-    /// The RPC a request path names, if it is one of this service's.
-    pub fn from_path(path: &str) -> Option<Rpc> {
-        let method = path.strip_prefix("/sudoku.v1.SudokuService/")?;
-        Rpc::ALL.into_iter().find(|rpc| rpc.label() == method)
-    }
-
-    /// True for the RPCs that carry many puzzles per message, which have
-    /// call slots and a message size limit of their own.
-    pub fn is_batch(self) -> bool {
-        matches!(self, Rpc::SolveBatch | Rpc::SolveBatchStream)
-    }
-
-    /// True for the RPCs whose messages may be far larger than
-    /// `--max-message-bytes`: the batches, and Explain, whose response
-    /// may reach 1 MiB. They share the batch calls' slots
-    /// (`--max-batch-calls`), so that the memory bound covers them.
-    pub fn has_large_messages(self) -> bool {
-        self.is_batch() || self == Rpc::Explain
-    }
-
-    /// True for the unary RPCs.
-    pub fn is_unary(self) -> bool {
-        matches!(
-            self,
-            Rpc::Solve | Rpc::SolveBatch | Rpc::Hint | Rpc::Explain
-        )
-    }
-
-    /// True for the RPCs whose client sends one request message (the
-    /// unary ones and Generate): their handler runs once it has arrived.
-    pub fn has_one_request(self) -> bool {
-        self.is_unary() || self == Rpc::Generate
-    }
-
-    /// What sets the largest request message the RPC accepts.
-    pub fn message_limit(self) -> &'static str {
-        if self.is_batch() {
-            "a full batch: --max-batch puzzles of 2048 bytes"
-        } else {
-            "--max-message-bytes"
-        }
-    }
-
-    /// The RPC's method name.
-    pub fn label(self) -> &'static str {
-        match self {
-            Rpc::Solve => "Solve",
-            Rpc::SolveStream => "SolveStream",
-            Rpc::SolveBatch => "SolveBatch",
-            Rpc::SolveBatchStream => "SolveBatchStream",
-            Rpc::Hint => "Hint",
-            Rpc::Explain => "Explain",
-            Rpc::Generate => "Generate",
-        }
-    }
-}
 
 /// A puzzle's label in `sudoku_puzzles_total`: its [`Outcome`], or why it
 /// got none. Slots `0..Outcome::ALL.len()` are the outcomes by index.
@@ -160,8 +74,8 @@ pub struct Metrics {
     registry: Registry,
     calls: IntCounterVec,
     /// `puzzles[rpc][label]`, looked up once.
-    puzzles: [[IntCounter; PuzzleLabel::COUNT]; Rpc::ALL.len()],
-    shed: [IntCounter; Rpc::ALL.len()],
+    puzzles: [[IntCounter; PuzzleLabel::COUNT]; Rpc::COUNT],
+    shed: [IntCounter; Rpc::COUNT],
     solve_seconds: Histogram,
     streams_open: IntGauge,
     streams_refused: IntCounter,
@@ -347,7 +261,7 @@ impl Metrics {
 }
 
 /// `sudoku_puzzles_total`, one counter per RPC and label.
-fn puzzle_counters(registry: &Registry) -> [[IntCounter; PuzzleLabel::COUNT]; Rpc::ALL.len()] {
+fn puzzle_counters(registry: &Registry) -> [[IntCounter; PuzzleLabel::COUNT]; Rpc::COUNT] {
     let by_label = register(
         registry,
         IntCounterVec::new(
@@ -384,7 +298,7 @@ fn generated_counters(registry: &Registry) -> [IntCounter; Level::ALL.len() + 1]
 }
 
 /// `sudoku_shed_total`, one counter per RPC.
-fn shed_counters(registry: &Registry) -> [IntCounter; Rpc::ALL.len()] {
+fn shed_counters(registry: &Registry) -> [IntCounter; Rpc::COUNT] {
     let by_rpc = register(
         registry,
         IntCounterVec::new(

@@ -10,7 +10,7 @@
 //!
 //! The files form layers, each importing only those below it, none of its
 //! own importers: `limits` and `deadline`; `error`, `call_log`,
-//! `logic_messages`; `convert`; `jobs`, `admission`, `metrics`, `local`;
+//! `logic_messages`, `rpc`; `convert`; `jobs`, `admission`, `metrics`, `local`;
 //! `stream`; `protocol`; `state`; `batch`, `grading`, `generate`,
 //! `extensions`; `handlers` and `transport` (`tests/suite/layers.rs` checks that
 //! no file of either crate imports one that imports it).
@@ -31,6 +31,7 @@ mod local;
 pub(crate) mod logic_messages;
 mod metrics;
 mod protocol;
+mod rpc;
 mod state;
 mod stream;
 mod transport;
@@ -44,7 +45,8 @@ pub use generate::{GenerateStream, parse_request as parse_generate_request};
 pub use limits::Limits;
 pub use local::{answer_request, answer_stream_request};
 pub use logic_messages::pb_outcome;
-pub use metrics::{ConnectionGauge, Metrics, Rpc};
+pub use metrics::{ConnectionGauge, Metrics};
+pub use rpc::Rpc;
 pub use state::SudokuService;
 pub use transport::{MAX_EXPLAIN_RESPONSE_BYTES, SudokuServer};
 

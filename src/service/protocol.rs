@@ -14,7 +14,8 @@ use super::convert::{encode_answers, stream_response};
 use super::error::{ServiceError, rpc_status};
 use super::jobs::{Answer, Item, failed_answers, is_cancelled, solve_items};
 use super::limits::{Limits, MAX_ITEM_CHARGE};
-use super::metrics::{Metrics, PuzzleTally, Rpc};
+use super::metrics::{Metrics, PuzzleTally};
+use super::rpc::Rpc;
 use super::stream::end_stream;
 use crate::pb::{
     EncodedResults, EncodedRun, SolveBatchRequest, SolveBatchResponse, SolveStreamRequest,

@@ -14,7 +14,8 @@ use super::convert::{Solved, solve_job};
 use super::deadline::deadline_of;
 use super::error::ServiceError;
 use super::limits::{Limits, MAX_ITEM_CHARGE};
-use super::metrics::{Metrics, Rpc};
+use super::metrics::Metrics;
+use super::rpc::Rpc;
 use crate::pb::SolveRequest;
 use crate::pool::WorkerPool;
 use crate::streaming::{

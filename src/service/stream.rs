@@ -9,7 +9,8 @@ use tonic::{Code, Status};
 
 use super::call_log::log_failed_call;
 use super::error::{ServiceError, is_client_reset};
-use super::metrics::{Metrics, Rpc};
+use super::metrics::Metrics;
+use super::rpc::Rpc;
 use crate::streaming::Ending;
 
 /// The status a stream of `rpc` that ended so ends with (none for a

@@ -3,7 +3,7 @@
 
 use tonic::codec::CompressionEncoding;
 
-use super::metrics::Rpc;
+use super::rpc::Rpc;
 use super::state::SudokuService;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
 

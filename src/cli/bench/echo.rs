@@ -1,114 +1,126 @@
-//! The bare echo: a SudokuService that solves nothing, as the transport's
-//! ceiling. It answers each stream request with its id and puzzle, and each
-//! unary request with its puzzle, and each batch with one result per
-//! puzzle (with stats, as a real result has), so its messages are the size
-//! of real answers.
+//! The bare echo: a server that solves nothing, as the transport's
+//! ceiling for the load generator's streams. It answers each SolveStream
+//! request with its id and puzzle, and each batch of a SolveBatchStream
+//! with one result per puzzle (with stats, as a real result has), so its
+//! messages are the size of real answers.
+//!
+//! It serves those two paths with tonic's own codec and call handling,
+//! and answers any other path UNIMPLEMENTED, rather than implementing the
+//! whole generated service trait: a new RPC needs nothing here.
 
+use std::convert::Infallible;
+use std::future::{Future, Ready, ready};
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tonic::body::Body;
+use tonic::server::{Grpc, NamedService, StreamingService};
 use tonic::transport::Server;
 use tonic::{Request, Response, Status, Streaming};
+use tonic_prost::ProstCodec;
 
 use super::BenchError;
-use crate::pb::sudoku_service_server::{SudokuService, SudokuServiceServer};
 use crate::pb::{
-    Outcome, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveResult,
-    SolveStats, SolveStreamRequest, SolveStreamResponse,
+    Outcome, SolveBatchRequest, SolveBatchResponse, SolveResult, SolveStats, SolveStreamRequest,
+    SolveStreamResponse,
 };
 
 /// Responses queued per echo stream.
 const RESPONSE_BUFFER: usize = 1024;
 
-struct EchoService;
+/// The echo server's routes.
+#[derive(Clone, Copy)]
+struct Echo;
 
-#[tonic::async_trait]
-impl SudokuService for EchoService {
-    async fn solve(
-        &self,
-        request: Request<SolveRequest>,
-    ) -> Result<Response<SolveResponse>, Status> {
-        Ok(Response::new(SolveResponse {
-            outcome: Outcome::Solved.into(),
-            solution: request.into_inner().puzzle,
-            stats: None,
-            grade: None,
-        }))
+impl NamedService for Echo {
+    const NAME: &'static str = "sudoku.v1.SudokuService";
+}
+
+impl tower::Service<http::Request<Body>> for Echo {
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<http::Response<Body>, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
     }
 
-    async fn hint(
-        &self,
-        _: Request<crate::pb::HintRequest>,
-    ) -> Result<Response<crate::pb::HintResponse>, Status> {
-        Err(Status::unimplemented("the echo server only echoes solves"))
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        Box::pin(async move {
+            let method = request
+                .uri()
+                .path()
+                .trim_start_matches("/sudoku.v1.SudokuService/");
+            let response = match method {
+                "SolveStream" => {
+                    let each = EachOf(echo_stream_item, RESPONSE_BUFFER);
+                    grpc().streaming(each, request).await
+                }
+                "SolveBatchStream" => {
+                    let each = EachOf(echo_batch, BATCH_RESPONSE_BUFFER);
+                    grpc().streaming(each, request).await
+                }
+                _ => Status::unimplemented(
+                    "the echo server only echoes SolveStream and SolveBatchStream",
+                )
+                .into_http(),
+            };
+            Ok(response)
+        })
     }
+}
 
-    async fn explain(
-        &self,
-        _: Request<crate::pb::ExplainRequest>,
-    ) -> Result<Response<crate::pb::ExplainResponse>, Status> {
-        Err(Status::unimplemented("the echo server only echoes solves"))
-    }
+/// tonic's call handling with prost's codec.
+fn grpc<Res, Req>() -> Grpc<ProstCodec<Res, Req>>
+where
+    Res: prost::Message + Send + 'static,
+    Req: prost::Message + Default + Send + 'static,
+{
+    Grpc::new(ProstCodec::default())
+}
 
-    type GenerateStream = ReceiverStream<Result<crate::pb::GenerateResponse, Status>>;
+/// A bidirectional RPC that answers each request with `.0` of it, with
+/// `.1` responses queued at most.
+#[derive(Clone, Copy)]
+struct EachOf<F>(F, usize);
 
-    async fn generate(
-        &self,
-        _: Request<crate::pb::GenerateRequest>,
-    ) -> Result<Response<Self::GenerateStream>, Status> {
-        Err(Status::unimplemented("the echo server only echoes solves"))
-    }
+impl<Req, Res, F> StreamingService<Req> for EachOf<F>
+where
+    Req: Send + 'static,
+    Res: Send + 'static,
+    F: Fn(Req) -> Res + Copy + Send + 'static,
+{
+    type Response = Res;
+    type ResponseStream = ReceiverStream<Result<Res, Status>>;
+    type Future = Ready<Result<Response<Self::ResponseStream>, Status>>;
 
-    type SolveStreamStream = ReceiverStream<Result<SolveStreamResponse, Status>>;
-
-    async fn solve_stream(
-        &self,
-        request: Request<Streaming<SolveStreamRequest>>,
-    ) -> Result<Response<Self::SolveStreamStream>, Status> {
+    fn call(&mut self, request: Request<Streaming<Req>>) -> Self::Future {
+        let (echo, buffer) = (self.0, self.1);
         let mut requests = request.into_inner();
-        let (sender, receiver) = mpsc::channel(RESPONSE_BUFFER);
+        let (sender, receiver) = mpsc::channel(buffer);
         tokio::spawn(async move {
-            while let Ok(Some(SolveStreamRequest { id, puzzle, .. })) = requests.message().await {
-                let response = SolveStreamResponse {
-                    id,
-                    outcome: Outcome::Solved.into(),
-                    solution: puzzle,
-                    error: None,
-                    stats: None,
-                    grade: None,
-                };
-                if sender.send(Ok(response)).await.is_err() {
+            while let Ok(Some(request)) = requests.message().await {
+                if sender.send(Ok(echo(request))).await.is_err() {
                     break;
                 }
             }
         });
-        Ok(Response::new(ReceiverStream::new(receiver)))
+        ready(Ok(Response::new(ReceiverStream::new(receiver))))
     }
+}
 
-    async fn solve_batch(
-        &self,
-        request: Request<SolveBatchRequest>,
-    ) -> Result<Response<SolveBatchResponse>, Status> {
-        Ok(Response::new(echo_batch(request.into_inner())))
-    }
-
-    type SolveBatchStreamStream = ReceiverStream<Result<SolveBatchResponse, Status>>;
-
-    async fn solve_batch_stream(
-        &self,
-        request: Request<Streaming<SolveBatchRequest>>,
-    ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
-        let mut requests = request.into_inner();
-        let (sender, receiver) = mpsc::channel(BATCH_RESPONSE_BUFFER);
-        tokio::spawn(async move {
-            while let Ok(Some(batch)) = requests.message().await {
-                if sender.send(Ok(echo_batch(batch))).await.is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Response::new(ReceiverStream::new(receiver)))
+/// A SolveStream request's echo: its id, and its puzzle as the solution.
+fn echo_stream_item(request: SolveStreamRequest) -> SolveStreamResponse {
+    SolveStreamResponse {
+        id: request.id,
+        outcome: Outcome::Solved.into(),
+        solution: request.puzzle,
+        error: None,
+        stats: None,
+        grade: None,
     }
 }
 
@@ -148,7 +160,7 @@ pub async fn start_echo_server() -> Result<(SocketAddr, tokio::task::JoinHandle<
         .map_err(|error| BenchError::Echo(error.to_string()))?;
     let server = tokio::spawn(async move {
         let _ = Server::builder()
-            .add_service(SudokuServiceServer::new(EchoService))
+            .add_service(Echo)
             .serve_with_incoming(TcpListenerStream::new(listener))
             .await;
     });
