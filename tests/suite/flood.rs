@@ -20,6 +20,7 @@ use crate::common::process::ServerProcess;
 use crate::common::tls::{Authority, TlsFiles};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::server::OTHER_CALLS;
 use tonic::transport::Channel;
 
 /// The bound a server printed in its startup line, in bytes.
@@ -78,6 +79,9 @@ struct FloodSize {
     web_streams: usize,
     /// gRPC-Web Solve calls whose message never ends, one per connection.
     web_calls: usize,
+    /// Reflection streams whose first request never comes, on one
+    /// connection.
+    reflection_calls: usize,
 }
 
 /// What a flood found: the bound the server printed and its peak resident
@@ -93,6 +97,8 @@ struct FloodReport {
     batch_streams_refused: usize,
     calls_refused: usize,
     web_calls_refused: usize,
+    reflection_held: usize,
+    reflection_refused: usize,
 }
 
 /// Starts a server with `flags`, floods it with `size`, reports, and
@@ -123,6 +129,9 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
         .pending_calls(&address, size.call_connections, size.calls_per_connection)
         .await;
     flood
+        .pending_reflection_calls(&address, size.reflection_calls)
+        .await;
+    flood
         .idle_connections(&address, size.idle_connections)
         .await;
     let server = tokio::task::spawn_blocking(move || {
@@ -132,6 +141,7 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
     .await
     .unwrap();
     let (streams_open, calls_waiting) = flood.open();
+    let (reflection_held, reflection_refused) = flood.reflection_calls();
     let report = FloodReport {
         bound,
         peak: server.memory_kib("VmHWM") * 1024,
@@ -143,11 +153,14 @@ async fn flood(flags: &[&str], size: FloodSize) -> FloodReport {
         batch_streams_refused: flood.batch_streams_refused,
         calls_refused: flood.calls_refused(),
         web_calls_refused: flood.web_calls_refused,
+        reflection_held,
+        reflection_refused,
     };
     eprintln!(
         "flood: {streams_open} streams, {} batch streams open and {calls_waiting} calls \
-         waiting; refused {} connections, {} streams, {} batch streams, {} calls, {} \
-         gRPC-Web calls; server peak {:.1} MiB, bound {:.1} MiB",
+         waiting, {reflection_held} reflection streams held; refused {} connections, {} \
+         streams, {} batch streams, {} calls, {} gRPC-Web calls, {reflection_refused} \
+         reflection streams; server peak {:.1} MiB, bound {:.1} MiB",
         report.batch_streams_open,
         report.connections_refused,
         report.streams_refused,
@@ -202,6 +215,7 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
         calls_per_connection: 8,
         web_streams: 2,
         web_calls: 8,
+        reflection_calls: 56,
     };
     let report = flood(&flags, size).await;
     assert!(
@@ -220,7 +234,10 @@ async fn a_hostile_flood_stays_under_the_memory_bound_and_health_answers_after()
     assert_eq!(report.batch_streams_refused, 2);
     assert_eq!(report.calls_waiting, 96 - 24 - 8);
     assert_eq!(report.calls_refused, 96 - (96 - 24 - 8));
-    assert_eq!(report.connections_refused, 2 + 8 + 2 + 8 + 12 + 60 - 64);
+    // Headers alone hold the 48 slots of watches and reflection, no more.
+    assert_eq!(report.reflection_held, OTHER_CALLS);
+    assert_eq!(report.reflection_refused, 56 - OTHER_CALLS);
+    assert_eq!(report.connections_refused, 2 + 8 + 2 + 8 + 12 + 1 + 60 - 64);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -237,6 +254,7 @@ async fn at_the_default_settings() {
         calls_per_connection: 64,
         web_streams: 16,
         web_calls: 64,
+        reflection_calls: 64,
     };
     let report = flood(&["--first-call-timeout", "120s"], size).await;
     assert!(

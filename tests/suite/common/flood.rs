@@ -68,6 +68,10 @@ pub struct Flood {
     calls_waiting: Arc<AtomicUsize>,
     /// Unary calls the server refused.
     calls_refused: Arc<AtomicUsize>,
+    /// Reflection streams still waiting for their end.
+    reflection_waiting: Arc<AtomicUsize>,
+    /// Reflection streams the server refused.
+    reflection_refused: Arc<AtomicUsize>,
     /// Connections the server refused (for idle ones, see
     /// [`Flood::closed_idle_connections`]).
     pub connections_refused: usize,
@@ -216,12 +220,7 @@ impl Flood {
                 let (waiting, refused) = (self.calls_waiting.clone(), self.calls_refused.clone());
                 waiting.fetch_add(1, Ordering::SeqCst);
                 self.calls.spawn(async move {
-                    let mut request = tonic::Request::new(tokio_stream::pending::<SolveRequest>());
-                    let padding = "p"
-                        .repeat(7 * 1024 + 512)
-                        .parse()
-                        .expect("an ASCII header value");
-                    request.metadata_mut().insert("x-padding", padding);
+                    let request = padded(tokio_stream::pending::<SolveRequest>());
                     let answer = solve_with_body(channel, request).await;
                     waiting.fetch_sub(1, Ordering::SeqCst);
                     if answer.is_err() {
@@ -231,6 +230,29 @@ impl Flood {
             }
             self.channels.push(channel);
         }
+    }
+
+    /// Opens one connection with `calls` reflection streams whose first
+    /// request never comes, each with 7.5 KiB of headers: they share the
+    /// slots of health watches ([`sudoku_grpc::server::OTHER_CALLS`]).
+    pub async fn pending_reflection_calls(&mut self, address: &str, calls: usize) {
+        let Some(channel) = connection(address).await else {
+            self.connections_refused += 1;
+            return;
+        };
+        for _ in 0..calls {
+            let channel = channel.clone();
+            let waiting = self.reflection_waiting.clone();
+            let refused = self.reflection_refused.clone();
+            waiting.fetch_add(1, Ordering::SeqCst);
+            self.calls.spawn(async move {
+                if !reflection_without_request(channel).await {
+                    refused.fetch_add(1, Ordering::SeqCst);
+                }
+                waiting.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+        self.channels.push(channel);
     }
 
     /// Opens `count` HTTP/1.1 connections, each with a gRPC-Web SolveStream
@@ -330,7 +352,50 @@ impl Flood {
     }
 
     /// Unary calls the server has refused so far.
+    /// Reflection streams held open, and those the server refused.
+    pub fn reflection_calls(&self) -> (usize, usize) {
+        (
+            self.reflection_waiting.load(Ordering::SeqCst),
+            self.reflection_refused.load(Ordering::SeqCst),
+        )
+    }
+
     pub fn calls_refused(&self) -> usize {
         self.calls_refused.load(Ordering::SeqCst)
     }
+}
+
+/// A v1 reflection stream that sends 7.5 KiB of headers and never a
+/// request, until the server ends it; false if the server refused it.
+async fn reflection_without_request(channel: Channel) -> bool {
+    use tonic_reflection::pb::v1::{ServerReflectionRequest, ServerReflectionResponse};
+    let mut grpc = tonic::client::Grpc::new(channel);
+    if grpc.ready().await.is_err() {
+        return false;
+    }
+    let request = padded(tokio_stream::pending::<ServerReflectionRequest>());
+    let codec =
+        tonic_prost::ProstCodec::<ServerReflectionRequest, ServerReflectionResponse>::default();
+    let path = http::uri::PathAndQuery::from_static(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    );
+    match grpc.streaming(request, path, codec).await {
+        Ok(response) => {
+            let _ = response.into_inner().message().await;
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// `message` as a request with 7.5 KiB of headers (the server takes up to
+/// 8 KiB).
+fn padded<T>(message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    let padding = "p"
+        .repeat(7 * 1024 + 512)
+        .parse()
+        .expect("an ASCII header value");
+    request.metadata_mut().insert("x-padding", padding);
+    request
 }
