@@ -137,9 +137,9 @@ pub struct CallPolicy<S> {
     policy: Arc<Policy>,
 }
 
-impl<S, B> Service<Request<B>> for CallPolicy<S>
+impl<S> Service<Request<Body>> for CallPolicy<S>
 where
-    S: Service<Request<B>, Response = Response<Body>>,
+    S: Service<Request<Body>, Response = Response<Body>>,
     S::Future: Send + 'static,
     S::Error: Send + 'static,
 {
@@ -151,7 +151,7 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, mut request: Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: Request<Body>) -> Self::Future {
         if let Some(connection) = request.extensions().get::<ConnectionInfo>() {
             connection.mark_called();
         }
@@ -175,14 +175,24 @@ where
                 .refused(rpc, ServiceError::DeadlineExceeded.into());
             return Box::pin(std::future::ready(Ok(response)));
         }
-        let arrived = one_request.then(|| {
+        let handler_ran = (rpc.is_some() || one_request).then(|| {
             let arrived = RequestArrived::default();
             request.extensions_mut().insert(arrived.clone());
             arrived
         });
+        let body_failed = TransportFailed::default();
+        let request = match handler_ran {
+            Some(_) => request.map(|body| {
+                Body::new(WatchedBody {
+                    body,
+                    failed: body_failed.clone(),
+                })
+            }),
+            None => request,
+        };
         let call = self.inner.call(request);
         let policy = self.policy.clone();
-        let handler_ran = arrived.clone();
+        let arrived = handler_ran.clone().filter(|_| one_request);
         let call = unless_request_late(call, arrived, policy.request_timeout);
         Box::pin(async move {
             // Counts a unary call abandoned before its handler answered (the
@@ -201,8 +211,14 @@ where
             abandoned.answered();
             let response = match handled {
                 Ok(response) => {
-                    let before_handler = handler_ran.is_some_and(|arrived| !arrived.has_arrived());
-                    policy.rewrite_refusal(rpc, response, before_handler)
+                    let refused_by = match handler_ran {
+                        Some(arrived) if !arrived.has_arrived() && body_failed.is_set() => {
+                            RefusedBy::Transport
+                        }
+                        Some(arrived) if !arrived.has_arrived() => RefusedBy::Tonic,
+                        _ => RefusedBy::Handler,
+                    };
+                    policy.rewrite_refusal(rpc, response, refused_by)
                 }
                 Err(Unanswered::DeadlinePassed) => {
                     policy.refused(rpc, ServiceError::DeadlineExceeded.into())
@@ -218,6 +234,65 @@ where
             };
             Ok(response.map(|body| Body::new(HoldSlot { body, _slot: slot })))
         })
+    }
+}
+
+/// Who answered a sudoku call whose response the policy sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RefusedBy {
+    /// Its handler ran (and counted the call), or it is no sudoku call.
+    Handler,
+    /// tonic, before the handler, on what the request sent.
+    Tonic,
+    /// tonic, before the handler, because the request body failed under
+    /// it: the client's connection dropped.
+    Transport,
+}
+
+/// Set when a request body fails (its connection dropped or was reset).
+#[derive(Debug, Clone, Default)]
+struct TransportFailed(Arc<std::sync::atomic::AtomicBool>);
+
+impl TransportFailed {
+    fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+/// A request body that records whether it failed.
+struct WatchedBody<B> {
+    body: B,
+    failed: TransportFailed,
+}
+
+impl<B> HttpBody for WatchedBody<B>
+where
+    B: HttpBody<Data = Bytes> + Unpin,
+{
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        let frame = Pin::new(&mut self.body).poll_frame(cx);
+        if let Poll::Ready(Some(Err(_))) = &frame {
+            self.failed.set();
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 
@@ -319,14 +394,16 @@ impl Policy {
     /// service's status, and counts the call. Only a trailers-only response
     /// has `grpc-status` in its headers; tonic's own refusals are known by
     /// their wording (see [`ServiceError::from_inbound_status`]), and a
-    /// unary call's by its handler not having run (`before_handler`): one
-    /// this service has no code of its own for (a frame with a bad
-    /// compression flag, say: INTERNAL) keeps tonic's, and is counted too.
+    /// sudoku call's by its handler not having run (`refused_by`): one this
+    /// service has no code of its own for (a frame with a bad compression
+    /// flag, say: INTERNAL) keeps tonic's, and is counted too, and one whose
+    /// request body failed under it (the client's connection dropped) is
+    /// CANCELLED, as a client that went away is.
     fn rewrite_refusal(
         &self,
         rpc: Option<Rpc>,
         response: Response<Body>,
-        before_handler: bool,
+        refused_by: RefusedBy,
     ) -> Response<Body> {
         let Some(status) = tonic::Status::from_header_map(response.headers()) else {
             return response;
@@ -337,7 +414,10 @@ impl Policy {
             None if rpc.is_some() && is_client_reset(&status) => {
                 tonic::Status::cancelled("the client reset the call")
             }
-            None if rpc.is_some() && before_handler => status,
+            None if refused_by == RefusedBy::Transport => {
+                tonic::Status::cancelled("the client's connection failed before its request came")
+            }
+            None if refused_by == RefusedBy::Tonic => status,
             None => return response,
         };
         if let Some(suppressed) = INBOUND_LOG.check() {

@@ -10,9 +10,12 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct CallSlot(pub Arc<tokio::sync::OwnedSemaphorePermit>);
 
-/// Put in a unary call's extensions by the server's call layer, which gives
-/// up on a call whose request message does not come in time; the handler
-/// signals it as soon as it runs, that is once the message has arrived.
+/// Put in every sudoku call's extensions by the server's call layer; the
+/// handler signals it as soon as it runs: for a unary call (or Generate)
+/// once its request message has arrived, for a stream once tonic has
+/// taken the call. The layer gives up on a unary call whose message does
+/// not come in time, and knows from it whether a refusal came from tonic
+/// (the handler never ran) or from the handler.
 #[derive(Debug, Clone, Default)]
 pub struct RequestArrived(Arc<Arrival>);
 

@@ -42,6 +42,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        RequestArrived::signal_in(&request);
         let slot = self
             .admit_stream(Rpc::SolveStream)
             .inspect_err(|status| self.refuse_stream(Rpc::SolveStream, status))?;
@@ -69,6 +70,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         &self,
         request: Request<Streaming<SolveBatchRequest>>,
     ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
+        RequestArrived::signal_in(&request);
         if *self.draining.borrow() {
             let status = Status::unavailable(
                 "the server is shutting down; open the stream on another server",

@@ -386,7 +386,9 @@ async fn proxy_to(to: std::net::SocketAddr) -> (String, tokio::task::JoinHandle<
 
 /// Every call is counted once, whatever ended it: a unary call tonic
 /// refuses with a code this service has none of its own for (INTERNAL, for
-/// a frame with a bad compression flag), and streams whose client
+/// a frame with a bad compression flag), a stream tonic refuses before its
+/// handler (UNIMPLEMENTED, a compression it lacks), a unary call whose
+/// connection drops before its request came, and streams whose client
 /// cancelled them or whose connection dropped, answered or not
 /// (CANCELLED, never OK or UNKNOWN).
 #[tokio::test]
@@ -401,6 +403,30 @@ async fn every_call_is_counted_once_however_it_ends() {
     let frames = web::GrpcWebBody::parse(&response.body);
     let (code, message) = web::status_of(&response, &frames);
     assert_eq!(code.as_deref(), Some("13"), "{message}");
+    // A stream tonic refuses before its handler: a compression it lacks.
+    let compressed = [
+        ("content-type", "application/grpc-web+proto"),
+        ("x-grpc-web", "1"),
+        ("grpc-encoding", "br"),
+    ];
+    let stream = "/sudoku.v1.SudokuService/SolveStream";
+    let body = web::frame(&crate::common::item("1", CLASSIC));
+    let response = web::request(server.address, "POST", stream, &compressed, &body).await;
+    let frames = web::GrpcWebBody::parse(&response.body);
+    let (code, message) = web::status_of(&response, &frames);
+    assert_eq!(code.as_deref(), Some("12"), "{message}");
+    // A unary call whose connection is cut before its request came.
+    let (url, proxy) = proxy_to(server.address).await;
+    let channel = tonic::transport::Channel::from_shared(url)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let never = tonic::Request::new(tokio_stream::pending());
+    let call = tokio::spawn(solve_with_body(channel, never));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    proxy.abort();
+    let _ = call.await;
 
     // Cancelled with one answered, and with nothing sent.
     let (requests, mut answers) = server.open_stream().await;
@@ -438,14 +464,23 @@ async fn every_call_is_counted_once_however_it_ends() {
     }
 
     let text = server
-        .scrape_until(|text| counted(text, "SolveStream", "CANCELLED") == 4.0)
+        .scrape_until(|text| {
+            counted(text, "SolveStream", "CANCELLED") == 4.0
+                && counted(text, "Solve", "CANCELLED") == 1.0
+        })
         .await;
     assert_eq!(counted(&text, "SolveStream", "CANCELLED"), 4.0, "{text}");
+    assert_eq!(
+        counted(&text, "SolveStream", "UNIMPLEMENTED"),
+        1.0,
+        "{text}"
+    );
     assert_eq!(counted(&text, "Solve", "INTERNAL"), 1.0, "{text}");
+    assert_eq!(counted(&text, "Solve", "CANCELLED"), 1.0, "{text}");
     let calls: f64 = text
         .lines()
         .filter(|line| line.starts_with("sudoku_calls_total{"))
         .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
         .sum();
-    assert_eq!(calls, 5.0, "{text}");
+    assert_eq!(calls, 7.0, "{text}");
 }
