@@ -67,7 +67,7 @@ pub fn shown_status_with_cause(status: &tonic::Status) -> String {
     let Some(cause) = std::error::Error::source(status).map(deepest_cause) else {
         return shown;
     };
-    match connection_failure(status, &cause) {
+    match connection_failure(&cause) {
         Some(failure) => failure,
         None if shown.contains(&cause) => shown,
         None => format!("{shown} ({})", self::shown(&cause)),
@@ -82,7 +82,7 @@ pub fn shown_call_failure(status: &tonic::Status) -> String {
     let Some(cause) = std::error::Error::source(status).map(deepest_cause) else {
         return format!("the server answered {}", shown_status(status));
     };
-    match connection_failure(status, &cause) {
+    match connection_failure(&cause) {
         Some(failure) => failure,
         None => format!("the call failed: {}", shown_status_with_cause(status)),
     }
@@ -96,27 +96,31 @@ pub fn shown_call_failure(status: &tonic::Status) -> String {
 /// the server closed, as does a client without the certificate a server
 /// asks for (TLS 1.3 refuses it after the handshake): each is told what a
 /// TLS server needs.
-fn connection_failure(status: &tonic::Status, cause: &str) -> Option<String> {
-    let cause = shown(cause);
-    if cause.contains("fatal alert: CertificateRequired") {
+fn connection_failure(cause: &str) -> Option<String> {
+    let shown_cause = shown(cause);
+    let cause = cause.to_lowercase();
+    if cause.contains("fatal alert: certificaterequired") {
         Some(
             "the server refused the TLS handshake: it requires a client certificate \
              (--tls-cert and --tls-key)"
                 .to_string(),
         )
     } else if cause.contains("fatal alert") {
-        Some(format!("the server refused the TLS handshake ({cause})"))
-    } else if status.message().starts_with("h2 protocol error") {
         Some(format!(
-            "the connection failed: the server's reply is not HTTP/2 ({cause}); a TLS server \
-             needs a client that speaks TLS (--tls-ca FILE or an https:// address)"
+            "the server refused the TLS handshake ({shown_cause})"
+        ))
+    } else if cause.contains("frame with invalid size") {
+        // A TLS record read as an HTTP/2 frame.
+        Some(format!(
+            "the connection failed: the server's reply is not HTTP/2 ({shown_cause}); a TLS \
+             server needs a client that speaks TLS (--tls-ca FILE or an https:// address)"
         ))
     } else if ["broken pipe", "reset by peer", "connection closed"]
         .iter()
         .any(|closed| cause.contains(closed))
     {
         Some(format!(
-            "the connection failed: the server closed it ({cause}); a TLS server closes \
+            "the connection failed: the server closed it ({shown_cause}); a TLS server closes \
              connections that do not speak TLS (--tls-ca FILE or an https:// address) or \
              that bring no client certificate it trusts (--tls-cert and --tls-key)"
         ))
