@@ -139,8 +139,11 @@ async fn health_calls_whose_message_never_comes_give_back_their_slots_at_the_fir
 }
 
 /// A v1 reflection call that sends its headers and never a request; how
-/// the server ends it.
-async fn reflection_without_request(channel: Channel) -> tonic::Status {
+/// the server ends it. `opened` counts it once its headers are answered.
+async fn reflection_without_request(
+    channel: Channel,
+    opened: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) -> tonic::Status {
     let mut grpc = tonic::client::Grpc::new(channel);
     grpc.ready().await.unwrap();
     let never = tonic::Request::new(tokio_stream::pending::<v1::ServerReflectionRequest>());
@@ -154,6 +157,7 @@ async fn reflection_without_request(channel: Channel) -> tonic::Status {
         .await
         .expect("reflection answers with headers at once")
         .into_inner();
+    opened.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     responses
         .message()
         .await
@@ -169,28 +173,25 @@ async fn reflection_calls_whose_request_never_comes_give_back_their_slots_at_the
     };
     let server = TestServer::start(settings, 1, 4).await;
     let channel = server.channel().await;
+    let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let held: Vec<_> = (0..OTHER_CALLS)
-        .map(|_| tokio::spawn(reflection_without_request(channel.clone())))
+        .map(|_| tokio::spawn(reflection_without_request(channel.clone(), opened.clone())))
         .collect();
     // Headers alone take every slot reflection shares with health
-    // watches for a while (the probes begin once the calls have surely
-    // reached the server, so that none of them finds a probe in its
-    // slot)...
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let refused = tokio::time::timeout(Duration::from_secs(10), async {
-        let mut client = HealthClient::new(channel.clone());
-        loop {
-            let watch = HealthCheckRequest {
-                service: String::new(),
-            };
-            match client.watch(watch).await {
-                Err(status) if status.code() == Code::ResourceExhausted => break status,
-                _ => tokio::time::sleep(Duration::from_millis(5)).await,
-            }
-        }
+    // watches (the probe comes once every call has its headers answered,
+    // well within the 2 s they may wait)...
+    crate::common::eventually("every reflection call has its headers answered", || {
+        opened.load(std::sync::atomic::Ordering::SeqCst) == OTHER_CALLS
     })
-    .await
-    .expect("the calls without a request hold the slots until their timeout");
+    .await;
+    let watch = HealthCheckRequest {
+        service: String::new(),
+    };
+    let refused = HealthClient::new(channel.clone())
+        .watch(watch)
+        .await
+        .expect_err("the calls without a request hold every slot");
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert!(
         refused
             .message()

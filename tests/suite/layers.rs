@@ -3,13 +3,17 @@
 //! dependencies, and no file of either crate imports a file that imports
 //! it, directly or through others.
 //!
-//! The import graph is one of files. A directory's `mod.rs` and a crate's
-//! `lib.rs` declare and re-export their children: an import of an item
-//! through one of them is followed (through its `use` declarations) to the
-//! file that defines the item, and the facade itself is no node of the
-//! graph. Test modules, and items under `#[cfg(test)]`, may import
-//! anything and are left out. Paths are read from `use` declarations and
-//! from `crate::`, `super::` and `self::` paths written in code.
+//! The import graph is one of files, as the layering rule has it: a
+//! directory's `mod.rs` (and a crate's `lib.rs`) is its files' parent, not
+//! one of them. Its children may use what it defines, and it may use them
+//! (a module's shared types, and its entry point, live there), so it is no
+//! node of the graph; an import of an item it only re-exports is followed
+//! (through its `use` declarations) to the file that defines the item. A
+//! circle through a parent's own items is not caught. Test modules, and
+//! items under `#[cfg(test)]`, may import anything and are left out.
+//! Paths are read from `use` declarations, and from paths written in code
+//! that start with `crate::`, `super::`, `self::` or a module bound by
+//! `use`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -74,7 +78,7 @@ fn files_of(crate_dir: &Path) -> BTreeMap<Module, File> {
 }
 
 /// `text` without comment lines and without the items under
-/// `#[cfg(test)]` (a `mod tests { ... }` runs to the end of the file).
+/// `#[cfg(test)]` (each to the line where its braces close).
 fn without_tests(text: &str) -> String {
     let mut code = String::new();
     let mut lines = text.lines();
@@ -212,13 +216,13 @@ fn split_top_level(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The `crate::`, `super::` and `self::` paths written in `code` outside
-/// `use` declarations.
-fn code_paths(code: &str) -> Vec<Vec<String>> {
+/// The paths written in `code` that start with one of `roots` (`crate`,
+/// `super`, `self`, and the modules bound by `use`).
+fn code_paths(code: &str, roots: &[&str]) -> Vec<Vec<String>> {
     let mut paths = Vec::new();
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    for root in ["crate::", "super::", "self::"] {
-        for (at, _) in code.match_indices(root) {
+    for root in roots {
+        for (at, _) in code.match_indices(&format!("{root}::")) {
             if code[..at].ends_with(|c: char| is_ident(c) || c == ':') {
                 continue;
             }
@@ -290,10 +294,28 @@ impl Graph {
             if file.facade || file.test {
                 continue;
             }
-            let paths = use_paths(&file.code)
+            let uses = use_paths(&file.code);
+            // A module bound by `use` (`use super::forcing;`) roots paths in
+            // code (`forcing::explain`) as its path does.
+            let aliases: Vec<(String, Vec<String>)> = uses
+                .iter()
+                .filter(|(path, _)| {
+                    let target = self.resolve(module, path, 0);
+                    target.is_some_and(|target| target.last() == path.last())
+                })
+                .map(|(path, name)| (name.clone(), path.clone()))
+                .collect();
+            let roots: Vec<&str> = ["crate", "super", "self"]
                 .into_iter()
-                .map(|(path, _)| path)
-                .chain(code_paths(&file.code));
+                .chain(aliases.iter().map(|(name, _)| name.as_str()))
+                .collect();
+            let in_code = code_paths(&file.code, &roots).into_iter().map(|path| {
+                match aliases.iter().find(|(name, _)| *name == path[0]) {
+                    Some((_, full)) => [full.clone(), path[1..].to_vec()].concat(),
+                    None => path,
+                }
+            });
+            let paths = uses.into_iter().map(|(path, _)| path).chain(in_code);
             let used: BTreeSet<Module> = paths
                 .filter_map(|path| self.resolve(module, &path, 0))
                 .filter(|target| target != module)
@@ -456,4 +478,46 @@ fn the_domain_crate_depends_on_no_grpc_async_or_http_crate() {
             "the service does not depend on {name}"
         );
     }
+}
+
+/// The reading and the circle check on a made-up crate whose one circle
+/// runs through a module bound by `use` and a re-export of its parent.
+#[test]
+fn a_circle_through_a_bound_module_and_a_re_export_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("src/lib.rs", "pub mod shapes;\n");
+    write(
+        "src/shapes/mod.rs",
+        "mod circle;\nmod square;\npub use square::Square;\n",
+    );
+    write(
+        "src/shapes/circle.rs",
+        "use super::super::shapes;\n\npub fn area() -> f64 {\n    shapes::Square::side()\n}\n",
+    );
+    write(
+        "src/shapes/square.rs",
+        "use super::circle::area;\n\npub struct Square;\n\n#[cfg(test)]\nmod tests {\n    use crate::shapes::circle;\n}\n",
+    );
+    let graph = Graph {
+        files: files_of(dir.path()),
+    };
+    let imports = graph.imports();
+    assert!(imports[&module("shapes/circle")].contains(&module("shapes/square")));
+    assert!(imports[&module("shapes/square")].contains(&module("shapes/circle")));
+    let found = circles(&imports);
+    assert_eq!(found.len(), 2, "{found:?}");
+    // Without the use of the bound module, no circle.
+    write(
+        "src/shapes/circle.rs",
+        "pub fn area() -> f64 {\n    1.0\n}\n",
+    );
+    let graph = Graph {
+        files: files_of(dir.path()),
+    };
+    assert!(circles(&graph.imports()).is_empty());
 }

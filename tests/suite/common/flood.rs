@@ -351,7 +351,6 @@ impl Flood {
         self.batch_streams.len()
     }
 
-    /// Unary calls the server has refused so far.
     /// Reflection streams held open, and those the server refused.
     pub fn reflection_calls(&self) -> (usize, usize) {
         (
@@ -360,6 +359,7 @@ impl Flood {
         )
     }
 
+    /// Unary calls the server has refused so far.
     pub fn calls_refused(&self) -> usize {
         self.calls_refused.load(Ordering::SeqCst)
     }
