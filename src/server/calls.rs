@@ -29,7 +29,11 @@
 //!   message OUT_OF_RANGE and an undecodable one INTERNAL before any
 //!   handler runs; this service, like gRPC's other implementations, says
 //!   RESOURCE_EXHAUSTED and INVALID_ARGUMENT, and counts them, since no
-//!   handler will. Streams map these statuses in their driver.
+//!   handler will. Any other refusal before a sudoku call's handler ran (a
+//!   bad compression flag, an encoding tonic lacks) keeps tonic's code and
+//!   is counted too, and one whose request body failed under it (the
+//!   connection dropped) is CANCELLED. Streams map what fails after their
+//!   handler ran in their driver.
 
 use std::future::Future;
 use std::pin::Pin;
