@@ -184,15 +184,18 @@ where
             request.extensions_mut().insert(arrived.clone());
             arrived
         });
+        // Only a one-request call's body can fail before its handler runs
+        // (tonic runs a stream's handler before reading anything), so
+        // streams' request frames are not wrapped.
         let body_failed = TransportFailed::default();
         let request = match handler_ran {
-            Some(_) => request.map(|body| {
+            Some(_) if one_request => request.map(|body| {
                 Body::new(WatchedBody {
                     body,
                     failed: body_failed.clone(),
                 })
             }),
-            None => request,
+            _ => request,
         };
         let call = self.inner.call(request);
         let policy = self.policy.clone();
