@@ -16,7 +16,7 @@
 //! `use`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The crates of the workspace, by their directory under the root.
 const CRATES: [&str; 2] = [".", "crates/sudoku-core"];
@@ -40,6 +40,7 @@ struct File {
 fn files_of(crate_dir: &Path) -> BTreeMap<Module, File> {
     let src = crate_dir.join("src");
     let mut files = BTreeMap::new();
+    let mut tests = BTreeSet::new();
     let mut todo = vec![src.clone()];
     while let Some(dir) = todo.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -63,6 +64,15 @@ fn files_of(crate_dir: &Path) -> BTreeMap<Module, File> {
                 module.pop();
             }
             let text = std::fs::read_to_string(&path).unwrap();
+            // A file's own module is its children's parent if it is a
+            // facade, else they sit in a directory named after it.
+            let parent = match facade {
+                true => module.clone(),
+                false => module[..module.len() - 1].to_vec(),
+            };
+            for name in test_children(&text) {
+                tests.insert([parent.clone(), vec![name]].concat());
+            }
             files.insert(
                 module,
                 File {
@@ -73,7 +83,9 @@ fn files_of(crate_dir: &Path) -> BTreeMap<Module, File> {
             );
         }
     }
-    mark_test_modules(crate_dir, &mut files);
+    for (module, file) in files.iter_mut() {
+        file.test = tests.iter().any(|test| module.starts_with(test));
+    }
     files
 }
 
@@ -104,43 +116,21 @@ fn without_tests(text: &str) -> String {
     code
 }
 
-/// Marks the modules declared under `#[cfg(test)]`, and what is in them.
-fn mark_test_modules(crate_dir: &Path, files: &mut BTreeMap<Module, File>) {
-    let mut tests = BTreeSet::new();
-    for (module, file) in files.iter() {
-        let path = module_file(crate_dir, module, file.facade);
-        let text = std::fs::read_to_string(path).unwrap();
-        let lines: Vec<&str> = text.lines().map(str::trim).collect();
-        for pair in lines.windows(2) {
-            let declared = pair[1]
+/// The child modules `text` declares under `#[cfg(test)]`.
+fn test_children(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .filter(|pair| pair[0] == "#[cfg(test)]")
+        .filter_map(|pair| {
+            pair[1]
                 .trim_start_matches("pub(crate) ")
                 .trim_start_matches("pub ")
-                .strip_prefix("mod ")
-                .and_then(|rest| rest.strip_suffix(';'));
-            if let (true, Some(name)) = (pair[0] == "#[cfg(test)]", declared) {
-                let parent = if file.facade {
-                    module.clone()
-                } else {
-                    module[..module.len() - 1].to_vec()
-                };
-                tests.insert([parent, vec![name.to_string()]].concat());
-            }
-        }
-    }
-    for (module, file) in files.iter_mut() {
-        file.test = tests.iter().any(|test| module.starts_with(test));
-    }
-}
-
-/// The path of `module`'s file.
-fn module_file(crate_dir: &Path, module: &Module, facade: bool) -> PathBuf {
-    let mut path = crate_dir.join("src");
-    path.extend(module);
-    match (facade, module.is_empty()) {
-        (true, true) => path.join("lib.rs"),
-        (true, false) => path.join("mod.rs"),
-        (false, _) => path.with_extension("rs"),
-    }
+                .strip_prefix("mod ")?
+                .strip_suffix(';')
+                .map(str::to_string)
+        })
+        .collect()
 }
 
 /// Every path a `use` declaration of `code` names, expanded (`a::{b, c::d}`
