@@ -37,6 +37,8 @@
 //!   library: it returns domain answers and lets its caller format them.
 //! * [`cli`]: the `sudoku` command line, one module per command, with
 //!   everything it prints. Nothing below it imports from it.
+//! * [`flag_values`]: durations and sizes as flags take them, and the
+//!   parsers that check each flag's range as it is read.
 //! * [`grouped_channel`]: a channel that moves items in groups and reads as
 //!   a stream, used on both sides of SolveStream.
 //! * [`log_limit`]: log lines a flood cannot multiply, for the service and
@@ -54,6 +56,7 @@ pub mod cli;
 pub mod client;
 pub use sudoku_core as domain;
 pub mod file;
+pub mod flag_values;
 pub mod grouped_channel;
 pub mod log_limit;
 pub mod pool;

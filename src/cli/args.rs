@@ -119,7 +119,7 @@ pub struct TimeoutArg {
         env = "SUDOKU_TIMEOUT",
         value_name = "DURATION",
         default_value = "30s",
-        value_parser = crate::server::parse_duration
+        value_parser = crate::flag_values::parse_duration
     )]
     pub timeout: Duration,
 }

@@ -50,7 +50,7 @@ use tonic::codegen::Bytes;
 use tower::{Layer, Service};
 
 use super::connections::ConnectionInfo;
-use super::settings::format_duration;
+use crate::flag_values::format_duration;
 use crate::log_limit::LogLimit;
 use crate::service::deadline::deadline_of;
 use crate::service::{CallSlot, Metrics, RequestArrived, Rpc, ServiceError, is_client_reset};

@@ -138,11 +138,11 @@ impl MemoryBound {
         MemoryBound {
             base: BASE_BYTES + metrics_endpoint,
             connections: connections * per_connection,
-            calls: calls * (CALL_BYTES + settings.max_message_bytes),
-            streams: settings.max_open_streams as usize * STREAM_BYTES,
-            batch_calls: settings.max_batch_calls as usize * batch_call_bytes(settings),
-            batches: settings.limits().batch_budget_bytes(),
-            requests: settings.max_inflight_bytes,
+            calls: calls * (CALL_BYTES + settings.limits.max_message_bytes),
+            streams: settings.limits.max_open_streams * STREAM_BYTES,
+            batch_calls: settings.limits.max_batch_calls * batch_call_bytes(settings),
+            batches: settings.limits.batch_budget_bytes(),
+            requests: settings.limits.max_inflight_bytes,
             grading: settings.worker_count() * (GRADING_WORKER_BYTES + CLIMB_WORKER_BYTES),
         }
     }
@@ -168,7 +168,7 @@ impl MemoryBound {
 /// limit. Either may also hold its response's base64 copy, 4/3 of it,
 /// when a gRPC-Web client asks for text.
 fn batch_call_bytes(settings: &Settings) -> usize {
-    let limits = settings.limits();
+    let limits = settings.limits;
     let response = limits.max_batch_response_bytes();
     let batch = CALL_BYTES
         + STREAM_BYTES
@@ -213,6 +213,7 @@ mod tests {
     use std::num::NonZeroUsize;
 
     use super::*;
+    use crate::service::Limits;
     use crate::service::limits::GRADE_OVERHEAD_BYTES;
 
     #[test]
@@ -238,11 +239,14 @@ mod tests {
             connection_window_bytes: 65536,
             max_calls: 100,
             max_concurrent_streams: 100,
-            max_message_bytes: 4096,
-            max_open_streams: 5,
-            max_inflight_bytes: 1 << 20,
-            max_batch: 100,
-            max_batch_calls: 3,
+            limits: Limits {
+                max_message_bytes: 4096,
+                max_open_streams: 5,
+                max_inflight_bytes: 1 << 20,
+                max_batch: 100,
+                max_batch_calls: 3,
+                ..Limits::DEFAULT
+            },
             ..Settings::default()
         };
         let bound = MemoryBound::of(&settings);
@@ -264,7 +268,10 @@ mod tests {
         assert!(batch < explain);
         assert_eq!(bound.batch_calls, 3 * explain);
         let larger = Settings {
-            max_batch: 1024,
+            limits: Limits {
+                max_batch: 1024,
+                ..settings.limits
+            },
             ..settings.clone()
         };
         let batch_request = 259 + 2 + 1024 * 2051;

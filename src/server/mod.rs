@@ -43,7 +43,7 @@ pub use metrics_endpoint::{
     HEADER_TIMEOUT as METRICS_HEADER_TIMEOUT, METRICS_CONNECTIONS, serve_metrics,
 };
 pub use process::{init_logging, shutdown_signal};
-pub use settings::{LogFormat, Settings, SettingsError, defaults, parse_bytes, parse_duration};
+pub use settings::{LogFormat, Settings, SettingsError, defaults};
 
 use crate::pb;
 use crate::pb::sudoku_service_server::SERVICE_NAME;
@@ -153,7 +153,7 @@ pub async fn serve(
     let health_service = health::health_server(&health, draining.clone());
     let sudoku = SudokuService::new(
         pool.clone(),
-        settings.limits(),
+        settings.limits,
         metrics.clone(),
         draining.clone(),
     );
@@ -174,7 +174,7 @@ pub async fn serve(
 
     let options = ConnectionOptions {
         max_connections: settings.max_connections as usize,
-        first_call_timeout: settings.first_call_timeout,
+        first_call_timeout: settings.limits.first_call_timeout,
         tls,
     };
     let (incoming, http1_incoming) =
@@ -182,12 +182,12 @@ pub async fn serve(
     let routes = tonic::service::Routes::new(health_service)
         .add_service(GuardedReflection::new(
             reflection_builder().build_v1()?,
-            settings.first_call_timeout,
+            settings.limits.first_call_timeout,
             draining.clone(),
         ))
         .add_service(GuardedReflection::new(
             reflection_builder().build_v1alpha()?,
-            settings.first_call_timeout,
+            settings.limits.first_call_timeout,
             draining.clone(),
         ))
         .add_service(sudoku.into_server())
@@ -198,14 +198,14 @@ pub async fn serve(
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(CallPolicyLayer::new(
             settings.max_calls as usize,
-            settings.max_batch_calls as usize,
-            settings.first_call_timeout,
+            settings.limits.max_batch_calls,
+            settings.limits.first_call_timeout,
             metrics,
         ));
     let http1 = http1::serve(
         http1_incoming,
         layers.service(routes.clone()),
-        settings.first_call_timeout,
+        settings.limits.first_call_timeout,
         draining.clone(),
     );
     let http2 = http2_server(settings)
@@ -346,21 +346,9 @@ fn log_startup(
         metrics = %metrics.map_or_else(|| "off".to_string(), |address| address.to_string()),
         workers,
         queue_depth = settings.queue_depth,
-        stream_window = settings.stream_window,
-        stream_window_bytes = settings.stream_window_bytes,
-        max_inflight_bytes = settings.max_inflight_bytes,
-        max_open_streams = settings.max_open_streams,
         max_calls = settings.max_calls,
-        max_batch = settings.max_batch,
-        batch_window = settings.batch_window,
-        max_batch_calls = settings.max_batch_calls,
         max_connections = settings.max_connections,
-        max_message_bytes = settings.max_message_bytes,
-        max_solve_time = ?settings.max_solve_time,
-        max_grade_time = ?settings.max_grade_time,
-        max_generate_count = settings.max_generate_count,
-        max_generate_wait = ?settings.max_generate_wait,
-        max_climb_wait = ?settings.max_climb_wait,
+        limits = %settings.limits,
         drain_timeout = ?settings.drain_timeout,
         web = settings.web,
         cors_allow_origin = ?settings.cors_allow_origin,

@@ -36,7 +36,7 @@ use tonic::server::NamedService;
 use tower::Service;
 
 use super::http1::drained;
-use super::settings::format_duration;
+use crate::flag_values::format_duration;
 
 /// A reflection service whose streams must have a request within
 /// `first_request_within` and end once `draining` turns true.

@@ -43,6 +43,7 @@
 use std::time::Duration;
 
 use crate::domain::{MAX_PUZZLE_BYTES, TimeLimits};
+use crate::flag_values::{bytes_within, count_within, format_duration, parse_budget, parse_timer};
 
 /// The longest `id` a stream item may carry, in bytes. An id is the
 /// client's name for an item, echoed back; 256 bytes holds any key a client
@@ -68,46 +69,149 @@ pub const GRADE_OVERHEAD_BYTES: usize = 2048;
 pub const MAX_ITEM_CHARGE: usize =
     MAX_ID_BYTES + MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES + GRADE_OVERHEAD_BYTES;
 
-/// Limits the service applies to its calls.
-#[derive(Debug, Clone, Copy)]
+/// Limits the service applies to its calls: the server's flags that bound
+/// its work and what it holds, each declared once, here. The doc of each
+/// field is its flag's help; the server flattens this group into its
+/// settings, reads its defaults from [`Limits::DEFAULT`], and logs it
+/// whole at startup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
 pub struct Limits {
-    /// Puzzles of one stream in flight at once.
+    /// Puzzles of one stream in flight at once; past this the server stops
+    /// reading that stream until answers go out.
+    #[arg(long, env = "SUDOKU_STREAM_WINDOW",
+          value_parser = count_within(u64::MAX),
+          default_value_t = Limits::DEFAULT.stream_window)]
     pub stream_window: usize,
-    /// Bytes one stream's puzzles in flight may be charged at once.
+
+    /// Bytes the puzzles of one stream in flight may hold at once (each is
+    /// charged its id, its text and 512 bytes for its answer); past this the
+    /// server stops reading that stream.
+    #[arg(long, env = "SUDOKU_STREAM_WINDOW_BYTES",
+          value_parser = bytes_within(MAX_ITEM_CHARGE, MAX_STREAM_WINDOW_BYTES,
+                                      "what the largest item allowed is charged"),
+          default_value_t = Limits::DEFAULT.stream_window_bytes)]
     pub stream_window_bytes: usize,
-    /// SolveStream calls open at once; more are refused.
-    pub max_open_streams: usize,
-    /// Largest request or response message, in bytes (batch responses and
-    /// Explain responses have their own limits).
-    pub max_message_bytes: usize,
-    /// Bytes all streams together may be charged at once.
+
+    /// Bytes all SolveStreams together may hold in puzzles in flight,
+    /// charged as for a stream's window; a stream whose next item does not
+    /// fit stops reading until it does. Unary calls are not charged, and
+    /// batch calls have a budget of their own (room for the largest batch
+    /// and its answers per --max-batch-calls).
+    #[arg(long, env = "SUDOKU_MAX_INFLIGHT_BYTES",
+          value_parser = bytes_within(2 * MAX_ITEM_CHARGE, u32::MAX as usize,
+                                      "a window of one item and one more item"),
+          default_value_t = Limits::DEFAULT.max_inflight_bytes)]
     pub max_inflight_bytes: usize,
-    /// The longest one puzzle may be solved before the solver gives up.
+
+    /// Largest request or response message in bytes. An item holds at most
+    /// a 256-byte id and 2 KiB of puzzle text; larger items are refused one
+    /// by one, and a message over this limit ends its call. (Batch RPCs
+    /// size their messages by --max-batch, and an Explain response may
+    /// take up to 1 MiB.)
+    #[arg(long, env = "SUDOKU_MAX_MESSAGE_BYTES",
+          value_parser = bytes_within(MIN_MESSAGE_BYTES, MAX_MESSAGE_BYTES,
+                                      "a request with the largest id and puzzle allowed"),
+          default_value_t = Limits::DEFAULT.max_message_bytes)]
+    pub max_message_bytes: usize,
+
+    /// The longest the solver may spend on one puzzle; a puzzle that needs
+    /// more gets OUTCOME_GAVE_UP (RESOURCE_EXHAUSTED in a unary call).
+    /// Real puzzles take microseconds to milliseconds.
+    #[arg(long, env = "SUDOKU_MAX_SOLVE_TIME", value_parser = parse_budget,
+          default_value = format_duration(Limits::DEFAULT.max_solve_time))]
     pub max_solve_time: Duration,
-    /// The longest the logical solver may grade, hint or explain one
-    /// puzzle (after its solve) before the grade is marked stalled.
+
+    /// The longest the logical solver may spend grading one puzzle (in a
+    /// Solve or batch that asks for its grade, or each attempt of a
+    /// Generate), or on a Hint or Explain, after the puzzle is solved; a
+    /// grade that needs more is marked stalled, with the reason (and a
+    /// Generate attempt dropped). Separate from --max-solve-time because
+    /// rating the hardest puzzles takes far longer than solving them.
+    #[arg(long, env = "SUDOKU_MAX_GRADE_TIME", value_parser = parse_budget,
+          default_value = format_duration(Limits::DEFAULT.max_grade_time))]
     pub max_grade_time: Duration,
-    /// Most puzzles in one SolveBatch or SolveBatchStream request.
-    pub max_batch: usize,
-    /// Batches of one SolveBatchStream in flight at once.
-    pub batch_window: usize,
-    /// SolveBatch and SolveBatchStream calls open at once
-    /// (`--max-batch-calls`).
-    pub max_batch_calls: usize,
-    /// How long a batch stream may stay open without sending its first
-    /// request: batch call slots are few, so headers alone must not hold
-    /// one (the server's `--first-call-timeout`).
-    pub first_message_timeout: Duration,
-    /// Most puzzles one Generate call may ask for.
+
+    /// Most puzzles one Generate call may ask for; a larger count is
+    /// refused with INVALID_ARGUMENT.
+    #[arg(long, env = "SUDOKU_MAX_GENERATE_COUNT", value_parser = count_within(1_000_000),
+          default_value_t = Limits::DEFAULT.max_generate_count)]
     pub max_generate_count: usize,
-    /// How long a Generate call searches for its next puzzle before it
-    /// gives up on a target too few attempts meet.
+
+    /// How long a Generate call may search for its next puzzle: a target
+    /// that is rarely or never met (min rating 11, say) ends the call with
+    /// what it found and RESOURCE_EXHAUSTED once this passes without one.
+    #[arg(long, env = "SUDOKU_MAX_GENERATE_WAIT", value_parser = parse_budget,
+          default_value = format_duration(Limits::DEFAULT.max_generate_wait))]
     pub max_generate_wait: Duration,
-    /// The same wait for a target that climbs (a rating floor of 9.2 or
-    /// more: see `crate::domain::generate::climb`), whose puzzles take
-    /// seconds to minutes each.
+
+    /// `--max-generate-wait` for a target rated 9.2 or more (min_rating,
+    /// or the level's floor), which random puzzles almost never meet: the
+    /// server climbs to it from a random puzzle instead, in seconds to
+    /// minutes per puzzle (a median of about 6.5 s for 10.0 on two
+    /// workers). A client bounds its own wait with its deadline.
+    #[arg(long, env = "SUDOKU_MAX_CLIMB_WAIT", value_parser = parse_budget,
+          default_value = format_duration(Limits::DEFAULT.max_climb_wait))]
     pub max_climb_wait: Duration,
+
+    /// Most SolveStream and Generate calls open at once on this server;
+    /// more are refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "SUDOKU_MAX_OPEN_STREAMS", value_parser = count_within(1 << 20),
+          default_value_t = Limits::DEFAULT.max_open_streams)]
+    pub max_open_streams: usize,
+
+    /// Most puzzles in one SolveBatch or SolveBatchStream request; a larger
+    /// batch is refused as a whole (INVALID_ARGUMENT). The batch RPCs
+    /// accept request messages up to a full batch of the largest items
+    /// (this many puzzles of 2 KiB and a 256-byte id), and no larger.
+    #[arg(long, env = "SUDOKU_MAX_BATCH", value_parser = count_within(MAX_BATCH_LIMIT as u64),
+          default_value_t = Limits::DEFAULT.max_batch)]
+    pub max_batch: usize,
+
+    /// Batches of one SolveBatchStream in flight at once (fewer when they
+    /// hold the largest items: the stream's window also holds at most two
+    /// full batches of those); past this the server stops reading it.
+    #[arg(long, env = "SUDOKU_BATCH_WINDOW", value_parser = count_within(64),
+          default_value_t = Limits::DEFAULT.batch_window)]
+    pub batch_window: usize,
+
+    /// Most SolveBatch, SolveBatchStream and Explain calls in flight at
+    /// once, besides --max-calls; more are refused at once with
+    /// RESOURCE_EXHAUSTED. Each may hold a request message of up to a full
+    /// batch (or an explanation of up to 1 MiB).
+    #[arg(long, env = "SUDOKU_MAX_BATCH_CALLS", value_parser = count_within(1 << 16),
+          default_value_t = Limits::DEFAULT.max_batch_calls)]
+    pub max_batch_calls: usize,
+
+    /// A connection that has opened no call this long after it was accepted
+    /// (its TLS handshake included) is closed, and a call whose first
+    /// request message has not arrived this long after its headers is
+    /// answered DEADLINE_EXCEEDED (call slots are few, so headers alone
+    /// must not hold one).
+    #[arg(long, env = "SUDOKU_FIRST_CALL_TIMEOUT", value_parser = parse_timer,
+          default_value = format_duration(Limits::DEFAULT.first_call_timeout))]
+    pub first_call_timeout: Duration,
 }
+
+/// The smallest `--max-message-bytes`: a request carrying the largest id
+/// and puzzle text allowed, with room for protobuf's framing.
+pub const MIN_MESSAGE_BYTES: usize = MAX_ID_BYTES + MAX_PUZZLE_BYTES + 64;
+
+/// The largest `--max-message-bytes` accepted: far beyond any answer, which
+/// is a few hundred bytes.
+pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
+
+/// The largest `--stream-window-bytes`: with one more item a window must
+/// fit in `--max-inflight-bytes`, which the budget counts in a `u32`.
+pub const MAX_STREAM_WINDOW_BYTES: usize = u32::MAX as usize - MAX_ITEM_CHARGE;
+
+/// The largest `--max-batch`: what a batch message decodes is bounded by
+/// it (see [`crate::pb::MAX_KEPT`]).
+pub const MAX_BATCH_LIMIT: usize = crate::pb::MAX_KEPT - 1;
+
+/// Limits that cannot work together, found at startup.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LimitsError(pub String);
 
 impl Limits {
     /// The defaults of the server's flags: sized so that the worst case
@@ -124,11 +228,26 @@ impl Limits {
         max_batch: 1024,
         batch_window: 4,
         max_batch_calls: 5,
-        first_message_timeout: Duration::from_secs(10),
+        first_call_timeout: Duration::from_secs(10),
         max_generate_count: 10_000,
         max_generate_wait: Duration::from_secs(10),
         max_climb_wait: Duration::from_secs(120),
     };
+
+    /// Refuses limits that each parse but cannot work together, with a
+    /// message naming the flags. (Each flag's own range is checked as it
+    /// is parsed.)
+    pub fn validate(&self) -> Result<(), LimitsError> {
+        let smallest_budget = self.stream_window_bytes + MAX_ITEM_CHARGE;
+        if self.max_inflight_bytes < smallest_budget {
+            return Err(LimitsError(format!(
+                "--max-inflight-bytes {} must be at least {smallest_budget}: one full \
+                 --stream-window-bytes ({}) and one more item",
+                self.max_inflight_bytes, self.stream_window_bytes
+            )));
+        }
+        Ok(())
+    }
 
     /// How long a Generate call for `request` searches for its next
     /// puzzle, and the flag that sets it: `--max-climb-wait` when its
@@ -205,8 +324,57 @@ impl Limits {
     }
 }
 
+/// The limits as log fields: `stream_window=256 max_solve_time=1s …`.
+impl std::fmt::Display for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::flag_values::as_log_fields(&format!("{self:?}")))
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, Command};
+
+    use super::*;
+
+    /// The startup log shows every limit flag with its value, with nothing
+    /// to list by hand: a field added to [`Limits`] is logged as it is.
+    #[test]
+    fn the_log_line_names_every_limit_with_its_value() {
+        let logged = Limits::DEFAULT.to_string();
+        let flags = Limits::augment_args(Command::new("limits"));
+        let ids: Vec<_> = flags
+            .get_arguments()
+            .map(|arg| arg.get_id().as_str())
+            .collect();
+        assert_eq!(ids.len(), 14, "{ids:?}");
+        for id in ids {
+            assert!(logged.contains(&format!("{id}=")), "{id} missing: {logged}");
+        }
+        assert!(
+            logged.starts_with("stream_window=256 stream_window_bytes=262144 "),
+            "{logged}"
+        );
+        assert!(logged.contains(" max_solve_time=1s "), "{logged}");
+        assert!(logged.ends_with(" first_call_timeout=10s"), "{logged}");
+    }
+
+    /// Each flag's default is the field's value in [`Limits::DEFAULT`].
+    #[test]
+    fn the_flags_defaults_are_the_default_limits() {
+        #[derive(clap::Parser)]
+        struct Flags {
+            #[command(flatten)]
+            limits: Limits,
+        }
+        let parsed = <Flags as clap::Parser>::try_parse_from(["limits"]).unwrap();
+        assert_eq!(parsed.limits, Limits::DEFAULT);
+        assert_eq!(parsed.limits.validate(), Ok(()));
     }
 }

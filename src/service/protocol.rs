@@ -132,7 +132,7 @@ impl Protocol for Batches {
     }
 
     fn first_message_timeout(&self) -> Option<std::time::Duration> {
-        Some(self.limits.first_message_timeout)
+        Some(self.limits.first_call_timeout)
     }
 
     fn largest(&self) -> (usize, usize) {

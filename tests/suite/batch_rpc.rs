@@ -13,6 +13,7 @@ use crate::common::{
 use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResult};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use sudoku_grpc::service::answer_request;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -26,9 +27,12 @@ fn batch(id: impl Into<String>, puzzles: &[&str]) -> SolveBatchRequest {
 }
 
 /// Default settings but for `--max-batch`.
-fn max_batch(max_batch: u32) -> Settings {
+fn max_batch(max_batch: usize) -> Settings {
     Settings {
-        max_batch,
+        limits: Limits {
+            max_batch,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     }
 }
@@ -333,7 +337,10 @@ async fn batch_stream_answers_match_unary_solve_on_the_shipped_puzzles() {
 #[tokio::test]
 async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
     let settings = Settings {
-        max_batch_calls: 1,
+        limits: Limits {
+            max_batch_calls: 1,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 64).await;
@@ -405,8 +412,11 @@ async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
 #[tokio::test]
 async fn batches_are_counted_per_puzzle_and_each_call_once() {
     let settings = Settings {
-        max_batch: 3,
         metrics_listen: Some(([127, 0, 0, 1], 0).into()),
+        limits: Limits {
+            max_batch: 3,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 64).await;
@@ -541,8 +551,11 @@ async fn a_batch_cut_short_by_the_deadline_is_not_answered_in_part() {
 #[tokio::test]
 async fn a_batch_stream_without_a_request_is_ended_and_frees_its_slot() {
     let settings = Settings {
-        max_batch_calls: 1,
-        first_call_timeout: Duration::from_millis(300),
+        limits: Limits {
+            max_batch_calls: 1,
+            first_call_timeout: Duration::from_millis(300),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 16).await;

@@ -152,11 +152,17 @@ fn the_server_refuses_settings_that_cannot_work_before_it_listens() {
     for (args, message) in [
         (
             &["--max-message-bytes", "0"][..],
-            "sudoku-server: invalid settings: --max-message-bytes 0 must be from 2368",
+            "error: invalid value '0' for '--max-message-bytes <MAX_MESSAGE_BYTES>': 0 must be \
+             from 2368",
         ),
         (
             &["--stream-window-bytes", "10"],
-            "sudoku-server: invalid settings: --stream-window-bytes 10 must be at least",
+            "error: invalid value '10' for '--stream-window-bytes <STREAM_WINDOW_BYTES>': 10 \
+             must be from 4864",
+        ),
+        (
+            &["--max-inflight-bytes", "100KiB"],
+            "sudoku-server: invalid settings: --max-inflight-bytes 102400 must be at least",
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))

@@ -68,7 +68,7 @@ async fn a_request_that_inflates_past_the_limit_is_refused_naming_the_limit() {
     let mut client =
         SudokuServiceClient::new(server.channel().await).send_compressed(CompressionEncoding::Gzip);
     let inflating = " ".repeat(1 << 20);
-    let limit = Settings::default().max_message_bytes;
+    let limit = Settings::default().limits.max_message_bytes;
     let expected = format!(
         "request message too large: over {limit} bytes once decompressed (--max-message-bytes)"
     );

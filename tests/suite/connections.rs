@@ -11,6 +11,7 @@ use crate::common::{CLASSIC, TestServer, sample};
 use sudoku_grpc::pb::SolveRequest;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tonic::Code;
@@ -23,8 +24,11 @@ const FIRST_CALL_TIMEOUT: Duration = Duration::from_secs(1);
 fn settings(max_connections: u32) -> Settings {
     Settings {
         max_connections,
-        first_call_timeout: FIRST_CALL_TIMEOUT,
         metrics_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        limits: Limits {
+            first_call_timeout: FIRST_CALL_TIMEOUT,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     }
 }

@@ -13,6 +13,7 @@ use sudoku_grpc::domain::logic::Rating;
 use sudoku_grpc::domain::{Outcome, parse_board, solve_board};
 use sudoku_grpc::pb::{self, GenerateRequest, GenerateResponse};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use sudoku_grpc::service::{ERROR_DOMAIN, GENERATE_GAVE_UP_REASON, parse_generate_request};
 use tonic::{Code, Status, Streaming};
 use tonic_types::StatusExt;
@@ -281,7 +282,10 @@ async fn assert_refused(server: &TestServer, request: GenerateRequest, field: &s
 #[tokio::test]
 async fn invalid_requests_name_their_field() {
     let settings = Settings {
-        max_generate_count: 100,
+        limits: Limits {
+            max_generate_count: 100,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;
@@ -406,8 +410,11 @@ async fn each_attempt_is_graded_within_the_grading_time() {
         ..Default::default()
     };
     let no_time = Settings {
-        max_grade_time: Duration::from_nanos(1),
-        max_generate_wait: Duration::from_millis(300),
+        limits: Limits {
+            max_grade_time: Duration::from_nanos(1),
+            max_generate_wait: Duration::from_millis(300),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(no_time, 2, 8).await;
@@ -439,7 +446,10 @@ async fn gave_up(server: &TestServer, request: GenerateRequest) -> (Status, Dura
 #[tokio::test]
 async fn a_target_never_met_ends_within_the_budget_saying_how_far_it_got() {
     let settings = Settings {
-        max_generate_wait: Duration::from_millis(300),
+        limits: Limits {
+            max_generate_wait: Duration::from_millis(300),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 8).await;
@@ -485,7 +495,10 @@ async fn a_target_never_met_ends_within_the_budget_saying_how_far_it_got() {
 #[tokio::test]
 async fn a_target_at_the_top_climbs_under_its_own_wait() {
     let settings = Settings {
-        max_generate_wait: Duration::from_millis(1),
+        limits: Limits {
+            max_generate_wait: Duration::from_millis(1),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 8).await;
@@ -502,7 +515,10 @@ async fn a_target_at_the_top_climbs_under_its_own_wait() {
     assert_eq!(puzzles[0].seed, 3);
 
     let settings = Settings {
-        max_climb_wait: Duration::from_millis(300),
+        limits: Limits {
+            max_climb_wait: Duration::from_millis(300),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 8).await;

@@ -12,6 +12,7 @@ use sudoku_grpc::pb::{
     SolveResponse, SolveStreamRequest, Step,
 };
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use tonic::Code;
 use tonic_types::StatusExt;
 
@@ -197,7 +198,10 @@ async fn solve_graded_under(settings: Settings) -> SolveResponse {
 #[tokio::test]
 async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
     let response = solve_graded_under(Settings {
-        max_grade_time: Duration::from_millis(5),
+        limits: Limits {
+            max_grade_time: Duration::from_millis(5),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     })
     .await;
@@ -218,7 +222,10 @@ async fn a_grade_out_of_budget_is_stalled_but_the_solve_result_stays() {
 #[tokio::test]
 async fn the_solve_budget_does_not_cut_a_grade_short() {
     let response = solve_graded_under(Settings {
-        max_solve_time: Duration::from_millis(5),
+        limits: Limits {
+            max_solve_time: Duration::from_millis(5),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     })
     .await;
@@ -322,7 +329,10 @@ async fn bad_progress_and_marks_are_refused_naming_the_field() {
 #[tokio::test]
 async fn an_explanation_larger_than_the_message_limit_still_arrives() {
     let settings = Settings {
-        max_message_bytes: 4096,
+        limits: Limits {
+            max_message_bytes: 4096,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;

@@ -7,6 +7,7 @@ use crate::common::TestServer;
 use prost::Message;
 use prost_types::FileDescriptorProto;
 use sudoku_grpc::server::{HEALTH_CHECK_CALLS, OTHER_CALLS, Settings};
+use sudoku_grpc::service::Limits;
 use tonic::Code;
 use tonic::transport::Channel;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -87,7 +88,10 @@ async fn health_call_without_message(channel: Channel, path: &'static str) -> to
 #[tokio::test]
 async fn health_calls_whose_message_never_comes_give_back_their_slots_at_the_first_call_timeout() {
     let settings = Settings {
-        first_call_timeout: Duration::from_secs(2),
+        limits: Limits {
+            first_call_timeout: Duration::from_secs(2),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;
@@ -168,7 +172,10 @@ async fn reflection_without_request(
 async fn reflection_calls_whose_request_never_comes_give_back_their_slots_at_the_first_call_timeout()
  {
     let settings = Settings {
-        first_call_timeout: Duration::from_secs(2),
+        limits: Limits {
+            first_call_timeout: Duration::from_secs(2),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 1, 4).await;

@@ -10,6 +10,7 @@ use crate::common::{
 use sudoku_grpc::domain::MAX_PUZZLE_BYTES;
 use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveRequest};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use sudoku_grpc::service::limits::MAX_ITEM_CHARGE;
 use sudoku_grpc::service::{ERROR_DOMAIN, GAVE_UP_REASON};
 use tonic::Code;
@@ -65,10 +66,13 @@ async fn items_over_their_caps_are_refused_one_by_one_and_the_stream_goes_on() {
 /// one item more: the smallest budget the settings allow for them.
 fn small_budget() -> Settings {
     Settings {
-        stream_window_bytes: 2 * MAX_ITEM_CHARGE,
-        max_inflight_bytes: 3 * MAX_ITEM_CHARGE,
-        max_batch: 1,
         metrics_listen: Some(([127, 0, 0, 1], 0).into()),
+        limits: Limits {
+            stream_window_bytes: 2 * MAX_ITEM_CHARGE,
+            max_inflight_bytes: 3 * MAX_ITEM_CHARGE,
+            max_batch: 1,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     }
 }
@@ -107,7 +111,7 @@ async fn unary_calls_are_not_charged_to_the_stream_budget() {
 #[tokio::test]
 async fn a_stream_waits_for_the_byte_budget_instead_of_failing() {
     let settings = small_budget();
-    let budget = settings.max_inflight_bytes;
+    let budget = settings.limits.max_inflight_bytes;
     let server = TestServer::start(settings, 1, 64).await;
     let (release, blocker) = occupy_worker(&server.pool);
     // A stream reads while its window has room for an item at its largest
@@ -188,8 +192,11 @@ async fn eventually_solves(server: &TestServer) {
 
 fn budget_of(max_solve_time: Duration) -> Settings {
     Settings {
-        max_solve_time,
         metrics_listen: Some(([127, 0, 0, 1], 0).into()),
+        limits: Limits {
+            max_solve_time,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     }
 }
@@ -308,11 +315,14 @@ async fn a_stream_deadline_ends_it_after_the_answers_already_computed() {
 #[tokio::test]
 async fn idle_batch_streams_cannot_make_a_solve_stream_wait() {
     let settings = Settings {
-        max_batch: 4,
-        max_batch_calls: 9,
+        limits: Limits {
+            max_batch: 4,
+            max_batch_calls: 9,
+            ..small_budget().limits
+        },
         ..small_budget()
     };
-    assert!(settings.limits().max_batch_charge() > settings.max_inflight_bytes);
+    assert!(settings.limits.max_batch_charge() > settings.limits.max_inflight_bytes);
     let server = TestServer::start(settings, 2, 64).await;
     let largest = "1".repeat(MAX_PUZZLE_BYTES);
     let mut idle = Vec::new();

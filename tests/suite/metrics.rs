@@ -9,6 +9,7 @@ use crate::common::{CLASSIC, TestServer, occupy_worker, sample, with_metrics};
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveBatchRequest, SolveStreamRequest};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 
@@ -144,7 +145,10 @@ async fn shed_calls_open_streams_and_busy_workers_show_while_they_happen() {
 #[tokio::test]
 async fn streams_over_the_cap_are_refused_and_counted() {
     let settings = Settings {
-        max_open_streams: 1,
+        limits: Limits {
+            max_open_streams: 1,
+            ..with_metrics().limits
+        },
         ..with_metrics()
     };
     let server = TestServer::start(settings, 1, 4).await;

@@ -1,7 +1,6 @@
 //! SolveStream over a real connection: order, ids, bad items, volume,
 //! empty streams, vanishing clients and backpressure.
 
-use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use crate::common::{
@@ -11,6 +10,7 @@ use sudoku_grpc::domain::parse_board;
 use sudoku_grpc::pb::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::pb::{Outcome, SolveStreamRequest, SolveStreamResponse};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use tonic::Code;
 use tonic_types::RpcStatusExt;
 
@@ -181,8 +181,11 @@ async fn a_client_that_drops_mid_stream_leaves_the_server_healthy_and_idle() {
 async fn a_client_that_stops_reading_makes_the_server_stop_taking_work() {
     let window = 8;
     let settings = Settings {
-        stream_window: NonZeroUsize::new(window).unwrap(),
         metrics_listen: Some(([127, 0, 0, 1], 0).into()),
+        limits: Limits {
+            stream_window: window,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = TestServer::start(settings, 2, 64).await;

@@ -13,6 +13,7 @@ use crate::common::{CLASSIC, CLASSIC_SOLUTION, TestServer, sample, with_metrics}
 use prost::Message;
 use sudoku_grpc::pb::{self, GenerateRequest, GenerateResponse, SolveRequest, SolveResponse};
 use sudoku_grpc::server::Settings;
+use sudoku_grpc::service::Limits;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -297,7 +298,10 @@ async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -> Option<Ve
 async fn http1_connections_count_against_the_cap_and_the_first_call_clock() {
     let settings = Settings {
         max_connections: 2,
-        first_call_timeout: FIRST_CALL_TIMEOUT,
+        limits: Limits {
+            first_call_timeout: FIRST_CALL_TIMEOUT,
+            ..with_metrics().limits
+        },
         ..with_metrics()
     };
     let server = server_with(settings).await;
@@ -356,7 +360,10 @@ async fn an_http1_header_section_past_the_buffer_is_refused_and_the_connection_c
 async fn grpc_web_calls_count_against_max_calls() {
     let settings = Settings {
         max_calls: 1,
-        first_call_timeout: Duration::from_secs(30),
+        limits: Limits {
+            first_call_timeout: Duration::from_secs(30),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     };
     let server = server_with(settings).await;
@@ -397,7 +404,10 @@ async fn grpc_web_calls_count_against_max_calls() {
 async fn a_draining_server_closes_idle_http1_connections_at_once() {
     // The first-call clock is far off: only the drain can close it.
     let server = server_with(Settings {
-        first_call_timeout: Duration::from_secs(120),
+        limits: Limits {
+            first_call_timeout: Duration::from_secs(120),
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     })
     .await;
@@ -422,7 +432,10 @@ async fn a_draining_server_closes_idle_http1_connections_at_once() {
 async fn one_connection_server() -> TestServer {
     server_with(Settings {
         max_connections: 1,
-        first_call_timeout: FIRST_CALL_TIMEOUT,
+        limits: Limits {
+            first_call_timeout: FIRST_CALL_TIMEOUT,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     })
     .await
@@ -470,7 +483,10 @@ async fn a_slow_reader_gets_the_whole_page_file_past_the_first_call_clock() {
     std::fs::write(dir.path().join("big.bin"), &big).unwrap();
     let server = server_with(Settings {
         web_dir: Some(dir.path().to_path_buf()),
-        first_call_timeout: FIRST_CALL_TIMEOUT,
+        limits: Limits {
+            first_call_timeout: FIRST_CALL_TIMEOUT,
+            ..Limits::DEFAULT
+        },
         ..Settings::default()
     })
     .await;
