@@ -1,9 +1,13 @@
 //! The driver of one stream: reads requests, hands their items to the
 //! pool, and sends the responses back in request order (see the module
-//! docs of [`crate::streaming`] for the rules it keeps).
+//! docs of [`crate::streaming`] for the rules it keeps). What it may wait
+//! for at each turn, and what each event changes, is its [`Flow`]'s to
+//! say; the driver polls the futures the flow holds and reports what
+//! happened.
 
 use std::collections::VecDeque;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
@@ -14,6 +18,7 @@ use tokio::time::Instant;
 use tokio_stream::{Stream, StreamExt};
 
 use super::budget::{Admission, ByteBudget, Charge, StreamWindow};
+use super::flow::{Flow, Holds};
 use super::protocol::{Ending, Protocol};
 use super::responses::{Group, ResponseSender, StreamSlot};
 use crate::pool::{CancelCheck, JobError, JobHandle, WorkerPool};
@@ -72,69 +77,25 @@ struct Pending<P: Protocol> {
 
 type Boxed<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
-/// The state of one call as the driver goes.
+/// What a stream of protocol `P` holds, for its [`Flow`].
+struct Parts<P>(PhantomData<P>);
+
+impl<P: Protocol> Holds for Parts<P> {
+    type Reserving = Boxed<Charge>;
+    type Charge = Charge;
+    type Submitting = Boxed<Pending<P>>;
+    type Pending = Pending<P>;
+    type Group = Group<P::Response, P::Error>;
+    type Error = P::Error;
+}
+
+/// One call as the driver goes: its window, and its [`Flow`], which holds
+/// the rest and keeps the rules.
 struct Call<P: Protocol> {
     window: Arc<StreamWindow>,
     /// The most one request can be charged.
     largest_charge: usize,
-    pending: VecDeque<Pending<P>>,
-    /// Waiting for budget for the next request, kept from turn to turn so
-    /// that the stream keeps its place in the budget's queue.
-    reserving: Option<Boxed<Charge>>,
-    /// Budget for the next request, ready.
-    reserved: Option<Charge>,
-    /// A batch whose jobs wait for room in the pool.
-    submitting: Option<Boxed<Pending<P>>>,
-    /// The oldest requests' responses, waiting for room in the response
-    /// channel.
-    ready: Option<Group<P::Response, P::Error>>,
-    /// False once the driver has stopped reading.
-    reading: bool,
-    /// True once a request has been read.
-    read_any: bool,
-    /// How the stream ends, once its answers are out: the first reason it
-    /// stopped reading.
-    ending: Option<Ending<P::Error>>,
-}
-
-impl<P: Protocol> Call<P> {
-    /// A call that has read nothing yet, with this window.
-    fn new(window: Arc<StreamWindow>, largest_charge: usize) -> Call<P> {
-        Call {
-            window,
-            largest_charge,
-            pending: VecDeque::new(),
-            reserving: None,
-            reserved: None,
-            submitting: None,
-            ready: None,
-            reading: true,
-            read_any: false,
-            ending: None,
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        !self.reading
-            && self.pending.is_empty()
-            && self.submitting.is_none()
-            && self.ready.is_none()
-    }
-
-    /// Stops reading and drops any budget reserved for the next request.
-    /// Once its answers are out the stream ends as the first call to this
-    /// said.
-    fn stop_reading(&mut self, ending: Ending<P::Error>) {
-        self.reading = false;
-        self.reserving = None;
-        self.reserved = None;
-        self.ending.get_or_insert(ending);
-    }
-
-    /// Whether the driver may read the next request, once it has budget.
-    fn may_read(&self) -> bool {
-        self.reading && self.submitting.is_none() && self.window.has_room()
-    }
+    flow: Flow<Parts<P>>,
 }
 
 /// What the select loop of [`Driver::drive`] ended on.
@@ -163,15 +124,18 @@ impl<P: Protocol> Driver<P> {
     {
         let (puzzles, bytes) = self.protocol.window();
         let largest = self.protocol.largest();
-        let mut call = Call::new(StreamWindow::new(puzzles, bytes, largest), largest.1);
+        let mut call = Call {
+            window: StreamWindow::new(puzzles, bytes, largest),
+            largest_charge: largest.1,
+            flow: Flow::new(),
+        };
         match self.drive(&mut call, &mut requests, &responses).await {
             Stopped::ClientGone => {
                 self.protocol.end(Ending::ClientGone);
             }
             Stopped::Expired => self.expire(&mut call, responses).await,
             Stopped::Done => {
-                let ending = call.ending.take().unwrap_or(Ending::Finished);
-                if let Some(error) = self.protocol.end(ending) {
+                if let Some(error) = self.protocol.end(call.flow.ending()) {
                     responses.end(error);
                     linger(requests).await;
                 }
@@ -193,46 +157,36 @@ impl<P: Protocol> Driver<P> {
     {
         let first_message = self.protocol.first_message_timeout();
         let first_message_by = first_message.map(|timeout| Instant::now() + timeout);
-        while !call.is_done() {
+        while !call.flow.is_done() {
             self.reserve_for_next_read(call);
+            let waits = call.flow.waits(call.window.has_room());
+            let waiting = call.flow.waiting_mut();
             tokio::select! {
                 biased;
                 () = responses.groups.closed() => return Stopped::ClientGone,
                 () = until(self.deadline) => return Stopped::Expired,
-                permit = responses.groups.reserve(), if call.ready.is_some() => match permit {
-                    Ok(permit) => permit.send(call.ready.take().expect("only polled when ready")),
+                permit = responses.groups.reserve(), if waits.send => match permit {
+                    Ok(permit) => permit.send(call.flow.take_ready()),
                     Err(_) => return Stopped::ClientGone,
                 },
-                () = oldest_answered(&*self.protocol, &mut call.pending), if call.ready.is_none() && !call.pending.is_empty() => {
-                    let pending = call.pending.pop_front().expect("the answers came from it");
-                    call.ready = Some(self.answer_group(pending));
+                () = oldest_answered(&*self.protocol, waiting.pending), if waits.answers => {
+                    call.flow.answered(|oldest| self.answer_group(oldest));
                 }
-                pending = poll_some(&mut call.submitting), if call.submitting.is_some() => {
-                    call.submitting = None;
-                    call.pending.push_back(pending);
+                batch = poll_some(waiting.submitting), if waits.submitted => call.flow.submitted(batch),
+                () = until_draining(&mut self.draining), if waits.draining => {
+                    call.flow.stop_reading(Ending::Draining);
                 }
-                () = until_draining(&mut self.draining), if call.reading => {
-                    call.stop_reading(Ending::Draining);
-                }
-                charge = poll_some(&mut call.reserving), if call.reserving.is_some() => {
-                    call.reserving = None;
-                    call.reserved = Some(charge);
-                }
-                () = call.window.freed(), if call.reading && !call.window.has_room() => {}
-                request = requests.next(), if call.may_read() && call.reserved.is_some() => match request {
-                    Some(Ok(first)) => {
-                        call.read_any = true;
-                        self.take_batch(call, first, requests);
-                    }
-                    None => call.stop_reading(Ending::Finished),
-                    Some(Err(error)) => call.stop_reading(Ending::RequestFailed(error)),
+                charge = poll_some(waiting.reserving), if waits.budget => call.flow.reserved(charge),
+                () = call.window.freed(), if waits.window => {}
+                request = requests.next(), if waits.request => match request {
+                    Some(Ok(first)) => self.take_batch(call, first, requests),
+                    None => call.flow.stop_reading(Ending::Finished),
+                    Some(Err(error)) => call.flow.stop_reading(Ending::RequestFailed(error)),
                 },
-                // Last, so that a request that is there is read first, and
-                // never while the stream waits for budget: the wait is the
-                // server's, not a client that sends nothing.
-                () = until(first_message_by), if call.reading && !call.read_any && call.reserving.is_none() => {
+                // Last, so that a request that is there is read first.
+                () = until(first_message_by), if waits.first_request => {
                     let waited = first_message.expect("only set with a timeout");
-                    call.stop_reading(Ending::NoFirstMessage(waited));
+                    call.flow.stop_reading(Ending::NoFirstMessage(waited));
                 }
             }
         }
@@ -243,14 +197,14 @@ impl<P: Protocol> Driver<P> {
     /// has none reserved: at once when it fits, else as a future that waits
     /// (boxed only then, since most reservations fit at once).
     fn reserve_for_next_read(&self, call: &mut Call<P>) {
-        if !call.may_read() || call.reserved.is_some() || call.reserving.is_some() {
+        if !call.flow.needs_budget(call.window.has_room()) {
             return;
         }
         match self.budget.try_reserve(call.largest_charge) {
-            Some(charge) => call.reserved = Some(charge),
+            Some(charge) => call.flow.reserved(charge),
             None => {
                 let wait = self.budget.clone().reserve(call.largest_charge);
-                call.reserving = Some(Box::pin(wait));
+                call.flow.reserving(Box::pin(wait));
             }
         }
     }
@@ -263,10 +217,7 @@ impl<P: Protocol> Driver<P> {
     where
         S: Stream<Item = Result<P::Request, P::Error>> + Unpin,
     {
-        let mut charge = call
-            .reserved
-            .take()
-            .expect("only read with budget reserved");
+        let mut charge = call.flow.request_read();
         let mut batch = Batch {
             kept: Vec::new(),
             items: Vec::new(),
@@ -291,11 +242,11 @@ impl<P: Protocol> Driver<P> {
             match arrived(requests) {
                 Some(Some(Ok(request))) => self.admit(&mut batch, request),
                 Some(Some(Err(error))) => {
-                    call.stop_reading(Ending::RequestFailed(error));
+                    call.flow.stop_reading(Ending::RequestFailed(error));
                     break;
                 }
                 Some(None) => {
-                    call.stop_reading(Ending::Finished);
+                    call.flow.stop_reading(Ending::Finished);
                     break;
                 }
                 None => break,
@@ -341,11 +292,11 @@ impl<P: Protocol> Driver<P> {
             }
         }
         if waiting.is_empty() {
-            call.pending.push_back(pending);
+            call.flow.queued(pending);
             return;
         }
         let pool = self.pool.clone();
-        call.submitting = Some(Box::pin(async move {
+        call.flow.submitting(Box::pin(async move {
             for (job, items) in waiting {
                 let answers = pool.submit(job).await;
                 pending.jobs.push_back(Job { answers, items });
@@ -373,28 +324,26 @@ impl<P: Protocol> Driver<P> {
     /// finished; only requests whose items are all answered are answered,
     /// and everything after the first one that is not is dropped.
     async fn expire(&self, call: &mut Call<P>, responses: ResponseSender<P::Response, P::Error>) {
-        call.submitting = None;
-        call.stop_reading(Ending::DeadlineExceeded);
-        for pending in &call.pending {
-            for job in &pending.jobs {
+        let (ready, pending) = call.flow.expire();
+        for batch in &pending {
+            for job in &batch.jobs {
                 job.answers.stop();
             }
         }
-        let mut groups: Vec<Group<P::Response, P::Error>> = call.ready.take().into_iter().collect();
-        while let Some(mut oldest) = call.pending.pop_front() {
+        let mut groups: Vec<Group<P::Response, P::Error>> = ready.into_iter().collect();
+        for mut oldest in pending {
             let complete = finish_stopped(&*self.protocol, &mut oldest).await;
             groups.push(self.answer_group(oldest));
             if !complete {
                 break;
             }
         }
-        call.pending.clear();
         for group in groups {
             if responses.groups.try_send(group).is_err() {
                 break;
             }
         }
-        if let Some(error) = self.protocol.end(Ending::DeadlineExceeded) {
+        if let Some(error) = self.protocol.end(call.flow.ending()) {
             responses.end(error);
         }
     }

@@ -2,8 +2,11 @@
 //! with no knowledge of gRPC, protobuf or the solver. The service's
 //! handlers adapt their messages to a [`Protocol`] and hand the call to a
 //! [`Driver`]; this module keeps the rules that make a stream safe to
-//! serve, and its tests check them on a paused clock with a protocol made
-//! up for the test.
+//! serve. The rules that say what a stream may wait for next, and how each
+//! event changes what it holds, are a plain state type (`flow.rs`), unit
+//! tested one transition at a time with no runtime; the driver polls what
+//! that state holds, and its own tests check the whole on a paused clock
+//! with a protocol made up for the test.
 //!
 //! The rules:
 //!
@@ -42,6 +45,7 @@
 
 mod budget;
 mod driver;
+mod flow;
 mod protocol;
 mod responses;
 #[cfg(test)]
