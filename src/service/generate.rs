@@ -8,7 +8,9 @@
 //! stream for as long as it runs, and its first job must find room in the
 //! pool's queue or the call is shed.
 //!
-//! A driver task runs the attempts in jobs on the pool (the domain's
+//! The call is a [`Source`] run by the stream core's [`SourceDriver`],
+//! with the deadline, draining, cancellation and end-status handling of
+//! every stream. Its jobs are runs of attempts on the pool (the domain's
 //! [`Seeds`]: one attempt, then twice as many per job up to 16, or one
 //! climb a job), at most [`JOBS_IN_FLIGHT`] at once. A request with a
 //! seed gets its puzzles in seed order, so the same request and seed give
@@ -16,27 +18,22 @@
 //! nothing to reproduce and gets each job's puzzles as soon as the job
 //! ends: a climb that finds a puzzle rated 10 need not wait for the climb
 //! before it to run out, which took a second or more off the median of a
-//! 10.0 call on two workers (docs/generation.md).
-//! It sends through a channel of [`RESPONSE_BUFFER`] responses: a client
-//! that stops reading stops the driver (HTTP/2 flow control fills, then
-//! the channel), and a client that goes away closes the channel, which
-//! ends the driver and drops its jobs, cancelling them.
+//! 10.0 call on two workers (docs/generation.md). A client that stops
+//! reading stops the call once the response channel is full, and one that
+//! goes away cancels its jobs.
 //!
 //! The call ends, after the puzzles found so far, when its deadline passes
 //! (DEADLINE_EXCEEDED), when the server drains (UNAVAILABLE), or when
 //! `--max-generate-wait` passes without a puzzle (RESOURCE_EXHAUSTED with
-//! an ErrorInfo saying what was asked and how far it got).
+//! an ErrorInfo saying what was asked and how far it got); this file says
+//! those in Generate's words, with its progress.
 
 use std::collections::VecDeque;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
-use tokio_stream::Stream;
-use tonic::{Code, Status};
+use tonic::Status;
 
 use super::call_log::log_failed_call;
 use super::error::{GenerateProgress, ServiceError};
@@ -44,20 +41,20 @@ use super::logic_messages::pb_grade;
 use super::metrics::Metrics;
 use super::rpc::Rpc;
 use super::state::SudokuService;
+use super::stream::{end_stream, failed_stream};
 use crate::domain::generate::{
     self, Bound, BoundError, Generated, Request, Seeds, Symmetry, attempt_each,
 };
 use crate::domain::logic::{Level, Rating};
 use crate::pb;
-use crate::pool::{JobError, JobHandle, WorkerPool};
-use crate::streaming::StreamSlot;
+use crate::pool::JobError;
+use crate::streaming::{
+    Ending, ResponseStream, Source, SourceDriver, SourceJob, StreamSlot, response_channel,
+};
 
 /// Jobs of one call on the pool at once: two keep two workers busy on a
 /// long request without one call taking a large pool.
 pub const JOBS_IN_FLIGHT: usize = 2;
-
-/// Responses buffered between the driver and the transport.
-pub const RESPONSE_BUFFER: usize = 4;
 
 /// What one job hands back: an entry per attempt it finished.
 type Attempts = Vec<Option<Generated>>;
@@ -189,37 +186,13 @@ pub fn pb_generated(generated: &Generated) -> pb::GenerateResponse {
 }
 
 /// The responses of a Generate call as the transport reads them: the
-/// puzzles, then the status the call ended with if it failed. It holds
-/// the call's stream slot until the transport is done with it.
-pub struct GenerateStream {
-    puzzles: mpsc::Receiver<pb::GenerateResponse>,
-    end: Arc<Mutex<Option<Status>>>,
-    _slot: Arc<StreamSlot>,
-}
-
-impl Stream for GenerateStream {
-    type Item = Result<pb::GenerateResponse, Status>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        match self.puzzles.poll_recv(cx) {
-            Poll::Ready(Some(puzzle)) => Poll::Ready(Some(Ok(puzzle))),
-            Poll::Ready(None) => {
-                let status = self
-                    .end
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .take();
-                Poll::Ready(status.map(Err))
-            }
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
+/// puzzles, then the status the call ended with if it failed.
+pub type GenerateStream = ResponseStream<pb::GenerateResponse, Status>;
 
 impl SudokuService {
     /// Starts a Generate call: checks the request, takes a stream slot,
     /// queues the first job (or sheds the call), and hands the rest to a
-    /// driver task.
+    /// [`SourceDriver`] task.
     pub(super) fn start_generate(
         &self,
         request: &pb::GenerateRequest,
@@ -231,38 +204,32 @@ impl SudokuService {
             self.metrics.call_finished(Rpc::Generate, status.code());
             log_failed_call("Generate", status, true);
         })?;
-        let mut seeds = Seeds::new(&order.request, order.seed);
-        let grade_time = Some(self.limits.max_grade_time);
+        let mut source = GenerateSource {
+            order,
+            seeds: Seeds::new(&order.request, order.seed),
+            wait: self.limits.generate_wait(&order.request),
+            grade_time: Some(self.limits.max_grade_time),
+            metrics: self.metrics.clone(),
+            sent: 0,
+            attempts: 0,
+            unsent: VecDeque::new(),
+        };
         let first = self
             .pool
-            .try_submit(job(order.request, seeds.next_job(), grade_time))
+            .try_submit(source.next_job())
             .map_err(|full| self.refuse_generate(full.into()))?;
-        let (puzzles, receiver) = mpsc::channel(RESPONSE_BUFFER);
-        let end = Arc::new(Mutex::new(None));
-        let driver = Driver {
-            order,
-            seeds,
+        let slot = StreamSlot::new((permit, self.metrics.stream_opened()));
+        let (responses, transport) = response_channel(slot.clone());
+        let driver = SourceDriver {
+            source,
             pool: self.pool.clone(),
-            wait: self.limits.generate_wait(&order.request),
-            grade_time,
-            deadline,
             draining: self.draining.clone(),
-            metrics: self.metrics.clone(),
-            puzzles,
-            end: end.clone(),
-            made: 0,
-            attempts: 0,
+            deadline,
         };
-        tokio::spawn(driver.run(first));
-        Ok(GenerateStream {
-            puzzles: receiver,
-            end,
-            _slot: StreamSlot::new((permit, self.metrics.stream_opened())),
-        })
+        tokio::spawn(driver.run(first, responses, slot));
+        Ok(transport)
     }
-}
 
-impl SudokuService {
     /// The status of a Generate call refused before it started, counted
     /// (as a shed if the server was full) and logged.
     fn refuse_generate(&self, error: ServiceError) -> Status {
@@ -288,204 +255,99 @@ fn job(
     move |cancel| attempt_each(&request, &seeds, grade_time, &|| cancel.is_cancelled())
 }
 
-/// Why a driver stopped before its count.
-enum Stop {
-    /// The client went away: nothing more to send.
-    ClientGone,
-    /// The call ends with this error, after the puzzles sent.
-    Error(ServiceError),
-}
-
-/// One Generate call's work: its jobs, its progress, where it sends.
-struct Driver {
+/// One Generate call as a source of responses: its jobs of attempts, and
+/// its progress.
+struct GenerateSource {
     order: Order,
     seeds: Seeds,
-    pool: WorkerPool,
     /// How long to search for the next puzzle, and the flag that set it.
     wait: (Duration, &'static str),
     /// Each attempt's grading time (`--max-grade-time`).
     grade_time: Option<Duration>,
-    deadline: Option<Instant>,
-    draining: watch::Receiver<bool>,
     metrics: Arc<Metrics>,
-    puzzles: mpsc::Sender<pb::GenerateResponse>,
-    end: Arc<Mutex<Option<Status>>>,
-    made: usize,
+    /// Puzzles handed to the transport.
+    sent: usize,
+    /// Attempts taken, up to the last puzzle the call needs.
     attempts: u64,
+    /// The levels of the puzzles taken and not yet sent, oldest first, to
+    /// count each once it is sent.
+    unsent: VecDeque<Option<Level>>,
 }
 
-impl Driver {
-    /// Runs the call to its end, starting with the `first` job queued.
-    async fn run(mut self, first: JobHandle<Attempts>) {
-        let outcome = self.generate(first).await;
-        let code = match outcome {
-            Ok(()) => Code::Ok,
-            Err(Stop::ClientGone) => Code::Cancelled,
-            Err(Stop::Error(error)) => {
-                let status = Status::from(error);
-                log_failed_call("Generate", &status, false);
-                let code = status.code();
-                *self
-                    .end
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(status);
-                code
+impl Source for GenerateSource {
+    type Output = Attempts;
+    type Response = pb::GenerateResponse;
+    type Error = Status;
+
+    fn next_job(&mut self) -> SourceJob<Attempts> {
+        Box::new(job(
+            self.order.request,
+            self.seeds.next_job(),
+            self.grade_time,
+        ))
+    }
+
+    fn jobs_in_flight(&self) -> usize {
+        JOBS_IN_FLIGHT
+    }
+
+    fn in_order(&self) -> bool {
+        self.order.seeded
+    }
+
+    fn take(
+        &mut self,
+        output: Result<Attempts, JobError>,
+    ) -> Result<Vec<pb::GenerateResponse>, Status> {
+        let attempts = output.map_err(|error| Status::from(ServiceError::Internal(error)))?;
+        let mut found = Vec::new();
+        for attempt in attempts {
+            if self.sent + self.unsent.len() == self.order.count {
+                break;
             }
-        };
+            self.attempts += 1;
+            if let Some(generated) = attempt {
+                self.unsent
+                    .push_back(generated.grade.as_ref().map(|grade| grade.level()));
+                found.push(pb_generated(&generated));
+            }
+        }
+        Ok(found)
+    }
+
+    fn sent(&mut self) {
+        self.sent += 1;
+        self.metrics.generated(self.unsent.pop_front().flatten());
+    }
+
+    fn is_done(&self) -> bool {
+        self.sent == self.order.count
+    }
+
+    fn patience(&self) -> Duration {
+        self.wait.0
+    }
+
+    fn end(&mut self, ending: Ending<Status>) -> Option<Status> {
         self.metrics.generate_attempts(self.attempts);
-        self.metrics.call_finished(Rpc::Generate, code);
-        // Dropping the sender ends the responses, with `end` after them.
-    }
-
-    /// Runs jobs and sends their puzzles until the count is made.
-    async fn generate(&mut self, first: JobHandle<Attempts>) -> Result<(), Stop> {
-        let mut jobs = VecDeque::from([first]);
-        let mut give_up_at = Instant::now() + self.wait.0;
-        while self.made < self.order.count {
-            self.fill(&mut jobs).await?;
-            let attempts = tokio::select! {
-                biased;
-                () = self.puzzles.closed() => return Err(Stop::ClientGone),
-                () = self.stopping() => return Err(self.stop_reason()),
-                () = tokio::time::sleep_until(give_up_at) => {
-                    return Err(Stop::Error(self.gave_up()));
-                }
-                attempts = next_ended(&mut jobs, self.order.seeded) => {
-                    attempts.map_err(job_failed)?
-                }
-            };
-            for found in attempts {
-                self.attempts += 1;
-                let Some(generated) = found else { continue };
-                self.send(&generated).await?;
-                give_up_at = Instant::now() + self.wait.0;
-                if self.made == self.order.count {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Queues jobs until [`JOBS_IN_FLIGHT`] are, or the pool's queue is
-    /// full; with none queued, waits for room.
-    async fn fill(&mut self, jobs: &mut VecDeque<JobHandle<Attempts>>) -> Result<(), Stop> {
-        while jobs.len() < JOBS_IN_FLIGHT {
-            // The seeds after this job's, kept only once the job is queued.
-            let mut after = self.seeds.clone();
-            let task = job(self.order.request, after.next_job(), self.grade_time);
-            match self.pool.try_submit_or_return(task) {
-                Ok(handle) => {
-                    self.seeds = after;
-                    jobs.push_back(handle);
-                }
-                Err(task) if jobs.is_empty() => {
-                    let handle = tokio::select! {
-                        biased;
-                        () = self.puzzles.closed() => return Err(Stop::ClientGone),
-                        () = self.stopping() => return Err(self.stop_reason()),
-                        handle = self.pool.submit(task) => handle,
-                    };
-                    self.seeds = after;
-                    jobs.push_back(handle);
-                }
-                Err(_) => break,
-            }
-        }
-        Ok(())
-    }
-
-    /// Sends one puzzle, waiting for room in the response channel.
-    async fn send(&mut self, generated: &Generated) -> Result<(), Stop> {
-        let response = pb_generated(generated);
-        tokio::select! {
-            biased;
-            () = self.stopping() => return Err(self.stop_reason()),
-            sent = self.puzzles.send(response) => sent.map_err(|_| Stop::ClientGone)?,
-        }
-        self.made += 1;
-        self.metrics
-            .generated(generated.grade.as_ref().map(|grade| grade.level()));
-        Ok(())
-    }
-
-    /// Completes once the call must stop: its deadline passed, or the
-    /// server is draining.
-    async fn stopping(&self) {
-        let mut draining = self.draining.clone();
-        let deadline = async {
-            match self.deadline {
-                Some(deadline) => tokio::time::sleep_until(deadline).await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            () = deadline => {}
-            _ = draining.wait_for(|draining| *draining) => {}
-        }
-    }
-
-    /// Why [`Driver::stopping`] completed.
-    fn stop_reason(&self) -> Stop {
-        let progress = self.progress();
-        if self
-            .deadline
-            .is_some_and(|deadline| deadline <= Instant::now())
-        {
-            Stop::Error(ServiceError::GenerateDeadlineExceeded { progress })
-        } else {
-            Stop::Error(ServiceError::GenerateDraining { progress })
-        }
-    }
-
-    fn gave_up(&self) -> ServiceError {
-        ServiceError::GenerateGaveUp {
-            progress: self.progress(),
-            waited: self.wait.0,
-            flag: self.wait.1,
-        }
-    }
-
-    fn progress(&self) -> GenerateProgress {
-        GenerateProgress {
+        let progress = GenerateProgress {
             asked: self.order.count,
-            found: self.made,
+            found: self.sent,
             attempts: self.attempts,
             target: describe(&self.order.request),
-        }
+        };
+        let error = match ending {
+            Ending::DeadlineExceeded => ServiceError::GenerateDeadlineExceeded { progress },
+            Ending::Draining => ServiceError::GenerateDraining { progress },
+            Ending::Idle(waited) => ServiceError::GenerateGaveUp {
+                progress,
+                waited,
+                flag: self.wait.1,
+            },
+            other => return end_stream(Rpc::Generate, &self.metrics, other),
+        };
+        failed_stream(Rpc::Generate, &self.metrics, Status::from(error))
     }
-}
-
-/// The result of the next job to take, removed from `jobs`: the first
-/// queued when `in_order`, else whichever ends first (the earlier queued
-/// when both have). `jobs` must not be empty.
-async fn next_ended(
-    jobs: &mut VecDeque<JobHandle<Attempts>>,
-    in_order: bool,
-) -> Result<Attempts, JobError> {
-    std::future::poll_fn(|cx| {
-        let candidates = if in_order { 1 } else { jobs.len() };
-        let ended = jobs
-            .iter_mut()
-            .take(candidates)
-            .enumerate()
-            .find_map(|(at, job)| match Pin::new(job).poll(cx) {
-                Poll::Ready(result) => Some((at, result)),
-                Poll::Pending => None,
-            });
-        match ended {
-            Some((at, result)) => {
-                jobs.remove(at);
-                Poll::Ready(result)
-            }
-            None => Poll::Pending,
-        }
-    })
-    .await
-}
-
-fn job_failed(error: JobError) -> Stop {
-    Stop::Error(ServiceError::Internal(error))
 }
 
 /// A request's target in words, e.g. "diabolical, rated 9.0..20.0,
@@ -513,72 +375,4 @@ fn describe(request: &Request) -> String {
         parts.push("any puzzle".to_string());
     }
     parts.join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::mpsc as std_mpsc;
-
-    use super::*;
-    use crate::pool::CancelCheck;
-
-    /// Long enough for a job's result to land, short for a test.
-    const SETTLE: Duration = Duration::from_millis(100);
-
-    /// Two jobs on two workers: the first held until `release` is sent,
-    /// the second ending at once (`ended` says when). Each hands back as
-    /// many attempts as its place in the queue.
-    fn held_then_quick(
-        pool: &WorkerPool,
-    ) -> (
-        VecDeque<JobHandle<Attempts>>,
-        std_mpsc::Sender<()>,
-        std_mpsc::Receiver<()>,
-    ) {
-        let (release, held) = std_mpsc::channel::<()>();
-        let (ended, quick_ended) = std_mpsc::channel::<()>();
-        let first = pool
-            .try_submit(move |_: &CancelCheck| {
-                held.recv().ok();
-                vec![None]
-            })
-            .expect("room for two");
-        let second = pool
-            .try_submit(move |_: &CancelCheck| {
-                ended.send(()).ok();
-                vec![None, None]
-            })
-            .expect("room for two");
-        (VecDeque::from([first, second]), release, quick_ended)
-    }
-
-    #[tokio::test]
-    async fn without_a_seed_the_job_that_ends_first_is_taken_first() {
-        let pool = WorkerPool::new(2, 4);
-        let (mut jobs, release, _) = held_then_quick(&pool);
-        let first_taken =
-            tokio::time::timeout(Duration::from_secs(10), next_ended(&mut jobs, false))
-                .await
-                .expect("the quick job is taken while the other is held");
-        assert_eq!(first_taken.expect("ran").len(), 2);
-        assert_eq!(jobs.len(), 1, "the held job is still queued");
-        release.send(()).expect("the held job waits");
-        let last = next_ended(&mut jobs, false).await.expect("ran");
-        assert_eq!(last.len(), 1);
-        assert!(jobs.is_empty());
-    }
-
-    #[tokio::test]
-    async fn with_a_seed_the_first_job_queued_is_waited_for() {
-        let pool = WorkerPool::new(2, 4);
-        let (mut jobs, release, quick_ended) = held_then_quick(&pool);
-        quick_ended.recv().expect("the quick job runs");
-        tokio::time::sleep(SETTLE).await;
-        let early = tokio::time::timeout(SETTLE, next_ended(&mut jobs, true)).await;
-        assert!(early.is_err(), "nothing is taken before the first job ends");
-        assert_eq!(jobs.len(), 2);
-        release.send(()).expect("the held job waits");
-        assert_eq!(next_ended(&mut jobs, true).await.expect("ran").len(), 1);
-        assert_eq!(next_ended(&mut jobs, true).await.expect("ran").len(), 2);
-    }
 }

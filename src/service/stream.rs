@@ -36,7 +36,18 @@ pub fn end_stream(rpc: Rpc, metrics: &Metrics, ending: Ending<Status>) -> Option
             "the call's deadline passed: the answers sent before this stand, \
              and the requests after them were not answered",
         ),
+        Ending::Idle(waited) => Status::resource_exhausted(format!(
+            "nothing was found within {waited:?}; the answers sent before this stand"
+        )),
+        Ending::Failed(status) => status,
     };
+    failed_stream(rpc, metrics, status)
+}
+
+/// A stream of `rpc` that ends with `status`, counted in `metrics` and
+/// logged: for a stream whose own words for its end are richer than
+/// [`end_stream`]'s (Generate's progress).
+pub fn failed_stream(rpc: Rpc, metrics: &Metrics, status: Status) -> Option<Status> {
     metrics.call_finished(rpc, status.code());
     log_failed_call(rpc.label(), &status, false);
     Some(status)

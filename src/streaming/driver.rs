@@ -446,7 +446,7 @@ pub fn job_size(items: usize, workers: usize) -> usize {
 }
 
 /// Completes at `deadline`, or never without one.
-async fn until(deadline: Option<Instant>) {
+pub(super) async fn until(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
@@ -455,7 +455,7 @@ async fn until(deadline: Option<Instant>) {
 
 /// Completes once the server starts draining (never, if the server is gone
 /// without draining).
-async fn until_draining(draining: &mut watch::Receiver<bool>) {
+pub(super) async fn until_draining(draining: &mut watch::Receiver<bool>) {
     if draining.wait_for(|draining| *draining).await.is_err() {
         std::future::pending::<()>().await;
     }

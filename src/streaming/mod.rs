@@ -1,5 +1,5 @@
-//! The stream core: what runs one SolveStream or SolveBatchStream call,
-//! with no knowledge of gRPC, protobuf or the solver. The service's
+//! The stream core: what runs one SolveStream, SolveBatchStream or
+//! Generate call, with no knowledge of gRPC, protobuf or the solver. The service's
 //! handlers adapt their messages to a [`Protocol`] and hand the call to a
 //! [`Driver`]; this module keeps the rules that make a stream safe to
 //! serve. The rules that say what a stream may wait for next, and how each
@@ -48,6 +48,7 @@ mod driver;
 mod flow;
 mod protocol;
 mod responses;
+mod source;
 #[cfg(test)]
 mod tests;
 
@@ -57,3 +58,4 @@ pub use protocol::{Ending, Protocol};
 pub use responses::{
     RESPONSE_BUFFER, ResponseSender, ResponseStream, StreamSlot, response_channel,
 };
+pub use source::{Source, SourceDriver, SourceJob};

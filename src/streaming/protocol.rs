@@ -31,6 +31,11 @@ pub enum Ending<E> {
     /// The call's deadline passed: what was already answered was sent,
     /// the rest of the work was stopped.
     DeadlineExceeded,
+    /// A server-streaming source made no response within its patience
+    /// ([`Source::patience`](super::Source::patience)).
+    Idle(Duration),
+    /// A server-streaming source's work failed with this error.
+    Failed(E),
 }
 
 /// How the messages of one streaming RPC map to work and back.
