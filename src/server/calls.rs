@@ -34,6 +34,12 @@
 //!   is counted too, and one whose request body failed under it (the
 //!   connection dropped) is CANCELLED. Streams map what fails after their
 //!   handler ran in their driver.
+//! * **Every sudoku call's end, counted and logged once.** Here, and
+//!   nowhere else: from the `grpc-status` of a trailers-only answer, or of
+//!   the response's trailers as the transport takes them, so the count is
+//!   the code the client gets. A call dropped before either (its client
+//!   reset it or went away) counts CANCELLED. A failed call is logged
+//!   ([`log_failed_call`]), a refusal for overload as a shed ([`is_shed`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -53,7 +59,10 @@ use super::connections::ConnectionInfo;
 use crate::flag_values::format_duration;
 use crate::log_limit::LogLimit;
 use crate::service::deadline::deadline_of;
-use crate::service::{CallSlot, Metrics, RequestArrived, Rpc, ServiceError, is_client_reset};
+use crate::service::{
+    CallSlot, Metrics, OVERLOADED, RequestArrived, Rpc, ServiceError, is_client_reset, is_shed,
+    log_failed_call,
+};
 use crate::wording::counted;
 
 /// Health checks (`grpc.health.v1.Health/Check`) that may be in flight
@@ -162,9 +171,15 @@ where
         let path = request.uri().path();
         let rpc = Rpc::from_path(path);
         let one_request = rpc.is_some_and(Rpc::has_one_request) || HEALTH_PATHS.contains(&path);
+        // Counts the call once, whatever ends it; dropped uncounted (the
+        // call's future or its response body dropped), it counts CANCELLED.
+        let mut end = rpc.map(|rpc| CallEnd::new(rpc, self.policy.metrics.clone()));
         let slot = match self.policy.admit(rpc, path == HEALTH_CHECK_PATH) {
             Ok(slot) => Arc::new(slot),
-            Err(status) => return Box::pin(std::future::ready(Ok(status.into_http()))),
+            Err(status) => {
+                count(&mut end, &status);
+                return Box::pin(std::future::ready(Ok(status.into_http())));
+            }
         };
         if rpc == Some(Rpc::SolveBatchStream) {
             request.extensions_mut().insert(CallSlot(slot.clone()));
@@ -174,10 +189,9 @@ where
         if deadline.is_some_and(|deadline| deadline <= now) {
             // Spent before it began (a timeout under the timer's tick): no
             // work is started for it.
-            let response = self
-                .policy
-                .refused(rpc, ServiceError::DeadlineExceeded.into());
-            return Box::pin(std::future::ready(Ok(response)));
+            let status = tonic::Status::from(ServiceError::DeadlineExceeded);
+            count(&mut end, &status);
+            return Box::pin(std::future::ready(Ok(status.into_http())));
         }
         let handler_ran = (rpc.is_some() || one_request).then(|| {
             let arrived = RequestArrived::default();
@@ -202,12 +216,6 @@ where
         let arrived = handler_ran.clone().filter(|_| one_request);
         let call = unless_request_late(call, arrived, policy.request_timeout);
         Box::pin(async move {
-            // Counts a unary call abandoned before its handler answered (the
-            // client reset it or went away): its future is dropped here.
-            let abandoned = Abandoned {
-                rpc: rpc.filter(|rpc| rpc.has_one_request()),
-                metrics: Some(&policy.metrics),
-            };
             let handled = match deadline {
                 None => call.await?,
                 Some(deadline) => match tokio::time::timeout_at(deadline, call).await {
@@ -215,7 +223,6 @@ where
                     Err(_) => Err(Unanswered::DeadlinePassed),
                 },
             };
-            abandoned.answered();
             let response = match handled {
                 Ok(response) => {
                     let refused_by = match handler_ran {
@@ -228,18 +235,25 @@ where
                     policy.rewrite_refusal(rpc, response, refused_by)
                 }
                 Err(Unanswered::DeadlinePassed) => {
-                    policy.refused(rpc, ServiceError::DeadlineExceeded.into())
+                    tonic::Status::from(ServiceError::DeadlineExceeded).into_http()
                 }
-                Err(Unanswered::RequestLate) => {
-                    let status = tonic::Status::deadline_exceeded(format!(
-                        "the request message did not arrive within {} of the call's headers \
+                Err(Unanswered::RequestLate) => tonic::Status::deadline_exceeded(format!(
+                    "the request message did not arrive within {} of the call's headers \
                          (--first-call-timeout)",
-                        format_duration(policy.request_timeout)
-                    ));
-                    policy.refused(rpc, status)
-                }
+                    format_duration(policy.request_timeout)
+                ))
+                .into_http(),
             };
-            Ok(response.map(|body| Body::new(HoldSlot { body, _slot: slot })))
+            if let Some(status) = tonic::Status::from_header_map(response.headers()) {
+                count(&mut end, &status);
+            }
+            Ok(response.map(|body| {
+                Body::new(CallBody {
+                    body,
+                    end,
+                    _slot: slot,
+                })
+            }))
         })
     }
 }
@@ -375,26 +389,22 @@ impl Policy {
             ),
         };
         slots.clone().try_acquire_owned().map_err(|_| {
-            let status = tonic::Status::resource_exhausted(format!(
-                "server overloaded: {cap}; retry with backoff"
-            ));
-            if let Some(rpc) = rpc {
-                self.metrics.call_shed(rpc, status.code());
-            }
-            if let Some(suppressed) = REFUSED_LOG.check() {
-                tracing::warn!(?rpc, suppressed, "call refused: too many calls in flight");
+            let status =
+                tonic::Status::resource_exhausted(format!("{OVERLOADED}{cap}; retry with backoff"));
+            match rpc {
+                Some(rpc) => self.metrics.call_shed(rpc),
+                None => {
+                    if let Some(suppressed) = REFUSED_LOG.check() {
+                        tracing::warn!(
+                            health_check,
+                            suppressed,
+                            "call refused: too many calls in flight"
+                        );
+                    }
+                }
             }
             status
         })
-    }
-
-    /// The response for a call of `rpc` refused with `status` before its
-    /// handler answered, counted as its handler would have.
-    fn refused(&self, rpc: Option<Rpc>, status: tonic::Status) -> Response<Body> {
-        if let Some(rpc) = rpc {
-            self.metrics.call_finished(rpc, status.code());
-        }
-        status.into_http()
     }
 
     /// Gives a request that tonic refused before any handler ran this
@@ -427,7 +437,9 @@ impl Policy {
             None if refused_by == RefusedBy::Tonic => status,
             None => return response,
         };
-        if let Some(suppressed) = INBOUND_LOG.check() {
+        if rpc.is_none()
+            && let Some(suppressed) = INBOUND_LOG.check()
+        {
             tracing::info!(
                 code = ?rewritten.code(),
                 detail = rewritten.message(),
@@ -435,39 +447,68 @@ impl Policy {
                 "request refused before its handler"
             );
         }
-        self.refused(rpc, rewritten)
+        rewritten.into_http()
     }
 }
 
-/// Counts a unary call as CANCELLED if it is dropped before it has an
-/// answer: hyper drops a call's future when its client resets it.
-struct Abandoned<'a> {
-    rpc: Option<Rpc>,
-    metrics: Option<&'a Metrics>,
-}
-
-impl Abandoned<'_> {
-    /// The call has its answer (and is counted elsewhere).
-    fn answered(mut self) {
-        self.metrics = None;
+/// Counts `status` as the end of the call `end` is for, if it is a
+/// sudoku call.
+fn count(end: &mut Option<CallEnd>, status: &tonic::Status) {
+    if let Some(end) = end {
+        end.count(status);
     }
 }
 
-impl Drop for Abandoned<'_> {
-    fn drop(&mut self) {
-        if let (Some(rpc), Some(metrics)) = (self.rpc, self.metrics) {
-            metrics.call_finished(rpc, tonic::Code::Cancelled);
+/// One sudoku call's end, counted once in `sudoku_calls_total` with the
+/// code its client gets, and logged if the call failed: from the status
+/// in its response's headers (a trailers-only answer) or in its trailers.
+/// A call whose future or response body is dropped before either (its
+/// client reset it, or went away) counts CANCELLED, unlogged.
+struct CallEnd {
+    rpc: Rpc,
+    metrics: Arc<Metrics>,
+    counted: bool,
+}
+
+impl CallEnd {
+    fn new(rpc: Rpc, metrics: Arc<Metrics>) -> CallEnd {
+        CallEnd {
+            rpc,
+            metrics,
+            counted: false,
+        }
+    }
+
+    /// Counts the call's end with `status`, and logs it if it failed; only
+    /// the first call counts.
+    fn count(&mut self, status: &tonic::Status) {
+        if std::mem::replace(&mut self.counted, true) {
+            return;
+        }
+        self.metrics.call_finished(self.rpc, status.code());
+        if status.code() != tonic::Code::Ok {
+            log_failed_call(self.rpc.label(), status, is_shed(status));
         }
     }
 }
 
-/// A response body that holds its call's slot until it is dropped.
-struct HoldSlot {
+impl Drop for CallEnd {
+    fn drop(&mut self) {
+        if !self.counted {
+            self.metrics.call_finished(self.rpc, tonic::Code::Cancelled);
+        }
+    }
+}
+
+/// A response body that counts its call's end from its trailers, and
+/// holds its call's slot until it is dropped.
+struct CallBody {
     body: Body,
+    end: Option<CallEnd>,
     _slot: Arc<OwnedSemaphorePermit>,
 }
 
-impl HttpBody for HoldSlot {
+impl HttpBody for CallBody {
     type Data = Bytes;
     type Error = tonic::Status;
 
@@ -475,7 +516,24 @@ impl HttpBody for HoldSlot {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
+        let frame = Pin::new(&mut self.body).poll_frame(cx);
+        match &frame {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(trailers) = frame.trailers_ref() {
+                    let status = tonic::Status::from_header_map(trailers).unwrap_or_else(|| {
+                        tonic::Status::unknown("the call's trailers had no grpc-status")
+                    });
+                    count(&mut self.end, &status);
+                }
+            }
+            Poll::Ready(Some(Err(status))) => count(&mut self.end, status),
+            Poll::Ready(None) => count(
+                &mut self.end,
+                &tonic::Status::unknown("the call's response ended without trailers"),
+            ),
+            Poll::Pending => {}
+        }
+        frame
     }
 
     fn is_end_stream(&self) -> bool {
@@ -484,5 +542,91 @@ impl HttpBody for HoldSlot {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body_util::BodyExt;
+    use tokio::sync::Semaphore;
+
+    use super::*;
+
+    /// A response body of `frames`, held slot and all, whose end counts
+    /// into `metrics` as a Solve call's.
+    fn response(frames: Vec<Frame<Bytes>>, metrics: &Arc<Metrics>) -> CallBody {
+        let frames = frames.into_iter().map(Ok::<_, std::convert::Infallible>);
+        let body = http_body_util::StreamBody::new(tokio_stream::iter(frames));
+        let slot = Arc::new(Semaphore::new(1)).try_acquire_owned().unwrap();
+        CallBody {
+            body: Body::new(body),
+            end: Some(CallEnd::new(Rpc::Solve, metrics.clone())),
+            _slot: Arc::new(slot),
+        }
+    }
+
+    /// Trailers with `code`.
+    fn trailers(code: tonic::Code) -> Frame<Bytes> {
+        let mut trailers = http::HeaderMap::new();
+        trailers.insert("grpc-status", (code as i32).into());
+        Frame::trailers(trailers)
+    }
+
+    /// The Solve calls counted, as `code=count` pairs.
+    fn counted(metrics: &Metrics) -> Vec<String> {
+        let text = metrics.render(Default::default(), (0, 0));
+        text.lines()
+            .filter(|line| line.starts_with("sudoku_calls_total{") && !line.ends_with(" 0"))
+            .map(|line| {
+                let code = line
+                    .split("code=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                format!("{code}={}", line.rsplit(' ').next().unwrap())
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_call_is_counted_once_with_the_code_in_its_trailers() {
+        let metrics = Arc::new(Metrics::new());
+        let data = Frame::data(Bytes::from_static(b"answer"));
+        let body = response(vec![data, trailers(tonic::Code::Ok)], &metrics);
+        let collected = body.collect().await.unwrap();
+        assert!(collected.trailers().is_some());
+        assert_eq!(counted(&metrics), ["OK=1"]);
+        let failed = response(vec![trailers(tonic::Code::ResourceExhausted)], &metrics);
+        failed.collect().await.unwrap();
+        assert_eq!(counted(&metrics), ["OK=1", "RESOURCE_EXHAUSTED=1"]);
+    }
+
+    #[tokio::test]
+    async fn a_body_polled_past_its_trailers_is_not_counted_again() {
+        let metrics = Arc::new(Metrics::new());
+        let mut body = response(vec![trailers(tonic::Code::Ok)], &metrics);
+        while body.frame().await.is_some() {}
+        assert!(body.frame().await.is_none());
+        drop(body);
+        assert_eq!(counted(&metrics), ["OK=1"]);
+    }
+
+    #[tokio::test]
+    async fn a_body_dropped_before_its_trailers_counts_cancelled() {
+        let metrics = Arc::new(Metrics::new());
+        let data = Frame::data(Bytes::from_static(b"answer"));
+        let mut body = response(vec![data, trailers(tonic::Code::Ok)], &metrics);
+        assert!(body.frame().await.unwrap().unwrap().is_data());
+        drop(body);
+        assert_eq!(counted(&metrics), ["CANCELLED=1"]);
+        let ended = response(vec![], &metrics);
+        ended.collect().await.unwrap();
+        assert_eq!(
+            counted(&metrics),
+            ["CANCELLED=1", "UNKNOWN=1"],
+            "no trailers"
+        );
     }
 }

@@ -63,7 +63,7 @@ impl Failure {
 /// (INTERNAL at ERROR), and at most one a second of each kind, with how
 /// many were left out (the metrics count them all). True when a line was
 /// written.
-pub(crate) fn log_failed_call(rpc: &str, status: &Status, shed: bool) -> bool {
+pub fn log_failed_call(rpc: &str, status: &Status, shed: bool) -> bool {
     let (code, detail) = (status.code(), status.message());
     let failure = Failure::of(code, shed);
     let Some(suppressed) = failure.limit().check() else {

@@ -160,6 +160,16 @@ impl ServiceError {
     }
 }
 
+/// How every refusal for overload begins: the call layer knows a shed
+/// call by it when it counts and logs the call's end.
+pub const OVERLOADED: &str = "server overloaded: ";
+
+/// True for the status of a call refused because the server was full
+/// (RESOURCE_EXHAUSTED, worded as every shed is: see [`OVERLOADED`]).
+pub fn is_shed(status: &Status) -> bool {
+    status.code() == Code::ResourceExhausted && status.message().starts_with(OVERLOADED)
+}
+
 impl ServiceError {
     /// True for a refusal because the server was full, which a client
     /// should retry with backoff: counted and logged as a shed.
@@ -405,6 +415,29 @@ pub fn rpc_status(status: &Status) -> tonic_types::Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every refusal for overload is known as a shed by its status alone,
+    /// and nothing else is.
+    #[test]
+    fn sheds_are_known_by_their_status() {
+        let full = QueueFull {
+            workers: 2,
+            queue_depth: 4,
+        };
+        for shed in [
+            ServiceError::Overloaded(full),
+            ServiceError::BatchesOverloaded { budget: 1 << 20 },
+        ] {
+            assert!(shed.is_shed());
+            let status = Status::from(shed);
+            assert!(is_shed(&status), "{status:?}");
+        }
+        let gave_up = Status::resource_exhausted("the solver gave up after 1s");
+        assert!(!is_shed(&gave_up));
+        assert!(!is_shed(&Status::invalid_argument(
+            "server overloaded: not a shed code"
+        )));
+    }
     use crate::domain::parse_puzzle;
     use tonic_types::RpcStatusExt;
 

@@ -35,13 +35,12 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tonic::Status;
 
-use super::call_log::log_failed_call;
 use super::error::{GenerateProgress, ServiceError};
 use super::logic_messages::pb_grade;
 use super::metrics::Metrics;
 use super::rpc::Rpc;
 use super::state::SudokuService;
-use super::stream::{end_stream, failed_stream};
+use super::stream::end_stream;
 use crate::domain::generate::{
     self, Bound, BoundError, Generated, Request, Seeds, Symmetry, attempt_each,
 };
@@ -198,12 +197,8 @@ impl SudokuService {
         request: &pb::GenerateRequest,
         deadline: Option<Instant>,
     ) -> Result<GenerateStream, Status> {
-        let order = parse_request(request, self.limits.max_generate_count)
-            .map_err(|error| self.refuse_generate(error))?;
-        let permit = self.admit_stream(Rpc::Generate).inspect_err(|status| {
-            self.metrics.call_finished(Rpc::Generate, status.code());
-            log_failed_call("Generate", status, true);
-        })?;
+        let order = parse_request(request, self.limits.max_generate_count)?;
+        let permit = self.admit_stream(Rpc::Generate)?;
         let mut source = GenerateSource {
             order,
             seeds: Seeds::new(&order.request, order.seed),
@@ -230,18 +225,13 @@ impl SudokuService {
         Ok(transport)
     }
 
-    /// The status of a Generate call refused before it started, counted
-    /// (as a shed if the server was full) and logged.
+    /// The status of a Generate call refused before it started for want
+    /// of room in the pool, counted as a shed.
     fn refuse_generate(&self, error: ServiceError) -> Status {
-        let shed = error.is_shed();
-        let status = Status::from(error);
-        if shed {
-            self.metrics.call_shed(Rpc::Generate, status.code());
-        } else {
-            self.metrics.call_finished(Rpc::Generate, status.code());
+        if error.is_shed() {
+            self.metrics.call_shed(Rpc::Generate);
         }
-        log_failed_call("Generate", &status, shed);
-        status
+        Status::from(error)
     }
 }
 
@@ -344,9 +334,9 @@ impl Source for GenerateSource {
                 waited,
                 flag: self.wait.1,
             },
-            other => return end_stream(Rpc::Generate, &self.metrics, other),
+            other => return end_stream(Rpc::Generate, other),
         };
-        failed_stream(Rpc::Generate, &self.metrics, Status::from(error))
+        Some(Status::from(error))
     }
 }
 

@@ -3,10 +3,9 @@
 //! the answer or the error into the response or the status, counting and
 //! logging the call once.
 
-use tonic::{Code, Request, Response, Status, Streaming};
+use tonic::{Request, Response, Status, Streaming};
 
 use super::batch::solve_batch;
-use super::call_log::log_failed_call;
 use super::deadline::deadline_of;
 use super::error::ServiceError;
 use super::extensions::{CallSlot, RequestArrived};
@@ -33,7 +32,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         // every call from before its handler runs.
         let answer = self.solve_one(request.into_inner()).await;
         self.metrics.tally(Rpc::Solve).record(&answer);
-        self.finish_unary(Rpc::Solve, answer.map(SolveResponse::from))
+        finish_unary(answer.map(SolveResponse::from))
     }
 
     type SolveStreamStream = ResponseStream<SolveStreamResponse, Status>;
@@ -43,9 +42,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         request: Request<Streaming<SolveStreamRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
         RequestArrived::signal_in(&request);
-        let slot = self
-            .admit_stream(Rpc::SolveStream)
-            .inspect_err(|status| self.refuse_stream(Rpc::SolveStream, status))?;
+        let slot = self.admit_stream(Rpc::SolveStream)?;
         let protocol = SingleItems::new(self.limits, self.metrics.clone());
         Ok(Response::new(self.open_stream(
             protocol,
@@ -61,7 +58,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
     ) -> Result<Response<SolveBatchResponse>, Status> {
         RequestArrived::signal_in(&request);
         let answer = solve_batch(self, request.into_inner()).await;
-        self.finish_unary(Rpc::SolveBatch, answer)
+        finish_unary(answer)
     }
 
     type SolveBatchStreamStream = ResponseStream<SolveBatchResponse, Status>;
@@ -72,11 +69,9 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
     ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
         RequestArrived::signal_in(&request);
         if *self.draining.borrow() {
-            let status = Status::unavailable(
+            return Err(Status::unavailable(
                 "the server is shutting down; open the stream on another server",
-            );
-            self.refuse_stream(Rpc::SolveBatchStream, &status);
-            return Err(status);
+            ));
         }
         // The batch call slot the call layer took, shared with the driver so
         // that it is held for as long as either still works on the stream.
@@ -121,7 +116,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
 }
 
 impl SudokuService {
-    /// [`SudokuService::finish_unary`] for a call about one puzzle (Hint,
+    /// [`finish_unary`] for a call about one puzzle (Hint,
     /// Explain), whose outcome is counted too.
     fn finish_counted<T>(
         &self,
@@ -130,28 +125,12 @@ impl SudokuService {
     ) -> Result<Response<T>, Status> {
         let outcome = answer.as_ref().map(|(outcome, _)| *outcome);
         self.metrics.tally(rpc).record_outcome(outcome);
-        self.finish_unary(rpc, answer.map(|(_, response)| response))
+        finish_unary(answer.map(|(_, response)| response))
     }
+}
 
-    /// A unary call's response or status, with the call counted and, if it
-    /// failed, logged.
-    fn finish_unary<T>(
-        &self,
-        rpc: Rpc,
-        answer: Result<T, ServiceError>,
-    ) -> Result<Response<T>, Status> {
-        match answer {
-            Ok(response) => {
-                self.metrics.call_finished(rpc, Code::Ok);
-                Ok(Response::new(response))
-            }
-            Err(error) => {
-                let shed = error.is_shed();
-                let status = Status::from(error);
-                self.metrics.call_finished(rpc, status.code());
-                log_failed_call(rpc.label(), &status, shed);
-                Err(status)
-            }
-        }
-    }
+/// A unary call's response or status. The call layer counts and logs the
+/// call's end from the status (`crate::server::calls`).
+fn finish_unary<T>(answer: Result<T, ServiceError>) -> Result<Response<T>, Status> {
+    answer.map(Response::new).map_err(Status::from)
 }

@@ -201,9 +201,8 @@ impl Metrics {
     }
 
     /// Counts a call refused before its handler because the server was
-    /// full: a finished call with `code`, and a shed request.
-    pub fn call_shed(&self, rpc: Rpc, code: Code) {
-        self.call_finished(rpc, code);
+    /// full (its end is counted where every call's is: the call layer).
+    pub fn call_shed(&self, rpc: Rpc) {
         self.shed[rpc as usize].inc();
     }
 

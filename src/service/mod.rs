@@ -36,9 +36,10 @@ mod state;
 mod stream;
 mod transport;
 
+pub use call_log::log_failed_call;
 pub use error::{
-    ERROR_DOMAIN, GAVE_UP_REASON, GENERATE_GAVE_UP_REASON, ServiceError, is_client_reset,
-    rpc_status,
+    ERROR_DOMAIN, GAVE_UP_REASON, GENERATE_GAVE_UP_REASON, OVERLOADED, ServiceError,
+    is_client_reset, is_shed, rpc_status,
 };
 pub use extensions::{CallSlot, RequestArrived};
 pub use generate::{GenerateStream, parse_request as parse_generate_request};

@@ -94,7 +94,7 @@ impl Protocol for SingleItems {
     }
 
     fn end(&self, ending: Ending<Status>) -> Option<Status> {
-        end_stream(Rpc::SolveStream, &self.metrics, ending)
+        end_stream(Rpc::SolveStream, ending)
     }
 }
 
@@ -194,7 +194,7 @@ impl Protocol for Batches {
     }
 
     fn end(&self, ending: Ending<Status>) -> Option<Status> {
-        end_stream(Rpc::SolveBatchStream, &self.metrics, ending)
+        end_stream(Rpc::SolveBatchStream, ending)
     }
 }
 

@@ -9,10 +9,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tonic::{Request, Status, Streaming};
 
 use super::admission::check_puzzle;
-use super::call_log::log_failed_call;
 use super::convert::{Solved, solve_job};
 use super::deadline::deadline_of;
-use super::error::ServiceError;
+use super::error::{OVERLOADED, ServiceError};
 use super::limits::{Limits, MAX_ITEM_CHARGE};
 use super::metrics::Metrics;
 use super::rpc::Rpc;
@@ -95,7 +94,7 @@ impl SudokuService {
         self.open_streams.clone().try_acquire_owned().map_err(|_| {
             self.metrics.stream_refused(rpc);
             Status::resource_exhausted(format!(
-                "server overloaded: {} already open (--max-open-streams); retry with backoff",
+                "{OVERLOADED}{} already open (--max-open-streams); retry with backoff",
                 counted(
                     self.limits.max_open_streams as u64,
                     "stream is",
@@ -103,14 +102,6 @@ impl SudokuService {
                 )
             ))
         })
-    }
-
-    /// Refuses a stream of `rpc` that cannot be admitted now: the call is
-    /// counted and logged.
-    pub(super) fn refuse_stream(&self, rpc: Rpc, status: &Status) {
-        self.metrics.call_finished(rpc, status.code());
-        let shed = status.code() == tonic::Code::ResourceExhausted;
-        log_failed_call(rpc.label(), status, shed);
     }
 
     /// Starts the driver of a stream of `protocol`, charged to `budget`

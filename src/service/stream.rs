@@ -1,31 +1,23 @@
 //! How a stream's end is told to its client: the stream core
 //! ([`crate::streaming`]) says how the stream ended, and this turns it
-//! into the gRPC status the client gets, counted and logged like any
-//! call's.
+//! into the gRPC status the client gets. The call layer counts and logs
+//! it from that status, as it does every call's
+//! (`crate::server::calls`).
 
 use std::time::Duration;
 
-use tonic::{Code, Status};
+use tonic::Status;
 
-use super::call_log::log_failed_call;
 use super::error::{ServiceError, is_client_reset};
-use super::metrics::Metrics;
 use super::rpc::Rpc;
 use crate::streaming::Ending;
 
-/// The status a stream of `rpc` that ended so ends with (none for a
-/// stream that finished, or whose client went away), with the call
-/// counted in `metrics` and, if it failed, logged.
-pub fn end_stream(rpc: Rpc, metrics: &Metrics, ending: Ending<Status>) -> Option<Status> {
+/// The status a stream of `rpc` that ended so ends with: none for a
+/// stream that finished (OK), or whose client went away (nobody to tell:
+/// the call layer counts it CANCELLED).
+pub fn end_stream(rpc: Rpc, ending: Ending<Status>) -> Option<Status> {
     let status = match ending {
-        Ending::Finished => {
-            metrics.call_finished(rpc, Code::Ok);
-            return None;
-        }
-        Ending::ClientGone => {
-            metrics.call_finished(rpc, Code::Cancelled);
-            return None;
-        }
+        Ending::Finished | Ending::ClientGone => return None,
         Ending::RequestFailed(status) => inbound_status(status, rpc.message_limit()),
         Ending::Draining => Status::unavailable(
             "the server is shutting down; every request before this point \
@@ -41,15 +33,6 @@ pub fn end_stream(rpc: Rpc, metrics: &Metrics, ending: Ending<Status>) -> Option
         )),
         Ending::Failed(status) => status,
     };
-    failed_stream(rpc, metrics, status)
-}
-
-/// A stream of `rpc` that ends with `status`, counted in `metrics` and
-/// logged: for a stream whose own words for its end are richer than
-/// [`end_stream`]'s (Generate's progress).
-pub fn failed_stream(rpc: Rpc, metrics: &Metrics, status: Status) -> Option<Status> {
-    metrics.call_finished(rpc, status.code());
-    log_failed_call(rpc.label(), &status, false);
     Some(status)
 }
 
@@ -85,29 +68,21 @@ fn no_first_message(waited: Duration) -> Status {
 mod tests {
     use super::*;
 
-    /// How a stream that ended so is counted, by code name.
-    fn counted_as(ending: Ending<Status>) -> Option<String> {
-        let metrics = Metrics::new();
-        end_stream(Rpc::SolveStream, &metrics, ending);
-        let text = metrics.render(Default::default(), (0, 0));
-        text.lines()
-            .filter(|line| line.starts_with("sudoku_calls_total{") && line.ends_with(" 1"))
-            .find_map(|line| {
-                line.split("code=\"")
-                    .nth(1)?
-                    .split('"')
-                    .next()
-                    .map(String::from)
-            })
+    use tonic::Code;
+
+    /// The code a stream that ended so ends with (none: no status is sent,
+    /// and the call layer counts OK, or CANCELLED for a client gone).
+    fn ends_with(ending: Ending<Status>) -> Option<Code> {
+        end_stream(Rpc::SolveStream, ending).map(|status| status.code())
     }
 
     #[test]
-    fn a_stream_whose_client_went_away_is_counted_cancelled_however_it_went() {
-        assert_eq!(counted_as(Ending::ClientGone).as_deref(), Some("CANCELLED"));
+    fn a_stream_whose_client_went_away_ends_cancelled_however_it_went() {
+        assert_eq!(ends_with(Ending::ClientGone), None);
         let reset = Status::cancelled("h2 protocol error: stream no longer needed");
         assert_eq!(
-            counted_as(Ending::RequestFailed(reset)).as_deref(),
-            Some("CANCELLED")
+            ends_with(Ending::RequestFailed(reset)),
+            Some(Code::Cancelled)
         );
         // The connection dropped under the request: tonic's status carries
         // the transport's error.
@@ -117,17 +92,17 @@ mod tests {
         )));
         assert_eq!(dropped.code(), Code::Unknown);
         assert_eq!(
-            counted_as(Ending::RequestFailed(dropped)).as_deref(),
-            Some("CANCELLED")
+            ends_with(Ending::RequestFailed(dropped)),
+            Some(Code::Cancelled)
         );
-        assert_eq!(counted_as(Ending::Finished).as_deref(), Some("OK"));
+        assert_eq!(ends_with(Ending::Finished), None);
         // A status of the request's own, with no transport error under it,
         // keeps its code.
         let other =
             Status::internal("protocol error: received message with invalid compression flag");
         assert_eq!(
-            counted_as(Ending::RequestFailed(other)).as_deref(),
-            Some("INTERNAL")
+            ends_with(Ending::RequestFailed(other)),
+            Some(Code::Internal)
         );
     }
 }

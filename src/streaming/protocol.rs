@@ -98,7 +98,7 @@ pub trait Protocol: Send + Sync + 'static {
         encoded: Vec<Self::Encoded>,
     ) -> Vec<Self::Response>;
     /// The error the stream ends with, if it ends with one, once it is
-    /// known how it ended; the call is counted and logged here. Called
-    /// once per stream.
+    /// known how it ended (the transport sends it as the call's status,
+    /// and whoever counts calls counts that). Called once per stream.
     fn end(&self, ending: Ending<Self::Error>) -> Option<Self::Error>;
 }

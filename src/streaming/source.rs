@@ -16,8 +16,7 @@
 //! sent all it owes ([`Ending::Finished`]), when its deadline passes,
 //! when the server drains, when nothing comes within the source's patience
 //! ([`Ending::Idle`]), or when a job fails ([`Ending::Failed`]); the
-//! source names each end for the client, and counts and logs the call,
-//! once.
+//! source names each end for the client.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -69,7 +68,7 @@ pub trait Source: Send + 'static {
     /// [`Ending::Idle`].
     fn patience(&self) -> Duration;
     /// The error the call ends with, if it ends with one, once it is known
-    /// how it ended; the call is counted and logged here. Called once.
+    /// how it ended. Called once.
     fn end(&mut self, ending: Ending<Self::Error>) -> Option<Self::Error>;
 }
 
