@@ -13,6 +13,7 @@
 //! derives the worst case from the settings, and the startup line prints
 //! it.
 
+mod call_end;
 mod calls;
 mod connections;
 mod health;
