@@ -22,11 +22,16 @@ pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
 /// first call.
 pub const MIN_TIMER: Duration = Duration::from_millis(1);
 
-/// Parses `250ms`, `30s`, `2m` or a bare number of seconds.
+/// Parses `250ms`, `30s`, `2m` or a bare number of seconds (and `µs`
+/// or `ns`, as durations print).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
         (n, 0.001)
+    } else if let Some(n) = text.strip_suffix("µs").or_else(|| text.strip_suffix("us")) {
+        (n, 1e-6)
+    } else if let Some(n) = text.strip_suffix("ns") {
+        (n, 1e-9)
     } else if let Some(n) = text.strip_suffix('s') {
         (n, 1.0)
     } else if let Some(n) = text.strip_suffix('m') {
@@ -53,23 +58,36 @@ pub fn format_duration(duration: Duration) -> String {
 /// A budget of work: more than 0, at most [`MAX_DURATION`]. Work may be
 /// given far less than a millisecond: an easy solve takes microseconds.
 pub fn parse_budget(text: &str) -> Result<Duration, String> {
-    duration_within(text, Duration::ZERO, false)
+    duration_within(parse_duration(text)?, Duration::ZERO, false)
 }
 
 /// A timer: from [`MIN_TIMER`] to [`MAX_DURATION`].
 pub fn parse_timer(text: &str) -> Result<Duration, String> {
-    duration_within(text, MIN_TIMER, false)
+    check_timer(parse_duration(text)?)
 }
 
 /// A timer that 0 turns off: 0, or from [`MIN_TIMER`] to [`MAX_DURATION`].
 pub fn parse_timer_or_off(text: &str) -> Result<Duration, String> {
-    duration_within(text, MIN_TIMER, true)
+    check_timer_or_off(parse_duration(text)?)
 }
 
-/// A duration that is not zero unless `zero_is_off`, and otherwise from
+/// [`parse_timer`]'s check, on a duration already made.
+pub fn check_timer(duration: Duration) -> Result<Duration, String> {
+    duration_within(duration, MIN_TIMER, false)
+}
+
+/// [`parse_timer_or_off`]'s check, on a duration already made.
+pub fn check_timer_or_off(duration: Duration) -> Result<Duration, String> {
+    duration_within(duration, MIN_TIMER, true)
+}
+
+/// `duration`, if it is not zero unless `zero_is_off`, and otherwise from
 /// `least` to [`MAX_DURATION`].
-fn duration_within(text: &str, least: Duration, zero_is_off: bool) -> Result<Duration, String> {
-    let duration = parse_duration(text)?;
+fn duration_within(
+    duration: Duration,
+    least: Duration,
+    zero_is_off: bool,
+) -> Result<Duration, String> {
     if duration.is_zero() {
         return if zero_is_off {
             Ok(duration)
@@ -141,6 +159,30 @@ pub fn count_within(most: u64) -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::<usize>::new().range(1..=most)
 }
 
+/// Checks a group of flags made in code (not parsed from a command line)
+/// with the parsers their declarations name: each field is written back
+/// as its flag (`--a 1 --b 2s`, from its `Debug` text, so the group must
+/// hold plain numbers and durations) and parsed again. Refuses the first
+/// value out of range as clap would have, with the flag named, so a
+/// group made in code meets every check a command line does, with no list
+/// of its fields to keep.
+pub fn check_flags<A: clap::Args + std::fmt::Debug>(flags: &A) -> Result<(), String> {
+    let fields = as_log_fields(&format!("{flags:?}"));
+    let args = fields.split(' ').flat_map(|field| {
+        let (name, value) = field.split_once('=').unwrap_or((field, ""));
+        [format!("--{}", name.replace('_', "-")), value.to_string()]
+    });
+    let command = A::augment_args(clap::Command::new("flags").no_binary_name(true));
+    match command.try_get_matches_from(args) {
+        Ok(_) => Ok(()),
+        Err(error) => {
+            let text = error.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            Err(first.trim_start_matches("error: ").to_string())
+        }
+    }
+}
+
 /// A value's `Debug` text (`Name { a: 1, b: 2s }`) as log fields
 /// (`a=1 b=2s`), for a struct of plain numbers and durations: one field
 /// added to the struct is one more in the log, with nothing to list.
@@ -178,6 +220,49 @@ mod tests {
         assert!(parse_bytes("-1").is_err());
         assert!(parse_bytes("12 parsecs").is_err());
         assert!(parse_bytes("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn durations_parse_as_they_print() {
+        for duration in [
+            Duration::from_nanos(100),
+            Duration::from_micros(500),
+            Duration::from_millis(1500),
+            Duration::from_secs(86_400),
+        ] {
+            assert_eq!(parse_duration(&format!("{duration:?}")), Ok(duration));
+        }
+        assert_eq!(parse_duration("2us"), Ok(Duration::from_micros(2)));
+    }
+
+    #[derive(Debug, clap::Args)]
+    struct Two {
+        #[arg(long, value_parser = count_within(10))]
+        count: usize,
+        #[arg(long, value_parser = parse_timer)]
+        wait: Duration,
+    }
+
+    #[test]
+    fn flags_made_in_code_are_checked_by_their_parsers() {
+        let fine = Two {
+            count: 10,
+            wait: Duration::from_millis(1500),
+        };
+        assert_eq!(check_flags(&fine), Ok(()));
+        let over = Two { count: 11, ..fine };
+        assert_eq!(
+            check_flags(&over),
+            Err("invalid value '11' for '--count <COUNT>': 11 is not in 1..=10".to_string())
+        );
+        let quick = Two {
+            count: 1,
+            wait: Duration::from_micros(5),
+        };
+        assert_eq!(
+            check_flags(&quick),
+            Err("invalid value '5µs' for '--wait <WAIT>': 5µs must be at least 1ms".to_string())
+        );
     }
 
     #[test]

@@ -252,7 +252,7 @@ where
 /// Who answered a sudoku call whose response the policy sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RefusedBy {
-    /// Its handler ran (and counted the call), or it is no sudoku call.
+    /// Its handler ran (and answered the call), or it is no sudoku call.
     Handler,
     /// tonic, before the handler, on what the request sent.
     Tonic,
@@ -399,7 +399,7 @@ impl Policy {
     }
 
     /// Gives a request that tonic refused before any handler ran this
-    /// service's status, and counts the call. Only a trailers-only response
+    /// service's status (the caller counts the call's end from it). Only a trailers-only response
     /// has `grpc-status` in its headers; tonic's own refusals are known by
     /// their wording (see [`ServiceError::from_inbound_status`]), and a
     /// sudoku call's by its handler not having run (`refused_by`): one this

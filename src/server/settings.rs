@@ -13,7 +13,9 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::flag_values::{format_duration, parse_bytes, parse_timer, parse_timer_or_off};
+use crate::flag_values::{
+    check_timer, check_timer_or_off, format_duration, parse_bytes, parse_timer, parse_timer_or_off,
+};
 use crate::pool::available_cores;
 use crate::service::Limits;
 
@@ -219,11 +221,14 @@ impl Settings {
     }
 
     /// Refuses values that are zero, absurd, or cannot work together, with
-    /// a message naming the flag and what it must be.
+    /// a message naming the flag and what it must be. Parsed flags were
+    /// checked as they were read; this holds settings made in code to the
+    /// same ranges, and weighs flags against each other.
     pub fn validate(&self) -> Result<(), SettingsError> {
         self.limits
             .validate()
             .map_err(|error| SettingsError(error.0))?;
+        self.validate_timers()?;
         for origin in &self.cors_allow_origin {
             let parsed = crate::server::web::parse_origin(origin)
                 .map_err(|why| SettingsError(format!("--cors-allow-origin: {why}")))?;
@@ -234,6 +239,22 @@ impl Settings {
             }
         }
         self.validate_pool()
+    }
+
+    /// The connection's timers, as their parsers check them.
+    fn validate_timers(&self) -> Result<(), SettingsError> {
+        let timers = [
+            ("--drain-timeout", check_timer_or_off(self.drain_timeout)),
+            (
+                "--keepalive-interval",
+                check_timer_or_off(self.keepalive_interval),
+            ),
+            ("--keepalive-timeout", check_timer(self.keepalive_timeout)),
+        ];
+        for (flag, checked) in timers {
+            checked.map_err(|why| SettingsError(format!("invalid value for '{flag}': {why}")))?;
+        }
+        Ok(())
     }
 
     /// The worker pool: threads and queue within [`MAX_WORKERS`] and
@@ -435,6 +456,65 @@ mod tests {
         ] {
             let error = parse(args).unwrap().validate().unwrap_err().to_string();
             assert!(error.starts_with(needle), "{args:?}: {error}");
+        }
+        // Settings made in code meet the same ranges as parsed ones.
+        let in_code = |limits: Limits| Settings {
+            limits,
+            ..Settings::default()
+        };
+        for (settings, needle) in [
+            (
+                in_code(Limits {
+                    first_call_timeout: Duration::ZERO,
+                    ..Limits::DEFAULT
+                }),
+                "invalid value '0ns' for '--first-call-timeout <FIRST_CALL_TIMEOUT>': must be more than 0",
+            ),
+            (
+                in_code(Limits {
+                    max_message_bytes: 0,
+                    ..Limits::DEFAULT
+                }),
+                "invalid value '0' for '--max-message-bytes <MAX_MESSAGE_BYTES>': 0 must be from 2368",
+            ),
+            (
+                in_code(Limits {
+                    max_open_streams: 0,
+                    ..Limits::DEFAULT
+                }),
+                "invalid value '0' for '--max-open-streams <MAX_OPEN_STREAMS>': 0 is not in 1..=1048576",
+            ),
+            (
+                in_code(Limits {
+                    max_solve_time: Duration::from_secs(100_000),
+                    ..Limits::DEFAULT
+                }),
+                "invalid value '100000s' for '--max-solve-time <MAX_SOLVE_TIME>': 100000s must be at most 86400s",
+            ),
+            (
+                in_code(Limits {
+                    first_call_timeout: Duration::from_micros(500),
+                    ..Limits::DEFAULT
+                }),
+                "500µs must be at least 1ms",
+            ),
+            (
+                Settings {
+                    keepalive_timeout: Duration::ZERO,
+                    ..Settings::default()
+                },
+                "invalid value for '--keepalive-timeout': must be more than 0",
+            ),
+            (
+                Settings {
+                    drain_timeout: Duration::from_micros(10),
+                    ..Settings::default()
+                },
+                "invalid value for '--drain-timeout': 10µs must be at least 1ms, or 0",
+            ),
+        ] {
+            let error = settings.validate().unwrap_err().to_string();
+            assert!(error.contains(needle), "{error}");
         }
         let window_and_one = parse(&[
             "--stream-window-bytes",

@@ -257,11 +257,22 @@ struct GenerateSource {
     metrics: Arc<Metrics>,
     /// Puzzles handed to the transport.
     sent: usize,
-    /// Attempts taken, up to the last puzzle the call needs.
+    /// Attempts counted: those before each puzzle sent (and the one being
+    /// sent when the call ended), and those after the last puzzle of a job
+    /// whose puzzles were all sent.
     attempts: u64,
-    /// The levels of the puzzles taken and not yet sent, oldest first, to
-    /// count each once it is sent.
-    unsent: VecDeque<Option<Level>>,
+    /// The puzzles taken and not yet sent, oldest first.
+    unsent: VecDeque<Unsent>,
+}
+
+/// A puzzle taken from a job and not yet sent: its level, to count once it
+/// is sent, and the attempts it stands for.
+struct Unsent {
+    level: Option<Level>,
+    /// The attempts up to and including it, since the puzzle before.
+    attempts: u64,
+    /// The attempts after it, if it is its job's last puzzle.
+    after: u64,
 }
 
 impl Source for GenerateSource {
@@ -291,23 +302,34 @@ impl Source for GenerateSource {
     ) -> Result<Vec<pb::GenerateResponse>, Status> {
         let attempts = output.map_err(|error| Status::from(ServiceError::Internal(error)))?;
         let mut found = Vec::new();
+        let mut since = 0;
         for attempt in attempts {
             if self.sent + self.unsent.len() == self.order.count {
                 break;
             }
-            self.attempts += 1;
+            since += 1;
             if let Some(generated) = attempt {
-                self.unsent
-                    .push_back(generated.grade.as_ref().map(|grade| grade.level()));
+                self.unsent.push_back(Unsent {
+                    level: generated.grade.as_ref().map(|grade| grade.level()),
+                    attempts: std::mem::take(&mut since),
+                    after: 0,
+                });
                 found.push(pb_generated(&generated));
             }
+        }
+        match self.unsent.back_mut() {
+            Some(last) => last.after = since,
+            None => self.attempts += since,
         }
         Ok(found)
     }
 
     fn sent(&mut self) {
         self.sent += 1;
-        self.metrics.generated(self.unsent.pop_front().flatten());
+        if let Some(puzzle) = self.unsent.pop_front() {
+            self.attempts += puzzle.attempts + puzzle.after;
+            self.metrics.generated(puzzle.level);
+        }
     }
 
     fn is_done(&self) -> bool {
@@ -319,6 +341,8 @@ impl Source for GenerateSource {
     }
 
     fn end(&mut self, ending: Ending<Status>) -> Option<Status> {
+        // The attempts up to the puzzle being sent when the call ended.
+        self.attempts += self.unsent.front().map_or(0, |puzzle| puzzle.attempts);
         self.metrics.generate_attempts(self.attempts);
         let progress = GenerateProgress {
             asked: self.order.count,
@@ -365,4 +389,84 @@ fn describe(request: &Request) -> String {
         parts.push("any puzzle".to_string());
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::parse_board;
+
+    /// A Generate call for `count` puzzles, as a source, with its metrics.
+    fn source(count: u32) -> GenerateSource {
+        let request = pb::GenerateRequest {
+            count,
+            seed: 7,
+            skip_grade: true,
+            ..Default::default()
+        };
+        let order = parse_request(&request, 100).unwrap();
+        GenerateSource {
+            order,
+            seeds: Seeds::new(&order.request, order.seed),
+            wait: (Duration::from_secs(1), "--max-generate-wait"),
+            grade_time: None,
+            metrics: Arc::new(Metrics::new()),
+            sent: 0,
+            attempts: 0,
+            unsent: VecDeque::new(),
+        }
+    }
+
+    /// A puzzle found by an attempt.
+    fn found() -> Option<Generated> {
+        let puzzle = parse_board(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        Some(Generated {
+            puzzle: puzzle.clone(),
+            solution: puzzle,
+            grade: None,
+            seed: 1,
+        })
+    }
+
+    /// Attempts are counted up to the puzzle being sent, as each is sent,
+    /// and those after a job's last puzzle once it is sent.
+    #[test]
+    fn attempts_are_counted_as_their_puzzles_are_sent() {
+        let mut call = source(3);
+        let taken = call.take(Ok(vec![None, found(), None, None])).unwrap();
+        assert_eq!((taken.len(), call.attempts), (1, 0));
+        call.sent();
+        assert_eq!(call.attempts, 4, "two before, two after");
+        let empty = call.take(Ok(vec![None, None])).unwrap();
+        assert_eq!(
+            (empty.len(), call.attempts),
+            (0, 6),
+            "no puzzle: counted at once"
+        );
+        let taken = call
+            .take(Ok(vec![found(), None, found(), found()]))
+            .unwrap();
+        assert_eq!(taken.len(), 2, "two owed");
+        call.sent();
+        assert_eq!(call.attempts, 7);
+        call.sent();
+        assert!(call.is_done());
+        assert_eq!(call.attempts, 9, "nothing after the last puzzle owed");
+    }
+
+    /// A call that ends while a puzzle is on its way counts the attempts
+    /// up to that puzzle, not those after it.
+    #[test]
+    fn a_call_cut_short_counts_attempts_up_to_the_puzzle_being_sent() {
+        let mut call = source(5);
+        call.take(Ok(vec![None, found(), None, found(), None]))
+            .unwrap();
+        call.sent();
+        let status = call.end(Ending::DeadlineExceeded).unwrap();
+        assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
+        assert_eq!(call.attempts, 4, "two for the first, two for the second");
+    }
 }

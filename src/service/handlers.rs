@@ -1,7 +1,8 @@
 //! The gRPC handlers: each takes its request off the wire, calls the
 //! domain on the pool (directly, or through the stream core), and turns
-//! the answer or the error into the response or the status, counting and
-//! logging the call once.
+//! the answer or the error into the response or the status. The call
+//! layer counts and logs each call's end, once, from that status
+//! (`crate::server`'s `call_end`).
 
 use tonic::{Request, Response, Status, Streaming};
 

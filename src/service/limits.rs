@@ -43,7 +43,9 @@
 use std::time::Duration;
 
 use crate::domain::{MAX_PUZZLE_BYTES, TimeLimits};
-use crate::flag_values::{bytes_within, count_within, format_duration, parse_budget, parse_timer};
+use crate::flag_values::{
+    bytes_within, check_flags, count_within, format_duration, parse_budget, parse_timer,
+};
 
 /// The longest `id` a stream item may carry, in bytes. An id is the
 /// client's name for an item, echoed back; 256 bytes holds any key a client
@@ -183,10 +185,9 @@ pub struct Limits {
     pub max_batch_calls: usize,
 
     /// A connection that has opened no call this long after it was accepted
-    /// (its TLS handshake included) is closed, and a call whose first
+    /// (its TLS handshake included) is closed, and a unary call whose
     /// request message has not arrived this long after its headers is
-    /// answered DEADLINE_EXCEEDED (call slots are few, so headers alone
-    /// must not hold one).
+    /// answered DEADLINE_EXCEEDED.
     #[arg(long, env = "SUDOKU_FIRST_CALL_TIMEOUT", value_parser = parse_timer,
           default_value = format_duration(Limits::DEFAULT.first_call_timeout))]
     pub first_call_timeout: Duration,
@@ -234,10 +235,11 @@ impl Limits {
         max_climb_wait: Duration::from_secs(120),
     };
 
-    /// Refuses limits that each parse but cannot work together, with a
-    /// message naming the flags. (Each flag's own range is checked as it
-    /// is parsed.)
+    /// Refuses limits out of their flags' ranges (for limits made in code:
+    /// parsed ones were checked as they were read), and limits that cannot
+    /// work together, with a message naming the flags.
     pub fn validate(&self) -> Result<(), LimitsError> {
+        check_flags(self).map_err(LimitsError)?;
         let smallest_budget = self.stream_window_bytes + MAX_ITEM_CHARGE;
         if self.max_inflight_bytes < smallest_budget {
             return Err(LimitsError(format!(

@@ -70,14 +70,16 @@ mod tests {
 
     use tonic::Code;
 
-    /// The code a stream that ended so ends with (none: no status is sent,
-    /// and the call layer counts OK, or CANCELLED for a client gone).
+    /// The code a stream that ended so ends with. None: no status is sent,
+    /// and the call layer counts the call from what the client gets: OK
+    /// after the last answer, or CANCELLED for a client gone, since its
+    /// response is dropped before any status (`server::call_end`'s tests).
     fn ends_with(ending: Ending<Status>) -> Option<Code> {
         end_stream(Rpc::SolveStream, ending).map(|status| status.code())
     }
 
     #[test]
-    fn a_stream_whose_client_went_away_ends_cancelled_however_it_went() {
+    fn a_stream_whose_client_went_away_sends_no_status_or_cancelled_however_it_went() {
         assert_eq!(ends_with(Ending::ClientGone), None);
         let reset = Status::cancelled("h2 protocol error: stream no longer needed");
         assert_eq!(

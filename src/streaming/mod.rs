@@ -1,7 +1,8 @@
 //! The stream core: what runs one SolveStream, SolveBatchStream or
 //! Generate call, with no knowledge of gRPC, protobuf or the solver. The service's
 //! handlers adapt their messages to a [`Protocol`] and hand the call to a
-//! [`Driver`]; this module keeps the rules that make a stream safe to
+//! [`Driver`] (a server-streaming call, Generate, is a [`Source`] and goes
+//! to a [`SourceDriver`]); this module keeps the rules that make a stream safe to
 //! serve. The rules that say what a stream may wait for next, and how each
 //! event changes what it holds, are a plain state type (`flow.rs`), unit
 //! tested one transition at a time with no runtime; the driver polls what

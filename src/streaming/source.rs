@@ -329,18 +329,16 @@ mod tests {
         }
     }
 
-    /// Runs `source` on a pool of `workers` threads and `queue` places
-    /// (its first job queued as a service does), with `deadline` and
-    /// `draining`; returns every item the transport reads and how the
-    /// source says it ended.
+    /// Runs `source` on `pool` (its first job queued as a service does),
+    /// with `deadline` and `draining`; returns every item the transport
+    /// reads and how the source says it ended.
     async fn run(
         mut source: Numbers,
-        (workers, queue): (usize, usize),
+        pool: WorkerPool,
         deadline: Option<Instant>,
         draining: watch::Receiver<bool>,
     ) -> (Vec<Result<u32, String>>, Vec<String>) {
         let ended = source.ended.clone();
-        let pool = WorkerPool::new(workers, queue);
         let first = pool
             .try_submit(source.next_job())
             .expect("room for the first");
@@ -361,6 +359,17 @@ mod tests {
         (items, ended)
     }
 
+    /// Waits until no job of `pool` is queued or running, and returns how
+    /// many were skipped (dropped before they started).
+    async fn settled(pool: &WorkerPool) -> u64 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pool.stats().in_flight > 0 {
+            assert!(Instant::now() < deadline, "{:?}", pool.stats());
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        pool.stats().skipped
+    }
+
     fn never_draining() -> watch::Receiver<bool> {
         let (_, draining) = watch::channel(false);
         draining
@@ -374,7 +383,7 @@ mod tests {
     async fn a_call_sends_what_it_owes_in_job_order_and_finishes() {
         // Job n finds n twice; five are owed, so job 2's second is dropped.
         let source = Numbers::new(5, |n| Some(vec![n, n]));
-        let (items, ended) = run(source, (2, 8), None, never_draining()).await;
+        let (items, ended) = run(source, WorkerPool::new(2, 8), None, never_draining()).await;
         assert_eq!(items, oks(&[0, 0, 1, 1, 2]));
         assert_eq!(ended, ["Finished"]);
     }
@@ -383,18 +392,18 @@ mod tests {
     async fn a_job_the_pool_has_no_room_for_is_queued_next_not_lost() {
         // One worker and one place: most jobs wait as the spare.
         let source = Numbers::new(6, |n| Some(vec![n]));
-        let (items, _) = run(source, (1, 1), None, never_draining()).await;
+        let (items, _) = run(source, WorkerPool::new(1, 1), None, never_draining()).await;
         assert_eq!(items, oks(&[0, 1, 2, 3, 4, 5]));
     }
 
     #[tokio::test]
     async fn a_call_that_finds_nothing_within_its_patience_ends_idle() {
         let mut source = Numbers::new(2, |n| Some(if n == 0 { vec![7] } else { Vec::new() }));
-        source.patience = Duration::from_millis(50);
-        let (items, ended) = run(source, (2, 8), None, never_draining()).await;
+        source.patience = Duration::from_millis(300);
+        let (items, ended) = run(source, WorkerPool::new(2, 8), None, never_draining()).await;
         assert_eq!(items[..1], oks(&[7]));
-        assert_eq!(items[1..], [Err("Idle(50ms)".to_string())]);
-        assert_eq!(ended, ["Idle(50ms)"]);
+        assert_eq!(items[1..], [Err("Idle(300ms)".to_string())]);
+        assert_eq!(ended, ["Idle(300ms)"]);
     }
 
     #[tokio::test]
@@ -406,39 +415,41 @@ mod tests {
             Some(vec![n])
         });
         source.patience = Duration::from_millis(300);
-        let (items, ended) = run(source, (1, 8), None, never_draining()).await;
+        let (items, ended) = run(source, WorkerPool::new(1, 8), None, never_draining()).await;
         assert_eq!(items, oks(&(0..12).collect::<Vec<_>>()));
         assert_eq!(ended, ["Finished"]);
+    }
+
+    /// Jobs that run until cancelled: the three queued each stopped
+    /// running, or never started.
+    async fn assert_all_stopped(pool: &WorkerPool, cancelled: &AtomicUsize) {
+        let skipped = settled(pool).await;
+        let stopped = cancelled.load(Ordering::SeqCst) as u64;
+        assert_eq!(stopped + skipped, 3, "{stopped} stopped, {skipped} skipped");
     }
 
     #[tokio::test]
     async fn the_deadline_and_draining_end_a_call_and_cancel_its_jobs() {
         let source = Numbers::new(2, |_| None);
         let cancelled = source.cancelled.clone();
+        let pool = WorkerPool::new(2, 8);
         let deadline = Some(Instant::now() + Duration::from_millis(50));
-        let (items, ended) = run(source, (2, 8), deadline, never_draining()).await;
+        let (items, ended) = run(source, pool.clone(), deadline, never_draining()).await;
         assert_eq!(items, [Err("DeadlineExceeded".to_string())]);
         assert_eq!(ended, ["DeadlineExceeded"]);
-        tokio::time::sleep(SETTLE).await;
-        assert!(
-            cancelled.load(Ordering::SeqCst) >= 2,
-            "the running jobs stop"
-        );
+        assert_all_stopped(&pool, &cancelled).await;
 
         let (drain, draining) = watch::channel(false);
         let source = Numbers::new(2, |_| None);
         let cancelled = source.cancelled.clone();
-        let call = tokio::spawn(run(source, (2, 8), None, draining));
+        let pool = WorkerPool::new(2, 8);
+        let call = tokio::spawn(run(source, pool.clone(), None, draining));
         tokio::time::sleep(SETTLE).await;
         drain.send(true).unwrap();
         let (items, ended) = call.await.unwrap();
         assert_eq!(items, [Err("Draining".to_string())]);
         assert_eq!(ended, ["Draining"]);
-        tokio::time::sleep(SETTLE).await;
-        assert!(
-            cancelled.load(Ordering::SeqCst) >= 2,
-            "the running jobs stop"
-        );
+        assert_all_stopped(&pool, &cancelled).await;
     }
 
     #[tokio::test]
@@ -465,12 +476,8 @@ mod tests {
             .expect("the driver ends")
             .unwrap();
         assert_eq!(*ended.lock().unwrap(), ["ClientGone"]);
-        tokio::time::sleep(SETTLE).await;
-        // Jobs 1 to 3 were queued; each stopped running, or never started.
-        let stats = watched.stats();
-        assert_eq!(stats.in_flight, 0, "{stats:?}");
-        let stopped = cancelled.load(Ordering::SeqCst) as u64;
-        assert_eq!(stopped + stats.skipped, 3, "{stats:?}, {stopped} stopped");
+        // Jobs 1 to 3 were queued after job 0 answered.
+        assert_all_stopped(&watched, &cancelled).await;
     }
 
     #[tokio::test]
@@ -482,7 +489,7 @@ mod tests {
                 Some(vec![n])
             }
         });
-        let (items, ended) = run(source, (1, 8), None, never_draining()).await;
+        let (items, ended) = run(source, WorkerPool::new(1, 8), None, never_draining()).await;
         assert_eq!(items[..1], oks(&[0]));
         assert!(
             matches!(&items[1], Err(error) if error.starts_with("Failed(")),
