@@ -424,7 +424,7 @@ mod tests {
         )
         .unwrap();
         Some(Generated {
-            puzzle: puzzle.clone(),
+            puzzle,
             solution: puzzle,
             grade: None,
             seed: 1,
