@@ -173,10 +173,7 @@ where
         let mut end = rpc.map(|rpc| CallEnd::new(rpc, self.policy.metrics.clone()));
         let slot = match self.policy.admit(rpc, path == HEALTH_CHECK_PATH) {
             Ok(slot) => Arc::new(slot),
-            Err(status) => {
-                count(&mut end, &status);
-                return Box::pin(std::future::ready(Ok(status.into_http())));
-            }
+            Err(status) => return answered_at_once(end, status),
         };
         if rpc == Some(Rpc::SolveBatchStream) {
             request.extensions_mut().insert(CallSlot(slot.clone()));
@@ -186,32 +183,12 @@ where
         if deadline.is_some_and(|deadline| deadline <= now) {
             // Spent before it began (a timeout under the timer's tick): no
             // work is started for it.
-            let status = tonic::Status::from(ServiceError::DeadlineExceeded);
-            count(&mut end, &status);
-            return Box::pin(std::future::ready(Ok(status.into_http())));
+            return answered_at_once(end, ServiceError::DeadlineExceeded.into());
         }
-        let handler_ran = (rpc.is_some() || one_request).then(|| {
-            let arrived = RequestArrived::default();
-            request.extensions_mut().insert(arrived.clone());
-            arrived
-        });
-        // Only a one-request call's body can fail before its handler runs
-        // (tonic runs a stream's handler before reading anything), so
-        // streams' request frames are not wrapped.
-        let body_failed = TransportFailed::default();
-        let request = match handler_ran {
-            Some(_) if one_request => request.map(|body| {
-                Body::new(WatchedBody {
-                    body,
-                    failed: body_failed.clone(),
-                })
-            }),
-            _ => request,
-        };
-        let call = self.inner.call(request);
+        let (request, watch) = RequestWatch::install(request, rpc.is_some(), one_request);
         let policy = self.policy.clone();
-        let arrived = handler_ran.clone().filter(|_| one_request);
-        let call = unless_request_late(call, arrived, policy.request_timeout);
+        let call = self.inner.call(request);
+        let call = unless_request_late(call, watch.timed_arrival(), policy.request_timeout);
         Box::pin(async move {
             let handled = match deadline {
                 None => call.await?,
@@ -221,31 +198,85 @@ where
                 },
             };
             let response = match handled {
-                Ok(response) => {
-                    let refused_by = match handler_ran {
-                        Some(arrived) if !arrived.has_arrived() && body_failed.is_set() => {
-                            RefusedBy::Transport
-                        }
-                        Some(arrived) if !arrived.has_arrived() => RefusedBy::Tonic,
-                        _ => RefusedBy::Handler,
-                    };
-                    policy.rewrite_refusal(rpc, response, refused_by)
-                }
-                Err(Unanswered::DeadlinePassed) => {
-                    tonic::Status::from(ServiceError::DeadlineExceeded).into_http()
-                }
-                Err(Unanswered::RequestLate) => tonic::Status::deadline_exceeded(format!(
-                    "the request message did not arrive within {} of the call's headers \
-                         (--first-call-timeout)",
-                    format_duration(policy.request_timeout)
-                ))
-                .into_http(),
+                Ok(response) => policy.rewrite_refusal(rpc, response, watch.refused_by()),
+                Err(unanswered) => unanswered.response(policy.request_timeout),
             };
             if let Some(status) = tonic::Status::from_header_map(response.headers()) {
                 count(&mut end, &status);
             }
             Ok(response.map(|body| Body::new(CallBody::new(body, end, slot))))
         })
+    }
+}
+
+/// A call answered with `status` before anything ran for it, its end
+/// counted.
+fn answered_at_once<E: Send + 'static>(
+    mut end: Option<CallEnd>,
+    status: tonic::Status,
+) -> Pin<Box<dyn Future<Output = Result<Response<Body>, E>> + Send>> {
+    count(&mut end, &status);
+    Box::pin(std::future::ready(Ok(status.into_http())))
+}
+
+/// What the policy watches of a call's request: whether its handler ran
+/// (it signals its request's arrival), and whether the request body failed
+/// under tonic before it did.
+struct RequestWatch {
+    /// Set for sudoku calls and health's one-request calls.
+    arrived: Option<RequestArrived>,
+    one_request: bool,
+    failed: TransportFailed,
+}
+
+impl RequestWatch {
+    /// Puts the watch on `request`: the arrival signal in its extensions
+    /// (for a sudoku call, or any `one_request` call), and, for a
+    /// one-request call, a watch on its body. Only such a call's body can
+    /// fail before its handler runs (tonic runs a stream's handler before
+    /// reading anything), so streams' request frames are not wrapped.
+    fn install(
+        mut request: Request<Body>,
+        sudoku_call: bool,
+        one_request: bool,
+    ) -> (Request<Body>, RequestWatch) {
+        let arrived = (sudoku_call || one_request).then(|| {
+            let arrived = RequestArrived::default();
+            request.extensions_mut().insert(arrived.clone());
+            arrived
+        });
+        let failed = TransportFailed::default();
+        let request = if arrived.is_some() && one_request {
+            request.map(|body| {
+                Body::new(WatchedBody {
+                    body,
+                    failed: failed.clone(),
+                })
+            })
+        } else {
+            request
+        };
+        let watch = RequestWatch {
+            arrived,
+            one_request,
+            failed,
+        };
+        (request, watch)
+    }
+
+    /// The arrival to time against `--first-call-timeout`: a one-request
+    /// call's.
+    fn timed_arrival(&self) -> Option<RequestArrived> {
+        self.arrived.clone().filter(|_| self.one_request)
+    }
+
+    /// Who answered a call whose response came back.
+    fn refused_by(&self) -> RefusedBy {
+        match &self.arrived {
+            Some(arrived) if !arrived.has_arrived() && self.failed.is_set() => RefusedBy::Transport,
+            Some(arrived) if !arrived.has_arrived() => RefusedBy::Tonic,
+            _ => RefusedBy::Handler,
+        }
     }
 }
 
@@ -314,6 +345,21 @@ enum Unanswered {
     DeadlinePassed,
     /// A unary call's request message did not arrive in time.
     RequestLate,
+}
+
+impl Unanswered {
+    /// The policy's answer, with `request_timeout` the first-call timeout.
+    fn response(self, request_timeout: Duration) -> Response<Body> {
+        let status = match self {
+            Unanswered::DeadlinePassed => ServiceError::DeadlineExceeded.into(),
+            Unanswered::RequestLate => tonic::Status::deadline_exceeded(format!(
+                "the request message did not arrive within {} of the call's headers \
+                 (--first-call-timeout)",
+                format_duration(request_timeout)
+            )),
+        };
+        status.into_http()
+    }
 }
 
 /// `call`, unless it is a unary call (`arrived` is set) whose request
