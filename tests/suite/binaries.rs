@@ -477,3 +477,66 @@ fn each_commands_help_names_its_own_text_line() {
         }
     }
 }
+
+/// Every flag `sudoku-server --help` lists is a row of docs/operations.md's
+/// configuration table, with its environment variable, and the table has
+/// no row for a flag the server lacks: a new flag's documentation is held
+/// to its declaration.
+#[test]
+fn the_server_flags_and_the_operations_doc_agree() {
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku-server"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = stdout(&output);
+    let flags: Vec<(String, String)> = help
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("--"))
+        .map(|flag| format!("--{}", flag.split_whitespace().next().unwrap_or_default()))
+        .filter(|flag| flag != "--help" && flag != "--version")
+        .map(|flag| {
+            let variable = format!("SUDOKU_{}", flag[2..].replace('-', "_").to_uppercase());
+            (flag, variable)
+        })
+        .collect();
+    assert!(flags.len() > 30, "{flags:?}");
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/operations.md"))
+        .unwrap();
+    let table = doc
+        .split("| Flag | Environment | Default | Meaning |")
+        .nth(1)
+        .expect("docs/operations.md has a configuration table");
+    // A row may name several flags (`--tls-cert`, `--tls-key`), with their
+    // variables in the same order.
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .flat_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(|cell| cell.trim()).collect();
+            let flags = cells[1].split(',').map(|flag| flag.trim().replace('`', ""));
+            let variables = cells[2]
+                .split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+                .filter(|word| word.starts_with("SUDOKU_"))
+                .map(String::from)
+                .collect::<Vec<_>>();
+            flags.zip(variables).collect::<Vec<_>>()
+        })
+        .collect();
+    for (flag, variable) in &flags {
+        assert!(
+            help.contains(&format!("[env: {variable}=")),
+            "{flag}'s variable is not {variable}"
+        );
+        assert!(
+            rows.contains(&(flag.clone(), variable.clone())),
+            "{flag} ({variable}) has no row in docs/operations.md"
+        );
+    }
+    for (flag, _) in &rows {
+        assert!(
+            flags.iter().any(|(known, _)| known == flag),
+            "docs/operations.md documents {flag}, which the server lacks"
+        );
+    }
+}
