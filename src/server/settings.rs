@@ -222,8 +222,9 @@ impl Settings {
 
     /// Refuses values that are zero, absurd, or cannot work together, with
     /// a message naming the flag and what it must be. Parsed flags were
-    /// checked as they were read; this holds settings made in code to the
-    /// same ranges, and weighs flags against each other.
+    /// checked as they were read; this holds the limits and the timers of
+    /// settings made in code to the same ranges (not yet the server's
+    /// connection and call caps), and weighs flags against each other.
     pub fn validate(&self) -> Result<(), SettingsError> {
         self.limits
             .validate()

@@ -318,7 +318,7 @@ impl Source for GenerateSource {
             }
         }
         match self.unsent.back_mut() {
-            Some(last) => last.after = since,
+            Some(last) => last.after += since,
             None => self.attempts += since,
         }
         Ok(found)

@@ -399,11 +399,11 @@ mod tests {
     #[tokio::test]
     async fn a_call_that_finds_nothing_within_its_patience_ends_idle() {
         let mut source = Numbers::new(2, |n| Some(if n == 0 { vec![7] } else { Vec::new() }));
-        source.patience = Duration::from_millis(300);
+        source.patience = Duration::from_millis(600);
         let (items, ended) = run(source, WorkerPool::new(2, 8), None, never_draining()).await;
         assert_eq!(items[..1], oks(&[7]));
-        assert_eq!(items[1..], [Err("Idle(300ms)".to_string())]);
-        assert_eq!(ended, ["Idle(300ms)"]);
+        assert_eq!(items[1..], [Err("Idle(600ms)".to_string())]);
+        assert_eq!(ended, ["Idle(600ms)"]);
     }
 
     #[tokio::test]

@@ -491,6 +491,9 @@ fn the_server_flags_and_the_operations_doc_agree() {
     let help = stdout(&output);
     let flags: Vec<(String, String)> = help
         .lines()
+        // A flag's own line is indented by at most six spaces; its help
+        // text, by more.
+        .filter(|line| line.len() - line.trim_start().len() <= 6)
         .filter_map(|line| line.trim().strip_prefix("--"))
         .map(|flag| format!("--{}", flag.split_whitespace().next().unwrap_or_default()))
         .filter(|flag| flag != "--help" && flag != "--version")
