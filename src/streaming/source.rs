@@ -118,9 +118,7 @@ impl<S: Source> SourceDriver<S> {
             }
             let output = tokio::select! {
                 biased;
-                () = responses.groups.closed() => return Ending::ClientGone,
-                () = until(self.deadline) => return Ending::DeadlineExceeded,
-                () = until_draining(&mut self.draining) => return Ending::Draining,
+                ending = interrupted(responses, self.deadline, &mut self.draining) => return ending,
                 () = tokio::time::sleep_until(idle_at) => {
                     return Ending::Idle(self.source.patience());
                 }
@@ -155,9 +153,9 @@ impl<S: Source> SourceDriver<S> {
                 Err(job) if jobs.queued.is_empty() => {
                     let handle = tokio::select! {
                         biased;
-                        () = responses.groups.closed() => return Err(Ending::ClientGone),
-                        () = until(self.deadline) => return Err(Ending::DeadlineExceeded),
-                        () = until_draining(&mut self.draining) => return Err(Ending::Draining),
+                        ending = interrupted(responses, self.deadline, &mut self.draining) => {
+                            return Err(ending);
+                        }
                         handle = self.pool.submit(job) => handle,
                     };
                     jobs.queued.push_back(handle);
@@ -179,8 +177,7 @@ impl<S: Source> SourceDriver<S> {
     ) -> Result<(), Ending<S::Error>> {
         tokio::select! {
             biased;
-            () = until(self.deadline) => Err(Ending::DeadlineExceeded),
-            () = until_draining(&mut self.draining) => Err(Ending::Draining),
+            ending = interrupted(responses, self.deadline, &mut self.draining) => Err(ending),
             permit = responses.groups.reserve() => match permit {
                 Ok(permit) => {
                     permit.send((vec![Ok(response)], None));
@@ -189,6 +186,22 @@ impl<S: Source> SourceDriver<S> {
                 Err(_) => Err(Ending::ClientGone),
             },
         }
+    }
+}
+
+/// Completes with the reason a call must end early, whatever it waits for:
+/// its client went away, its deadline passed, or the server drains (in
+/// that order when several hold).
+async fn interrupted<R, E>(
+    responses: &ResponseSender<R, E>,
+    deadline: Option<Instant>,
+    draining: &mut watch::Receiver<bool>,
+) -> Ending<E> {
+    tokio::select! {
+        biased;
+        () = responses.groups.closed() => Ending::ClientGone,
+        () = until(deadline) => Ending::DeadlineExceeded,
+        () = until_draining(draining) => Ending::Draining,
     }
 }
 
@@ -329,16 +342,18 @@ mod tests {
         }
     }
 
-    /// Runs `source` on `pool` (its first job queued as a service does),
-    /// with `deadline` and `draining`; returns every item the transport
-    /// reads and how the source says it ended.
-    async fn run(
+    /// Starts `source` on `pool` (its first job queued as a service
+    /// does), with `deadline` and `draining`: the driver's task, and what
+    /// the transport reads.
+    fn start(
         mut source: Numbers,
         pool: WorkerPool,
         deadline: Option<Instant>,
         draining: watch::Receiver<bool>,
-    ) -> (Vec<Result<u32, String>>, Vec<String>) {
-        let ended = source.ended.clone();
+    ) -> (
+        tokio::task::JoinHandle<()>,
+        crate::streaming::ResponseStream<u32, String>,
+    ) {
         let first = pool
             .try_submit(source.next_job())
             .expect("room for the first");
@@ -350,7 +365,19 @@ mod tests {
             draining,
             deadline,
         };
-        let running = tokio::spawn(driver.run(first, responses, slot));
+        (tokio::spawn(driver.run(first, responses, slot)), transport)
+    }
+
+    /// Runs `source` as [`start`] does, to its end; returns every item the
+    /// transport reads and how the source says it ended.
+    async fn run(
+        source: Numbers,
+        pool: WorkerPool,
+        deadline: Option<Instant>,
+        draining: watch::Receiver<bool>,
+    ) -> (Vec<Result<u32, String>>, Vec<String>) {
+        let ended = source.ended.clone();
+        let (running, transport) = start(source, pool, deadline, draining);
         let items = tokio::time::timeout(Duration::from_secs(20), transport.collect::<Vec<_>>())
             .await
             .expect("the call ends");
@@ -454,21 +481,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_that_goes_away_ends_the_call_and_cancels_its_jobs() {
-        let mut source = Numbers::new(3, |n| if n == 0 { Some(vec![1]) } else { None });
+        let source = Numbers::new(3, |n| if n == 0 { Some(vec![1]) } else { None });
         let ended = source.ended.clone();
         let cancelled = source.cancelled.clone();
         let pool = WorkerPool::new(2, 8);
-        let watched = pool.clone();
-        let first = pool.try_submit(source.next_job()).unwrap();
-        let slot = StreamSlot::new(());
-        let (responses, mut transport) = response_channel(slot.clone());
-        let driver = SourceDriver {
-            source,
-            pool,
-            draining: never_draining(),
-            deadline: None,
-        };
-        let running = tokio::spawn(driver.run(first, responses, slot));
+        let (running, mut transport) = start(source, pool.clone(), None, never_draining());
         assert_eq!(transport.next().await, Some(Ok(1)));
         drop(transport);
         tokio::time::timeout(Duration::from_secs(10), running)
@@ -477,7 +494,7 @@ mod tests {
             .unwrap();
         assert_eq!(*ended.lock().unwrap(), ["ClientGone"]);
         // Jobs 1 to 3 were queued after job 0 answered.
-        assert_all_stopped(&watched, &cancelled).await;
+        assert_all_stopped(&pool, &cancelled).await;
     }
 
     #[tokio::test]
