@@ -167,11 +167,10 @@ pub fn count_within(most: u64) -> RangedU64ValueParser<usize> {
 /// group made in code meets every check a command line does, with no list
 /// of its fields to keep.
 pub fn check_flags<A: clap::Args + std::fmt::Debug>(flags: &A) -> Result<(), String> {
-    let fields = as_log_fields(&format!("{flags:?}"));
-    let args = fields.split(' ').flat_map(|field| {
-        let (name, value) = field.split_once('=').unwrap_or((field, ""));
-        [format!("--{}", name.replace('_', "-")), value.to_string()]
-    });
+    let debug = format!("{flags:?}");
+    let args = debug_fields(&debug)
+        .flat_map(|(name, value)| [format!("--{}", name.replace('_', "-")), value.to_string()])
+        .collect::<Vec<_>>();
     let command = A::augment_args(clap::Command::new("flags").no_binary_name(true));
     match command.try_get_matches_from(args) {
         Ok(_) => Ok(()),
@@ -187,6 +186,15 @@ pub fn check_flags<A: clap::Args + std::fmt::Debug>(flags: &A) -> Result<(), Str
 /// (`a=1 b=2s`), for a struct of plain numbers and durations: one field
 /// added to the struct is one more in the log, with nothing to list.
 pub fn as_log_fields(debug: &str) -> String {
+    debug_fields(debug)
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The fields of a struct's `Debug` text (`Name { a: 1, b: 2s }`), as
+/// names and values, for a struct of plain numbers and durations.
+fn debug_fields(debug: &str) -> impl Iterator<Item = (&str, &str)> {
     let inner = debug
         .split_once('{')
         .and_then(|(_, rest)| rest.rsplit_once('}'))
@@ -194,9 +202,7 @@ pub fn as_log_fields(debug: &str) -> String {
     inner
         .split(',')
         .filter_map(|field| field.split_once(':'))
-        .map(|(name, value)| format!("{}={}", name.trim(), value.trim()))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .map(|(name, value)| (name.trim(), value.trim()))
 }
 
 #[cfg(test)]
