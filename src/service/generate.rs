@@ -199,20 +199,16 @@ impl SudokuService {
     ) -> Result<GenerateStream, Status> {
         let order = parse_request(request, self.limits.max_generate_count)?;
         let permit = self.admit_stream(Rpc::Generate)?;
-        let mut source = GenerateSource {
+        let mut source = GenerateSource::new(
             order,
-            seeds: Seeds::new(&order.request, order.seed),
-            wait: self.limits.generate_wait(&order.request),
-            grade_time: Some(self.limits.max_grade_time),
-            metrics: self.metrics.clone(),
-            sent: 0,
-            attempts: 0,
-            unsent: VecDeque::new(),
-        };
-        let first = self
-            .pool
-            .try_submit(source.next_job())
-            .map_err(|full| self.refuse_generate(full.into()))?;
+            self.limits.generate_wait(&order.request),
+            Some(self.limits.max_grade_time),
+            self.metrics.clone(),
+        );
+        let first = self.pool.try_submit(source.next_job()).map_err(|full| {
+            self.metrics.call_shed(Rpc::Generate);
+            Status::from(ServiceError::from(full))
+        })?;
         let slot = StreamSlot::new((permit, self.metrics.stream_opened()));
         let (responses, transport) = response_channel(slot.clone());
         let driver = SourceDriver {
@@ -223,15 +219,6 @@ impl SudokuService {
         };
         tokio::spawn(driver.run(first, responses, slot));
         Ok(transport)
-    }
-
-    /// The status of a Generate call refused before it started for want
-    /// of room in the pool, counted as a shed.
-    fn refuse_generate(&self, error: ServiceError) -> Status {
-        if error.is_shed() {
-            self.metrics.call_shed(Rpc::Generate);
-        }
-        Status::from(error)
     }
 }
 
@@ -273,6 +260,28 @@ struct Unsent {
     attempts: u64,
     /// The attempts after it, if it is its job's last puzzle.
     after: u64,
+}
+
+impl GenerateSource {
+    /// A call for `order`, waiting up to `wait` for each puzzle (with the
+    /// flag that set it) and grading each attempt within `grade_time`.
+    fn new(
+        order: Order,
+        wait: (Duration, &'static str),
+        grade_time: Option<Duration>,
+        metrics: Arc<Metrics>,
+    ) -> GenerateSource {
+        GenerateSource {
+            order,
+            seeds: Seeds::new(&order.request, order.seed),
+            wait,
+            grade_time,
+            metrics,
+            sent: 0,
+            attempts: 0,
+            unsent: VecDeque::new(),
+        }
+    }
 }
 
 impl Source for GenerateSource {
@@ -405,16 +414,8 @@ mod tests {
             ..Default::default()
         };
         let order = parse_request(&request, 100).unwrap();
-        GenerateSource {
-            order,
-            seeds: Seeds::new(&order.request, order.seed),
-            wait: (Duration::from_secs(1), "--max-generate-wait"),
-            grade_time: None,
-            metrics: Arc::new(Metrics::new()),
-            sent: 0,
-            attempts: 0,
-            unsent: VecDeque::new(),
-        }
+        let wait = (Duration::from_secs(1), "--max-generate-wait");
+        GenerateSource::new(order, wait, None, Arc::new(Metrics::new()))
     }
 
     /// A puzzle found by an attempt.
