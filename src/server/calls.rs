@@ -445,14 +445,15 @@ impl Policy {
     }
 
     /// Gives a request that tonic refused before any handler ran this
-    /// service's status (the caller counts the call's end from it). Only a trailers-only response
-    /// has `grpc-status` in its headers; tonic's own refusals are known by
-    /// their wording (see [`ServiceError::from_inbound_status`]), and a
-    /// sudoku call's by its handler not having run (`refused_by`): one this
-    /// service has no code of its own for (a frame with a bad compression
-    /// flag, say: INTERNAL) keeps tonic's, and is counted too, and one whose
-    /// request body failed under it (the client's connection dropped) is
-    /// CANCELLED, as a client that went away is.
+    /// service's status (the caller counts the call's end from it). Only a
+    /// trailers-only response has `grpc-status` in its headers; tonic's own
+    /// refusals are known by their wording (see
+    /// [`ServiceError::from_inbound_status`]), and a sudoku call's by its
+    /// handler not having run (`refused_by`): one this service has no code
+    /// of its own for (a frame with a bad compression flag, say: INTERNAL)
+    /// keeps tonic's, and one whose request body failed under it (the
+    /// client's connection dropped) is CANCELLED, as a client that went
+    /// away is.
     fn rewrite_refusal(
         &self,
         rpc: Option<Rpc>,

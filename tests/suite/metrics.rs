@@ -370,9 +370,11 @@ async fn clients_that_stall_on_the_metrics_port_hold_its_connections_for_seconds
     }
 }
 
-/// A TCP proxy to `to` for one connection at a time: what it returns
+/// A channel to `to` through a TCP proxy, and the proxy's task, which
 /// cuts every connection through it when aborted.
-async fn proxy_to(to: std::net::SocketAddr) -> (String, tokio::task::JoinHandle<()>) {
+async fn proxy_to(
+    to: std::net::SocketAddr,
+) -> (tonic::transport::Channel, tokio::task::JoinHandle<()>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let task = tokio::spawn(async move {
@@ -385,7 +387,12 @@ async fn proxy_to(to: std::net::SocketAddr) -> (String, tokio::task::JoinHandle<
             });
         }
     });
-    (url, task)
+    let channel = tonic::transport::Channel::from_shared(url)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    (channel, task)
 }
 
 /// Every call is counted once, whatever ended it: a unary call tonic
@@ -420,12 +427,7 @@ async fn every_call_is_counted_once_however_it_ends() {
     let (code, message) = web::status_of(&response, &frames);
     assert_eq!(code.as_deref(), Some("12"), "{message}");
     // A unary call whose connection is cut before its request came.
-    let (url, proxy) = proxy_to(server.address).await;
-    let channel = tonic::transport::Channel::from_shared(url)
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let (channel, proxy) = proxy_to(server.address).await;
     let never = tonic::Request::new(tokio_stream::pending());
     let call = tokio::spawn(solve_with_body(channel, never));
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -444,12 +446,7 @@ async fn every_call_is_counted_once_however_it_ends() {
     drop((requests, answers));
     // The connection cut with one answered, and with nothing sent.
     for send_one in [true, false] {
-        let (url, proxy) = proxy_to(server.address).await;
-        let channel = tonic::transport::Channel::from_shared(url)
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
+        let (channel, proxy) = proxy_to(server.address).await;
         let (requests, outgoing) = tokio::sync::mpsc::channel(4);
         let mut answers = SudokuServiceClient::new(channel)
             .solve_stream(ReceiverStream::new(outgoing))
