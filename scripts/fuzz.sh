@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse_puzzle solve_board decode_request)
+[ ${#targets[@]} -gt 0 ] || targets=(parse_puzzle solve_board decode_request read_fpuzzles)
 timeout=${FUZZ_TIMEOUT:-60}
 sanitizer=${FUZZ_SANITIZER:-none}
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "usage: $0 [SECONDS] [TARGET...]" >&2; exit 2; }

@@ -18,6 +18,7 @@ pub mod logic;
 mod outcome;
 mod parse;
 pub mod solver;
+pub mod variant;
 
 pub use answer::{Answer, GradeSummary, HintReport, HintSummary, PathReport, StepSummary};
 pub use board::{Board, Cell, Conflict, Unit};

@@ -30,7 +30,7 @@
 //! module may change the puzzles a seed gives.
 
 pub mod climb;
-mod random;
+pub(crate) mod random;
 mod symmetry;
 mod unavoidable;
 

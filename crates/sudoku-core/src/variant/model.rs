@@ -1,0 +1,306 @@
+//! What the search runs on: a puzzle compiled into candidate masks and
+//! propagators.
+//!
+//! Each constraint kind says what it means through the [`Builder`]: cells
+//! that must differ ([`Builder::distinct`]), a relation between two cells
+//! ([`Builder::relate`]), a weighted sum ([`Builder::linear`]), a cage's
+//! sum of distinct digits ([`Builder::cage_sum`]), a cell's allowed digits
+//! ([`Builder::restrict`]). The builder merges what they say: the pairs
+//! that must differ become one peer list a cell, two relations on one pair
+//! become one table, a group of `size` distinct cells becomes a house that
+//! looks for hidden singles. The search then knows nothing of kinds.
+
+use std::collections::BTreeMap;
+
+use super::constraints::Constraint;
+use super::geometry::Shape;
+use super::puzzle::VariantPuzzle;
+use super::search::propagators::{CageSum, House, Linear, Pair, Propagator};
+
+/// Most digit sets a cage's propagator keeps; a cage with more ways to
+/// make its sum (only possible on large grids) is narrowed by its bounds.
+const MAX_CAGE_COMBINATIONS: usize = 4096;
+
+/// A compiled puzzle.
+#[derive(Debug, Clone)]
+pub(crate) struct Model {
+    pub shape: Shape,
+    /// Every cell's starting candidates: givens, parity, unary limits.
+    pub start: Vec<u32>,
+    /// For each cell, the cells that may not hold its digit.
+    pub peers: Vec<Box<[u16]>>,
+    /// Everything else that narrows candidates.
+    pub propagators: Vec<Propagator>,
+    /// For each cell, the propagators that read it.
+    pub watchers: Vec<Box<[u32]>>,
+}
+
+/// Two cells, smaller index first.
+type CellPair = (u16, u16);
+
+/// Pairs a relation was drawn on, by what the mark exempts them from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum PairMark {
+    /// A kropki dot, white or black: exempt from the negative kropki rules.
+    Kropki,
+    /// An X or a V: exempt from the negative XV rule.
+    Xv,
+}
+
+/// Collects what the constraints say, then builds a [`Model`].
+pub(crate) struct Builder<'p> {
+    puzzle: &'p VariantPuzzle,
+    start: Vec<u32>,
+    peers: Vec<Vec<u16>>,
+    houses: Vec<Vec<u16>>,
+    relations: BTreeMap<CellPair, Vec<u32>>,
+    marks: BTreeMap<CellPair, Vec<PairMark>>,
+    others: Vec<Propagator>,
+}
+
+impl<'p> Builder<'p> {
+    fn new(puzzle: &'p VariantPuzzle) -> Builder<'p> {
+        let shape = puzzle.shape();
+        let start = puzzle
+            .givens()
+            .iter()
+            .map(|&digit| match digit {
+                0 => shape.all_digits(),
+                _ => 1 << digit,
+            })
+            .collect();
+        Builder {
+            puzzle,
+            start,
+            peers: vec![Vec::new(); shape.cell_count()],
+            houses: Vec::new(),
+            relations: BTreeMap::new(),
+            marks: BTreeMap::new(),
+            others: Vec::new(),
+        }
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> Shape {
+        self.puzzle.shape()
+    }
+
+    /// The puzzle being compiled.
+    pub fn puzzle(&self) -> &VariantPuzzle {
+        self.puzzle
+    }
+
+    /// `cells` hold distinct digits; `size` of them form a house.
+    pub fn distinct(&mut self, cells: &[usize]) {
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                self.peers[a].push(b as u16);
+                self.peers[b].push(a as u16);
+            }
+        }
+        if cells.len() == self.shape().size() {
+            self.houses.push(cells.iter().map(|&c| c as u16).collect());
+        }
+    }
+
+    /// Only digit pairs `allowed(digit at a, digit at b)` may stand in `a`
+    /// and `b`.
+    pub fn relate(&mut self, a: usize, b: usize, allowed: impl Fn(u32, u32) -> bool) {
+        let size = self.shape().size() as u32;
+        let (first, second, swapped) = if a < b { (a, b, false) } else { (b, a, true) };
+        let table = self
+            .relations
+            .entry((first as u16, second as u16))
+            .or_insert_with(|| vec![u32::MAX; size as usize + 1]);
+        for x in 1..=size {
+            let mut mask = 0;
+            for y in 1..=size {
+                let holds = if swapped {
+                    allowed(y, x)
+                } else {
+                    allowed(x, y)
+                };
+                if holds {
+                    mask |= 1 << y;
+                }
+            }
+            table[x as usize] &= mask;
+        }
+    }
+
+    /// Marks the pair `a`, `b` as carrying a clue of `mark`'s family.
+    pub fn mark(&mut self, a: usize, b: usize, mark: PairMark) {
+        let key = (a.min(b) as u16, a.max(b) as u16);
+        self.marks.entry(key).or_default().push(mark);
+    }
+
+    /// True when the pair carries a clue of `mark`'s family.
+    pub fn is_marked(&self, a: usize, b: usize, mark: PairMark) -> bool {
+        let key = (a.min(b) as u16, a.max(b) as u16);
+        self.marks
+            .get(&key)
+            .is_some_and(|marks| marks.contains(&mark))
+    }
+
+    /// Every pair of orthogonal neighbours, each once.
+    pub fn orthogonal_pairs(&self) -> Vec<(usize, usize)> {
+        let shape = self.shape();
+        let size = shape.size();
+        let mut pairs = Vec::with_capacity(2 * size * size);
+        for cell in 0..shape.cell_count() {
+            if shape.column(cell) + 1 < size {
+                pairs.push((cell, cell + 1));
+            }
+            if shape.row(cell) + 1 < size {
+                pairs.push((cell, cell + size));
+            }
+        }
+        pairs
+    }
+
+    /// `sum(weight × digit) == total` over `terms`.
+    pub fn linear(&mut self, terms: &[(usize, i64)], total: i64) {
+        let terms = terms.iter().map(|&(c, w)| (c as u16, w)).collect();
+        self.others
+            .push(Propagator::Linear(Linear::new(terms, total)));
+    }
+
+    /// `cells` hold distinct digits that sum to `sum`.
+    pub fn cage_sum(&mut self, cells: &[usize], sum: u32) {
+        let size = self.shape().size() as u32;
+        match digit_sets(size, cells.len(), sum, MAX_CAGE_COMBINATIONS) {
+            Some(sets) => {
+                let cells = cells.iter().map(|&c| c as u16).collect();
+                self.others
+                    .push(Propagator::Cage(CageSum::new(cells, sets)));
+            }
+            None => {
+                let terms: Vec<_> = cells.iter().map(|&c| (c, 1)).collect();
+                self.linear(&terms, i64::from(sum));
+            }
+        }
+    }
+
+    /// `cell` holds one of the digits in `mask` (bit `d` for digit `d`).
+    pub fn restrict(&mut self, cell: usize, mask: u32) {
+        self.start[cell] &= mask;
+    }
+
+    fn finish(self) -> Model {
+        let shape = self.shape();
+        let mut propagators: Vec<Propagator> = self
+            .houses
+            .into_iter()
+            .map(|cells| Propagator::House(House::new(cells.into())))
+            .collect();
+        for ((a, b), table) in self.relations {
+            propagators.push(Propagator::Pair(Pair::new(a, b, table)));
+        }
+        propagators.extend(self.others);
+        let mut watchers = vec![Vec::new(); shape.cell_count()];
+        for (index, propagator) in propagators.iter().enumerate() {
+            for &cell in propagator.cells() {
+                let list: &mut Vec<u32> = &mut watchers[usize::from(cell)];
+                if list.last() != Some(&(index as u32)) {
+                    list.push(index as u32);
+                }
+            }
+        }
+        let peers = self
+            .peers
+            .into_iter()
+            .map(|mut list| {
+                list.sort_unstable();
+                list.dedup();
+                list.into_boxed_slice()
+            })
+            .collect();
+        Model {
+            shape,
+            start: self.start,
+            peers,
+            propagators,
+            watchers: watchers.into_iter().map(Vec::into_boxed_slice).collect(),
+        }
+    }
+}
+
+impl Model {
+    /// Compiles a checked puzzle: rows, columns and regions, then each
+    /// constraint, the negative rules last so that they see every clue.
+    pub fn compile(puzzle: &VariantPuzzle) -> Model {
+        let mut builder = Builder::new(puzzle);
+        for (_, cells) in puzzle.units() {
+            builder.distinct(&cells);
+        }
+        let mut ordered: Vec<&Constraint> = puzzle.constraints().iter().collect();
+        ordered.sort_by_key(|constraint| constraint.is_negative_rule());
+        for constraint in ordered {
+            constraint.compile(&mut builder);
+        }
+        builder.finish()
+    }
+
+    /// True when `digits` (one a cell) break nothing the model knows: a
+    /// last check on every solution the search reports.
+    pub fn accepts(&self, digits: &[u8]) -> bool {
+        let masks: Vec<u32> = digits.iter().map(|&d| 1u32 << d).collect();
+        if masks.iter().zip(&self.start).any(|(m, s)| m & s == 0) {
+            return false;
+        }
+        let peers_differ = self.peers.iter().enumerate().all(|(cell, peers)| {
+            peers
+                .iter()
+                .all(|&peer| digits[usize::from(peer)] != digits[cell])
+        });
+        peers_differ && self.propagators.iter().all(|p| p.accepts(&masks))
+    }
+}
+
+/// Every set of `count` distinct digits from 1 to `size` that sums to
+/// `sum`, as masks; `None` when there are more than `cap`.
+pub(crate) fn digit_sets(size: u32, count: usize, sum: u32, cap: usize) -> Option<Vec<u32>> {
+    fn extend(
+        from: u32,
+        size: u32,
+        left: usize,
+        sum: u32,
+        mask: u32,
+        cap: usize,
+        out: &mut Vec<u32>,
+    ) -> bool {
+        if left == 0 {
+            if sum == 0 {
+                out.push(mask);
+            }
+            return out.len() <= cap;
+        }
+        let left32 = left as u32;
+        for digit in from..=size {
+            // The smallest sum `left` digits from `digit` up can make.
+            let least = left32 * digit + left32 * (left32 - 1) / 2;
+            if least > sum {
+                break;
+            }
+            // The largest, from the top of the range down.
+            let most = left32 * size - left32 * (left32 - 1) / 2;
+            if most < sum {
+                return true;
+            }
+            if !extend(
+                digit + 1,
+                size,
+                left - 1,
+                sum - digit,
+                mask | 1 << digit,
+                cap,
+                out,
+            ) {
+                return false;
+            }
+        }
+        true
+    }
+    let mut out = Vec::new();
+    extend(1, size, count, sum, 0, cap, &mut out).then_some(out)
+}

@@ -1,0 +1,212 @@
+//! A variant puzzle as the domain holds it: a shape, givens, regions and a
+//! list of typed constraints, checked once when it is made.
+//!
+//! Whatever format a puzzle arrives in (f-puzzles JSON, the protobuf
+//! message), it becomes a [`VariantPuzzle`] through [`VariantPuzzle::new`],
+//! so that every check lives here once: cells on the grid, regions that
+//! tile it, cages whose sums digits can make, givens that do not repeat.
+
+use super::constraints::Constraint;
+use super::error::{Place, VariantError};
+use super::geometry::{Shape, digit_char};
+
+/// A checked variant puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantPuzzle {
+    shape: Shape,
+    givens: Vec<u8>,
+    regions: Vec<u8>,
+    irregular: bool,
+    constraints: Vec<Constraint>,
+}
+
+/// The parts of a puzzle before they are checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PuzzleParts {
+    /// Cells a row.
+    pub size: usize,
+    /// One digit a cell, row-major, 0 for a blank. Empty: no givens.
+    pub givens: Vec<u8>,
+    /// The 0-based region of each cell, row-major. Empty: standard boxes.
+    pub regions: Vec<u8>,
+    /// The constraints, in the order a reader met them.
+    pub constraints: Vec<Constraint>,
+}
+
+impl VariantPuzzle {
+    /// Checks `parts` and makes the puzzle, or says what is wrong and where.
+    pub fn new(parts: PuzzleParts) -> Result<VariantPuzzle, VariantError> {
+        let shape = Shape::new(parts.size).ok_or(VariantError::UnsupportedSize {
+            place: Place::Size,
+            size: parts.size,
+        })?;
+        let givens = checked_givens(shape, parts.givens)?;
+        let irregular = !parts.regions.is_empty() && parts.regions != shape.standard_regions();
+        let regions = checked_regions(shape, parts.regions)?;
+        for (index, constraint) in parts.constraints.iter().enumerate() {
+            constraint.check(shape).map_err(|problem| {
+                VariantError::malformed(
+                    Place::Constraint {
+                        index,
+                        kind: constraint.kind_name(),
+                    },
+                    problem,
+                )
+            })?;
+        }
+        let puzzle = VariantPuzzle {
+            shape,
+            givens,
+            regions,
+            irregular,
+            constraints: parts.constraints,
+        };
+        puzzle.check_givens_repeat()?;
+        Ok(puzzle)
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The givens, one a cell, 0 for a blank.
+    pub fn givens(&self) -> &[u8] {
+        &self.givens
+    }
+
+    /// The region of each cell: its standard box unless the puzzle has
+    /// irregular regions.
+    pub fn regions(&self) -> &[u8] {
+        &self.regions
+    }
+
+    /// True when the regions are not the standard boxes (a jigsaw).
+    pub fn has_irregular_regions(&self) -> bool {
+        self.irregular
+    }
+
+    /// The constraints beyond rows, columns and regions.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// True for a classic puzzle: 9×9, standard boxes, no constraint.
+    pub fn is_classic(&self) -> bool {
+        self.shape == Shape::CLASSIC && !self.irregular && self.constraints.is_empty()
+    }
+
+    /// The rows, the columns and the regions, each as its cells, each
+    /// named in words for messages (`row 3`).
+    pub fn units(&self) -> Vec<(String, Vec<usize>)> {
+        let size = self.shape.size();
+        let mut units = Vec::with_capacity(3 * size);
+        for row in 0..size {
+            units.push((
+                format!("row {}", row + 1),
+                (0..size).map(|c| row * size + c).collect(),
+            ));
+        }
+        for column in 0..size {
+            let cells = (0..size).map(|r| r * size + column).collect();
+            units.push((format!("column {}", column + 1), cells));
+        }
+        for region in 0..size {
+            let cells = (0..self.shape.cell_count())
+                .filter(|&cell| usize::from(self.regions[cell]) == region)
+                .collect();
+            units.push((format!("region {}", region + 1), cells));
+        }
+        units
+    }
+
+    /// Refuses givens that repeat a digit in a row, column or region.
+    fn check_givens_repeat(&self) -> Result<(), VariantError> {
+        for (unit, cells) in self.units() {
+            let mut seen = [None::<usize>; 26];
+            for cell in cells {
+                let digit = usize::from(self.givens[cell]);
+                if digit == 0 {
+                    continue;
+                }
+                if let Some(first) = seen[digit] {
+                    return Err(VariantError::ConflictingGivens {
+                        digit: digit_char(digit as u8),
+                        first: self.shape.cell_name(first.min(cell)),
+                        second: self.shape.cell_name(first.max(cell)),
+                        unit,
+                    });
+                }
+                seen[digit] = Some(cell);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The givens, or all blanks for none; each at most the size.
+fn checked_givens(shape: Shape, givens: Vec<u8>) -> Result<Vec<u8>, VariantError> {
+    if givens.is_empty() {
+        return Ok(vec![0; shape.cell_count()]);
+    }
+    if givens.len() != shape.cell_count() {
+        return Err(VariantError::malformed(
+            Place::Givens,
+            format!(
+                "expected {} cells for a {size}×{size} grid, found {}",
+                shape.cell_count(),
+                givens.len(),
+                size = shape.size()
+            ),
+        ));
+    }
+    if let Some(cell) = givens.iter().position(|&d| usize::from(d) > shape.size()) {
+        return Err(VariantError::malformed(
+            Place::Givens,
+            format!(
+                "{} holds {}, past the largest digit {} of a {size}×{size} grid",
+                shape.cell_name(cell),
+                givens[cell],
+                shape.size(),
+                size = shape.size()
+            ),
+        ));
+    }
+    Ok(givens)
+}
+
+/// The regions, or the standard boxes for none; they must tile the grid
+/// with `size` regions of `size` cells each.
+fn checked_regions(shape: Shape, regions: Vec<u8>) -> Result<Vec<u8>, VariantError> {
+    if regions.is_empty() {
+        return Ok(shape.standard_regions());
+    }
+    let size = shape.size();
+    let wrong = |problem: String| Err(VariantError::malformed(Place::Regions, problem));
+    if regions.len() != shape.cell_count() {
+        return wrong(format!(
+            "expected a region for each of the {} cells, found {}",
+            shape.cell_count(),
+            regions.len()
+        ));
+    }
+    if let Some(cell) = regions.iter().position(|&r| usize::from(r) >= size) {
+        return wrong(format!(
+            "{} is in region {}, but a {size}×{size} grid has regions 0 to {}",
+            shape.cell_name(cell),
+            regions[cell],
+            size - 1
+        ));
+    }
+    let mut counts = vec![0usize; size];
+    for &region in &regions {
+        counts[usize::from(region)] += 1;
+    }
+    if let Some(region) = counts.iter().position(|&count| count != size) {
+        return wrong(format!(
+            "region {region} has {} cells; each of the {size} regions must have {size}",
+            counts[region]
+        ));
+    }
+    Ok(regions)
+}

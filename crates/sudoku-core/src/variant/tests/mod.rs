@@ -1,0 +1,112 @@
+//! Tests of the variant solver against oracles written for them: an
+//! independent rule checker, brute-force enumeration on small grids, and
+//! hand-made puzzles whose answers are worked out by hand.
+
+mod brute;
+mod cases;
+mod checker;
+mod random;
+
+use brute::enumerate;
+use checker::keeps_rules;
+use random::random_puzzle;
+
+use super::{TrueCandidates, VariantPuzzle, solve_variant, true_candidates};
+use crate::Outcome;
+
+/// Compares the solver with enumeration on one puzzle; returns what
+/// enumeration found, capped at three.
+fn agrees_with_enumeration(puzzle: &VariantPuzzle, label: &str) -> usize {
+    let enumerated = enumerate(puzzle, 500);
+    let report = solve_variant(puzzle, || false).unwrap();
+    let expected = Outcome::of_solution_count(enumerated.solutions.len());
+    assert_eq!(report.outcome, expected, "{label}: {puzzle:?}");
+    for solution in &report.solutions {
+        assert!(
+            keeps_rules(puzzle, solution),
+            "{label}: a solution breaks a rule"
+        );
+        assert!(
+            enumerated.capped || enumerated.solutions.contains(solution),
+            "{label}"
+        );
+    }
+    if report.solutions.len() == 2 {
+        assert_ne!(report.solutions[0], report.solutions[1], "{label}");
+    }
+    if enumerated.solutions.len() == 1 {
+        assert_eq!(report.solutions, enumerated.solutions, "{label}");
+    }
+    if enumerated.capped {
+        return 3;
+    }
+    let candidates = true_candidates(puzzle, usize::MAX, || false).unwrap();
+    let mut union = vec![0u32; puzzle.shape().cell_count()];
+    for solution in &enumerated.solutions {
+        for (mask, &digit) in union.iter_mut().zip(solution) {
+            *mask |= 1 << digit;
+        }
+    }
+    assert!(!candidates.cap_reached, "{label}");
+    assert_eq!(
+        candidates.possible, union,
+        "{label}: true candidates, {puzzle:?}"
+    );
+    assert_eq!(candidates.outcome(), Some(expected), "{label}");
+    enumerated.solutions.len().min(3)
+}
+
+/// Runs the comparison on `count` random puzzles and checks that the mix
+/// held puzzles with no solution, one, and several.
+fn differential(size: usize, seeds: std::ops::Range<u64>, shares: &[u32], least_each: usize) {
+    let mut tally = [0usize; 4];
+    for seed in seeds {
+        let jigsaw = seed % 3 == 0;
+        let share = shares[seed as usize % shares.len()];
+        let puzzle = random_puzzle(seed, size, jigsaw, share);
+        tally[agrees_with_enumeration(&puzzle, &format!("{size}×{size} seed {seed}"))] += 1;
+    }
+    let several = tally[2] + tally[3];
+    assert!(
+        tally[0] >= least_each && tally[1] >= least_each && several >= least_each,
+        "{size}×{size}: too few of some outcome: {tally:?}"
+    );
+}
+
+#[test]
+fn four_by_four_puzzles_agree_with_enumeration() {
+    differential(4, 0..400, &[0, 10, 25, 40], 60);
+}
+
+#[test]
+fn six_by_six_puzzles_agree_with_enumeration() {
+    differential(6, 1000..1150, &[35, 45, 55], 15);
+}
+
+#[test]
+fn true_candidates_report_the_cap_and_leave_the_rest_undecided() {
+    // An empty 4×4 has 288 solutions; each search settles a digit a cell.
+    let empty = VariantPuzzle::new(super::PuzzleParts {
+        size: 4,
+        ..Default::default()
+    })
+    .unwrap();
+    let capped: TrueCandidates = true_candidates(&empty, 2, || false).unwrap();
+    assert!(capped.cap_reached);
+    assert_eq!(capped.solutions_found, 2);
+    assert_eq!(capped.outcome(), Some(Outcome::MultipleSolutions));
+    for (possible, undecided) in capped.possible.iter().zip(&capped.undecided) {
+        assert_eq!(possible & undecided, 0);
+        assert_eq!((possible | undecided).count_ones(), 4);
+    }
+    assert!(capped.undecided.iter().any(|&m| m != 0));
+    let full = true_candidates(&empty, usize::MAX, || false).unwrap();
+    assert!(!full.cap_reached);
+    assert!(full.possible.iter().all(|&m| m == 0b11110));
+    // No more searches than candidates, and far fewer than solutions.
+    assert!(
+        full.solutions_found <= 64,
+        "{} searches",
+        full.solutions_found
+    );
+}
