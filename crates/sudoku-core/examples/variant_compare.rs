@@ -1,7 +1,8 @@
 //! Certifies variant puzzles side by side with another solver's recorded
 //! answers and times: reads JSON lines as `scripts/iss-export.mjs` writes
 //! them (`fpuzzles`, `iss_verdict`, `iss_solution`, `iss_ms`, `collection`,
-//! `name`), solves each `REPEAT` times (best time kept), and prints each
+//! `name`), solves each `REPEAT` times (best time kept; `BUDGET_MS` a solve,
+//! 20 s unless set), and prints each
 //! puzzle's agreement and time ratio, then totals per collection.
 //!
 //! `cargo run --release -p sudoku-core --example variant_compare -- FILE.jsonl`
@@ -28,6 +29,10 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(3);
+    let budget_ms: u64 = std::env::var("BUDGET_MS")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(20_000);
     let text = std::fs::read_to_string(&path).expect("readable file");
     let mut totals: BTreeMap<String, (usize, f64, f64, usize, f64)> = BTreeMap::new();
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
@@ -46,11 +51,17 @@ fn main() {
         let mut report = None;
         for _ in 0..repeat {
             let started = Instant::now();
-            let answer = solve_variant(&puzzle, || false).expect("no stop");
+            let stop = || started.elapsed().as_millis() as u64 >= budget_ms;
+            let Ok(answer) = solve_variant(&puzzle, stop) else {
+                break;
+            };
             best = best.min(started.elapsed().as_secs_f64() * 1e3);
             report = Some(answer);
         }
-        let report = report.expect("solved once");
+        let Some(report) = report else {
+            println!("GAVE UP {collection}/{name} after {budget_ms} ms");
+            continue;
+        };
         let ours = verdict(report.outcome);
         let theirs = record["iss_verdict"].as_str().unwrap_or("?");
         let iss_ms = record["iss_ms"].as_f64().unwrap_or(f64::NAN);

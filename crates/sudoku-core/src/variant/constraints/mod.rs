@@ -18,6 +18,7 @@ mod thermometer;
 
 pub use arrow::Arrow;
 pub use cage::Cage;
+pub(crate) use cage::house_remainders;
 pub use chess::{AntiKing, AntiKnight};
 pub use diagonal::Diagonal;
 pub use dots::{Difference, Ratio, XvSum};
