@@ -15,6 +15,7 @@
 //! it. A classic 9×9 puzzle with no constraint goes to the classic solver,
 //! which is several times faster than the general one.
 
+mod compile;
 pub mod constraints;
 mod error;
 pub mod fpuzzles;
@@ -30,7 +31,7 @@ pub use error::{Place, VariantError};
 pub use geometry::{CellName, MAX_SIZE, Shape, char_digit, digit_char, digits_line};
 pub use puzzle::{PuzzleParts, VariantPuzzle};
 
-use model::Model;
+use compile::compile;
 use search::Searcher;
 
 use crate::{Board, Outcome, Stopped, solver};
@@ -55,12 +56,10 @@ pub fn solve_variant(
     puzzle: &VariantPuzzle,
     should_stop: impl Fn() -> bool,
 ) -> Result<VariantReport, Stopped> {
-    if puzzle.is_classic()
-        && let Some(report) = solve_classic(puzzle, &should_stop)?
-    {
-        return Ok(report);
+    if puzzle.is_classic() {
+        return solve_classic(puzzle, &should_stop);
     }
-    let model = Model::compile(puzzle);
+    let model = compile(puzzle);
     let mut searcher = Searcher::new(&model, should_stop);
     let solutions = match searcher.root() {
         Some(root) => searcher.solutions(root, 2)?,
@@ -73,30 +72,32 @@ pub fn solve_variant(
     })
 }
 
-/// A classic puzzle, by the classic solver; `None` when it has several
-/// solutions, for the general search to find two of them.
+/// A classic puzzle, by the classic solver.
 fn solve_classic(
     puzzle: &VariantPuzzle,
     should_stop: &impl Fn() -> bool,
-) -> Result<Option<VariantReport>, Stopped> {
+) -> Result<VariantReport, Stopped> {
     let cells: [u8; 81] = puzzle
         .givens()
         .try_into()
         .expect("a classic grid has 81 cells");
     let board = Board::from_cells(cells).expect("givens are digits 0 to 9");
     let report = solver::solve(&board, should_stop)?;
+    let mut solutions: Vec<Board> = report.solution.into_iter().collect();
     if report.outcome == Outcome::MultipleSolutions {
-        return Ok(None);
+        // The search found two and kept the first; listing them repeats
+        // the same search, which has just finished within the budget.
+        solutions.clear();
+        solver::list_solutions(&board, 2, &mut solutions);
     }
-    Ok(Some(VariantReport {
+    Ok(VariantReport {
         outcome: report.outcome,
-        solutions: report
-            .solution
+        solutions: solutions
+            .iter()
             .map(|board| board.cells().to_vec())
-            .into_iter()
             .collect(),
         guesses: report.stats.guesses,
-    }))
+    })
 }
 
 /// The true candidates of a puzzle: for each cell, the digits that stand
@@ -146,7 +147,7 @@ pub fn true_candidates(
     cap: usize,
     should_stop: impl Fn() -> bool,
 ) -> Result<TrueCandidates, Stopped> {
-    let model = Model::compile(puzzle);
+    let model = compile(puzzle);
     let cells = puzzle.shape().cell_count();
     let mut searcher = Searcher::new(&model, should_stop);
     let mut result = TrueCandidates {

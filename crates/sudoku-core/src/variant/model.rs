@@ -12,7 +12,6 @@
 
 use std::collections::BTreeMap;
 
-use super::constraints::{self, Constraint};
 use super::geometry::Shape;
 use super::puzzle::VariantPuzzle;
 use super::search::propagators::{CageSum, House, Linear, Pair, Propagator};
@@ -59,7 +58,7 @@ pub(crate) struct Builder<'p> {
 }
 
 impl<'p> Builder<'p> {
-    fn new(puzzle: &'p VariantPuzzle) -> Builder<'p> {
+    pub fn new(puzzle: &'p VariantPuzzle) -> Builder<'p> {
         let shape = puzzle.shape();
         let start = puzzle
             .givens()
@@ -186,7 +185,8 @@ impl<'p> Builder<'p> {
         self.start[cell] &= mask;
     }
 
-    fn finish(self) -> Model {
+    /// The model of everything said so far.
+    pub fn finish(self) -> Model {
         let shape = self.shape();
         let mut propagators: Vec<Propagator> = self
             .houses
@@ -226,24 +226,6 @@ impl<'p> Builder<'p> {
 }
 
 impl Model {
-    /// Compiles a checked puzzle: rows, columns and regions, then each
-    /// constraint, the negative rules last so that they see every clue.
-    pub fn compile(puzzle: &VariantPuzzle) -> Model {
-        let mut builder = Builder::new(puzzle);
-        for (_, cells) in puzzle.units() {
-            builder.distinct(&cells);
-        }
-        let mut ordered: Vec<&Constraint> = puzzle.constraints().iter().collect();
-        ordered.sort_by_key(|constraint| constraint.is_negative_rule());
-        for constraint in ordered {
-            constraint.compile(&mut builder);
-        }
-        for (cells, sum) in constraints::house_remainders(puzzle) {
-            builder.cage_sum(&cells, sum);
-        }
-        builder.finish()
-    }
-
     /// True when `digits` (one a cell) break nothing the model knows: a
     /// last check on every solution the search reports.
     pub fn accepts(&self, digits: &[u8]) -> bool {
@@ -312,13 +294,14 @@ pub(crate) fn digit_sets(size: u32, count: usize, sum: u32, cap: usize) -> Optio
 mod tests {
     use super::*;
     use crate::variant::PuzzleParts;
+    use crate::variant::compile::compile;
     use crate::variant::constraints::Cage;
     use crate::variant::search::Searcher;
 
     /// The candidates propagation alone leaves, before any search.
     fn propagated(parts: PuzzleParts) -> Vec<u32> {
         let puzzle = VariantPuzzle::new(parts).unwrap();
-        let model = Model::compile(&puzzle);
+        let model = compile(&puzzle);
         Searcher::new(&model, || false).root().unwrap()
     }
 

@@ -21,8 +21,13 @@ pub use keys::{KEYS, KeyUse};
 pub use link::LinkError;
 pub use lz_string::{LzError, decompress_from_base64};
 
+use serde_json::Value;
+
 use super::error::{Place, VariantError};
-use super::puzzle::VariantPuzzle;
+use super::puzzle::{PuzzleParts, VariantPuzzle};
+use grid::{is_empty, read_grid};
+use keys::key_use;
+use reader::Reader;
 
 /// The longest f-puzzles text read, JSON or link, in bytes: a 25×25 killer
 /// with every cell caged is under 100 KiB of JSON. Decoded links are held
@@ -57,7 +62,44 @@ pub fn read_json(json: &str) -> Result<VariantPuzzle, VariantError> {
             format!("not valid JSON: {error}"),
         )
     })?;
-    reader::read_value(&value)
+    read_value(&value)
+}
+
+/// Reads a parsed f-puzzles document: the grid first, then each key by its
+/// row in [`KEYS`].
+fn read_value(value: &Value) -> Result<VariantPuzzle, VariantError> {
+    let malformed =
+        |field: &str, problem: &str| VariantError::malformed(Place::Field(field.into()), problem);
+    let object = value
+        .as_object()
+        .ok_or_else(|| malformed("JSON", "expected an object with a \"grid\""))?;
+    let grid = read_grid(object)?;
+    let mut reader = Reader::new(grid.shape);
+    for (constraint, field) in grid.parities {
+        reader.push(constraint, field);
+    }
+    for (key, value) in object {
+        match key_use(key) {
+            Some(KeyUse::Rule(read)) if !is_empty(value) => read(&mut reader, key, value)?,
+            Some(_) => {}
+            None if is_empty(value) => {}
+            None => {
+                return Err(malformed(
+                    key,
+                    "this constraint is not supported, and leaving it out could change \
+                     the puzzle's solutions",
+                ));
+            }
+        }
+    }
+    let (constraints, fields) = reader.finish();
+    VariantPuzzle::new(PuzzleParts {
+        size: grid.shape.size(),
+        givens: grid.givens,
+        regions: grid.regions,
+        constraints,
+    })
+    .map_err(|error| error.relabel(|index| fields.get(index).cloned()))
 }
 
 /// True when a line of text looks like an f-puzzles puzzle rather than a

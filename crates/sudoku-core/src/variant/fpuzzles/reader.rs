@@ -1,6 +1,6 @@
-//! From an f-puzzles JSON value to a checked puzzle: the grid first, then
-//! each key by its row in [`super::KEYS`], each constraint remembered with
-//! the field it came from so that the puzzle's own checks name that field.
+//! The readers of the rule keys, one method a key (or a family of keys),
+//! each constraint remembered with the field it came from so that the
+//! puzzle's own checks name that field.
 //!
 //! The details follow how f-puzzles writes and rangsk's solver reads: an
 //! arrow's line starts at its bulb and that cell is not summed, several
@@ -10,15 +10,13 @@
 
 use serde_json::Value;
 
-use super::grid::{is_empty, read_grid};
-use super::keys::{KeyUse, key_use};
+use super::grid::is_empty;
 use crate::variant::constraints::{
     AntiKing, AntiKnight, Arrow, Cage, Constraint, Diagonal, Difference, DisjointGroups,
     ExtraRegion, NegativeRatio, NegativeXv, NonConsecutive, Parity, Ratio, Thermometer, XvSum,
 };
 use crate::variant::error::{Place, VariantError};
 use crate::variant::geometry::Shape;
-use crate::variant::puzzle::{PuzzleParts, VariantPuzzle};
 
 /// The puzzle being read, and where each constraint came from.
 pub struct Reader {
@@ -31,46 +29,23 @@ fn malformed(field: impl Into<String>, problem: impl Into<String>) -> VariantErr
     VariantError::malformed(Place::Field(field.into()), problem)
 }
 
-/// Reads a parsed f-puzzles document.
-pub fn read_value(value: &Value) -> Result<VariantPuzzle, VariantError> {
-    let object = value
-        .as_object()
-        .ok_or_else(|| malformed("JSON", "expected an object with a \"grid\""))?;
-    let grid = read_grid(object)?;
-    let mut reader = Reader {
-        shape: grid.shape,
-        constraints: Vec::new(),
-        fields: Vec::new(),
-    };
-    for (constraint, field) in grid.parities {
-        reader.push(constraint, field);
-    }
-    for (key, value) in object {
-        match key_use(key) {
-            Some(KeyUse::Rule(read)) if !is_empty(value) => read(&mut reader, key, value)?,
-            Some(_) => {}
-            None if is_empty(value) => {}
-            None => {
-                return Err(malformed(
-                    key.as_str(),
-                    "this constraint is not supported, and leaving it out could change \
-                     the puzzle's solutions",
-                ));
-            }
+impl Reader {
+    /// A reader for a grid of `shape`.
+    pub fn new(shape: Shape) -> Reader {
+        Reader {
+            shape,
+            constraints: Vec::new(),
+            fields: Vec::new(),
         }
     }
-    let fields = reader.fields;
-    VariantPuzzle::new(PuzzleParts {
-        size: grid.shape.size(),
-        givens: grid.givens,
-        regions: grid.regions,
-        constraints: reader.constraints,
-    })
-    .map_err(|error| error.relabel(|index| fields.get(index).cloned()))
-}
 
-impl Reader {
-    fn push(&mut self, constraint: impl Into<Constraint>, field: String) {
+    /// The constraints read, and the field each came from.
+    pub fn finish(self) -> (Vec<Constraint>, Vec<String>) {
+        (self.constraints, self.fields)
+    }
+
+    /// Adds a constraint read from `field`.
+    pub fn push(&mut self, constraint: impl Into<Constraint>, field: String) {
         self.constraints.push(constraint.into());
         self.fields.push(field);
     }

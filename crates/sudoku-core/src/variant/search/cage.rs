@@ -5,7 +5,7 @@
 //! them). A cell keeps only digits of some surviving set, and a digit every
 //! surviving set needs that one cell alone can take is placed there.
 
-use super::engine::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing};
 
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 //! the house finds hidden singles, a digit with one place left, and fails
 //! when a digit has none.
 
-use super::engine::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing};
 
 /// `size` cells holding distinct digits, so each digit exactly once.
 #[derive(Debug, Clone)]

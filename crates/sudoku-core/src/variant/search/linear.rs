@@ -5,7 +5,7 @@
 //! Bounds alone prove nothing wrong until every cell is placed, and then
 //! they are exact, so the search never accepts a broken sum.
 
-use super::engine::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing};
 
 /// `sum(weight × digit) == total`.
 #[derive(Debug, Clone)]

@@ -12,10 +12,12 @@ mod cage;
 mod engine;
 mod house;
 mod linear;
+mod narrowing;
 mod pair;
 pub(crate) mod propagators;
 
-use engine::{Queue, propagate};
+use engine::propagate;
+use narrowing::Queue;
 
 use super::model::Model;
 use crate::Stopped;
@@ -35,7 +37,7 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
     pub fn new(model: &'m Model, should_stop: S) -> Searcher<'m, S> {
         Searcher {
             model,
-            queue: Queue::new(model),
+            queue: Queue::new(model.shape.cell_count(), model.propagators.len()),
             should_stop,
             guesses: 0,
         }

@@ -3,7 +3,7 @@
 //! steps and the negative rules all compile to these; two relations on one
 //! pair are merged into one table by the builder.
 
-use super::engine::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing};
 
 /// Two cells and the digit pairs they may hold.
 #[derive(Debug, Clone)]

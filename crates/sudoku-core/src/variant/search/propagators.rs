@@ -11,7 +11,7 @@ pub(crate) use super::house::House;
 pub(crate) use super::linear::Linear;
 pub(crate) use super::pair::Pair;
 
-use super::engine::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing};
 
 /// One compiled rule.
 #[derive(Debug, Clone)]

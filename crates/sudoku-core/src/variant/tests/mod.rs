@@ -110,3 +110,46 @@ fn true_candidates_report_the_cap_and_leave_the_rest_undecided() {
         full.solutions_found
     );
 }
+
+#[test]
+fn classic_puzzles_take_the_classic_solver_and_agree_with_the_general_one() {
+    let empty = VariantPuzzle::new(super::PuzzleParts {
+        size: 9,
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(empty.is_classic());
+    let report = solve_variant(&empty, || false).unwrap();
+    assert_eq!(report.outcome, Outcome::MultipleSolutions);
+    assert_eq!(report.solutions.len(), 2);
+    assert_ne!(report.solutions[0], report.solutions[1]);
+    assert!(report.solutions.iter().all(|s| keeps_rules(&empty, s)));
+    // The well-known example puzzle; a one-cell extra region changes
+    // nothing but sends it to the general search.
+    let text = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let givens: Vec<u8> = text
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let classic = VariantPuzzle::new(super::PuzzleParts {
+        size: 9,
+        givens: givens.clone(),
+        ..Default::default()
+    })
+    .unwrap();
+    let general = VariantPuzzle::new(super::PuzzleParts {
+        size: 9,
+        givens,
+        constraints: vec![super::constraints::ExtraRegion { cells: vec![0] }.into()],
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(classic.is_classic() && !general.is_classic());
+    let (fast, slow) = (
+        solve_variant(&classic, || false).unwrap(),
+        solve_variant(&general, || false).unwrap(),
+    );
+    assert_eq!(fast.outcome, Outcome::Solved);
+    assert_eq!(fast.solutions, slow.solutions);
+    assert!(keeps_rules(&classic, &fast.solutions[0]));
+}

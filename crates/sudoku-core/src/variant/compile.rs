@@ -1,0 +1,25 @@
+//! From a checked puzzle to the model the search runs on: rows, columns
+//! and regions, then each constraint in turn, the negative rules last so
+//! that they see every clue, then what summed cages imply of the houses
+//! they lie in.
+
+use super::constraints::{self, Constraint};
+use super::model::{Builder, Model};
+use super::puzzle::VariantPuzzle;
+
+/// Compiles `puzzle` into the model the search runs on.
+pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
+    let mut builder = Builder::new(puzzle);
+    for (_, cells) in puzzle.units() {
+        builder.distinct(&cells);
+    }
+    let mut ordered: Vec<&Constraint> = puzzle.constraints().iter().collect();
+    ordered.sort_by_key(|constraint| constraint.is_negative_rule());
+    for constraint in ordered {
+        constraint.compile(&mut builder);
+    }
+    for (cells, sum) in constraints::house_remainders(puzzle) {
+        builder.cage_sum(&cells, sum);
+    }
+    builder.finish()
+}

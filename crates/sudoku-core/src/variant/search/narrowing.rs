@@ -1,0 +1,98 @@
+//! What a propagator sees and may do: read its cells' masks, narrow them
+//! (each change queued for the engine), or report a contradiction. The
+//! queue of changed cells and of propagators to run lives here too, so
+//! that the propagators need nothing of the engine that runs them.
+
+/// A cell left with no digit, or a rule that can no longer hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Contradiction;
+
+/// The masks a propagator narrows, with the queue its changes go to.
+pub(crate) struct Narrowing<'a> {
+    pub(super) masks: &'a mut [u32],
+    pub(super) queue: &'a mut Queue,
+    pub(super) all_digits: u32,
+}
+
+impl Narrowing<'_> {
+    /// A cell's candidates.
+    #[inline]
+    pub fn mask(&self, cell: u16) -> u32 {
+        self.masks[usize::from(cell)]
+    }
+
+    /// Every digit of the grid, as a mask.
+    pub fn all_digits(&self) -> u32 {
+        self.all_digits
+    }
+
+    /// Keeps only the digits of `allowed` in `cell`, queueing it if it
+    /// changed; fails if none is left.
+    #[inline]
+    pub fn narrow(&mut self, cell: u16, allowed: u32) -> Result<(), Contradiction> {
+        let old = self.masks[usize::from(cell)];
+        let new = old & allowed;
+        if new == 0 {
+            return Err(Contradiction);
+        }
+        if new != old {
+            self.masks[usize::from(cell)] = new;
+            self.queue.push_cell(cell);
+        }
+        Ok(())
+    }
+}
+
+/// Cells and propagators waiting their turn, each at most once.
+#[derive(Debug, Clone)]
+pub(crate) struct Queue {
+    pub(super) cells: Vec<u16>,
+    pub(super) cell_queued: Vec<bool>,
+    pub(super) propagators: Vec<u32>,
+    pub(super) propagator_queued: Vec<bool>,
+}
+
+impl Queue {
+    /// An empty queue for `cells` cells and `propagators` propagators.
+    pub fn new(cells: usize, propagators: usize) -> Queue {
+        Queue {
+            cells: Vec::new(),
+            cell_queued: vec![false; cells],
+            propagators: Vec::new(),
+            propagator_queued: vec![false; propagators],
+        }
+    }
+
+    #[inline]
+    pub fn push_cell(&mut self, cell: u16) {
+        let queued = &mut self.cell_queued[usize::from(cell)];
+        if !*queued {
+            *queued = true;
+            self.cells.push(cell);
+        }
+    }
+
+    /// Queues every cell, as at the start of a search.
+    pub fn push_all_cells(&mut self) {
+        for cell in 0..self.cell_queued.len() {
+            self.push_cell(cell as u16);
+        }
+    }
+
+    pub(super) fn push_propagator(&mut self, index: u32) {
+        let queued = &mut self.propagator_queued[index as usize];
+        if !*queued {
+            *queued = true;
+            self.propagators.push(index);
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        for cell in self.cells.drain(..) {
+            self.cell_queued[usize::from(cell)] = false;
+        }
+        for index in self.propagators.drain(..) {
+            self.propagator_queued[index as usize] = false;
+        }
+    }
+}
