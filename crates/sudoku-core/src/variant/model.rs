@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use super::geometry::Shape;
 use super::puzzle::VariantPuzzle;
-use super::search::propagators::{CageSum, House, Linear, Pair, Propagator};
+use super::search::propagators::{CageSum, House, Intersection, Linear, Pair, Propagator};
 
 /// Most digit sets a cage's propagator keeps; a cage with more ways to
 /// make its sum (only possible on large grids) is narrowed by its bounds.
@@ -188,11 +188,15 @@ impl<'p> Builder<'p> {
     /// The model of everything said so far.
     pub fn finish(self) -> Model {
         let shape = self.shape();
-        let mut propagators: Vec<Propagator> = self
-            .houses
+        let mut propagators: Vec<Propagator> = meeting_houses(&self.houses, shape.cell_count())
             .into_iter()
-            .map(|cells| Propagator::House(House::new(cells.into())))
+            .map(Propagator::Intersection)
             .collect();
+        propagators.extend(
+            self.houses
+                .into_iter()
+                .map(|cells| Propagator::House(House::new(cells.into()))),
+        );
         for ((a, b), table) in self.relations {
             propagators.push(Propagator::Pair(Pair::new(a, b, table)));
         }
@@ -240,6 +244,37 @@ impl Model {
         });
         peers_differ && self.propagators.iter().all(|p| p.accepts(&masks))
     }
+}
+
+/// For every two houses that share at least two cells but not all, the
+/// parts of each outside the other.
+fn meeting_houses(houses: &[Vec<u16>], cell_count: usize) -> Vec<Intersection> {
+    let mut in_house = vec![Vec::new(); cell_count];
+    for (index, house) in houses.iter().enumerate() {
+        for &cell in house {
+            in_house[usize::from(cell)].push(index);
+        }
+    }
+    let mut meetings = Vec::new();
+    for (index, house) in houses.iter().enumerate() {
+        let mut shared = vec![0usize; houses.len()];
+        for &cell in house {
+            for &other in &in_house[usize::from(cell)] {
+                shared[other] += 1;
+            }
+        }
+        for (other, &count) in shared.iter().enumerate() {
+            if other > index && count >= 2 && count < house.len() {
+                let outside =
+                    |a: &[u16], b: &[u16]| a.iter().copied().filter(|c| !b.contains(c)).collect();
+                meetings.push(Intersection::new(
+                    outside(house, &houses[other]),
+                    outside(&houses[other], house),
+                ));
+            }
+        }
+    }
+    meetings
 }
 
 /// Every set of `count` distinct digits from 1 to `size` that sums to
@@ -319,8 +354,22 @@ mod tests {
         });
         assert_eq!(masks[2], 0b11000);
         assert_eq!(masks[3], 0b11000);
-        // R2C3 shares no house with the cage's remainder rule.
-        assert_eq!(masks[6], 0b11110);
+        // R3C3 shares no house with the cage or its remainder.
+        assert_eq!(masks[10], 0b11110);
+    }
+
+    #[test]
+    fn houses_that_meet_hold_the_same_digits_outside_each_other() {
+        // R1C3 and R1C4 hold 3 and 4 (as above), so the rest of their box,
+        // R2C3 and R2C4, holds 1 and 2: claiming, from the row to the box.
+        let cage = Cage { cells: vec![0, 1], sum: Some(3) };
+        let masks = propagated(PuzzleParts {
+            size: 4,
+            constraints: vec![cage.into()],
+            ..PuzzleParts::default()
+        });
+        assert_eq!(masks[6], 0b110);
+        assert_eq!(masks[7], 0b110);
     }
 
     #[test]

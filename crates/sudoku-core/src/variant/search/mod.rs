@@ -11,6 +11,7 @@
 mod cage;
 mod engine;
 mod house;
+mod intersection;
 mod linear;
 mod narrowing;
 mod pair;

@@ -8,6 +8,7 @@
 
 pub(crate) use super::cage::CageSum;
 pub(crate) use super::house::House;
+pub(crate) use super::intersection::Intersection;
 pub(crate) use super::linear::Linear;
 pub(crate) use super::pair::Pair;
 
@@ -24,6 +25,8 @@ pub(crate) enum Propagator {
     Linear(Linear),
     /// Distinct digits with a fixed sum, by the digit sets that make it.
     Cage(CageSum),
+    /// Two houses that meet: their outer parts hold the same digits.
+    Intersection(Intersection),
 }
 
 impl Propagator {
@@ -34,6 +37,7 @@ impl Propagator {
             Propagator::Pair(pair) => pair.cells(),
             Propagator::Linear(linear) => linear.cells(),
             Propagator::Cage(cage) => cage.cells(),
+            Propagator::Intersection(meeting) => meeting.cells(),
         }
     }
 
@@ -44,6 +48,7 @@ impl Propagator {
             Propagator::Pair(pair) => pair.propagate(grid),
             Propagator::Linear(linear) => linear.propagate(grid),
             Propagator::Cage(cage) => cage.propagate(grid),
+            Propagator::Intersection(meeting) => meeting.propagate(grid),
         }
     }
 
@@ -54,6 +59,7 @@ impl Propagator {
             Propagator::Pair(pair) => pair.accepts(masks),
             Propagator::Linear(linear) => linear.accepts(masks),
             Propagator::Cage(cage) => cage.accepts(masks),
+            Propagator::Intersection(meeting) => meeting.accepts(masks),
         }
     }
 }
