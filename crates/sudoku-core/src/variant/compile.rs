@@ -1,7 +1,7 @@
 //! From a checked puzzle to the model the search runs on: rows, columns
 //! and regions, then each constraint in turn, the negative rules last so
 //! that they see every clue, then what summed cages imply of the houses
-//! they lie in.
+//! they lie in (`constraints/innies.rs`).
 
 use super::constraints::{self, Constraint};
 use super::model::{Builder, Model};
@@ -20,6 +20,19 @@ pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
     }
     for (cells, sum) in constraints::house_remainders(puzzle) {
         builder.cage_sum(&cells, sum);
+    }
+    for derived in constraints::union_sums(puzzle) {
+        let constraints::UnionSum {
+            inside,
+            outside,
+            total,
+        } = derived;
+        let terms: Vec<(usize, i64)> = inside
+            .iter()
+            .map(|&cell| (cell, 1))
+            .chain(outside.iter().map(|&cell| (cell, -1)))
+            .collect();
+        builder.linear(&terms, total);
     }
     builder.finish()
 }

@@ -362,7 +362,10 @@ mod tests {
     fn houses_that_meet_hold_the_same_digits_outside_each_other() {
         // R1C3 and R1C4 hold 3 and 4 (as above), so the rest of their box,
         // R2C3 and R2C4, holds 1 and 2: claiming, from the row to the box.
-        let cage = Cage { cells: vec![0, 1], sum: Some(3) };
+        let cage = Cage {
+            cells: vec![0, 1],
+            sum: Some(3),
+        };
         let masks = propagated(PuzzleParts {
             size: 4,
             constraints: vec![cage.into()],

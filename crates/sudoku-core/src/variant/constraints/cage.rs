@@ -1,9 +1,8 @@
 //! Killer cages: distinct digits, and when a sum is given, that sum.
 
-use super::{Constraint, Rule, check_cells};
+use super::{Rule, check_cells};
 use crate::variant::geometry::Shape;
 use crate::variant::model::Builder;
-use crate::variant::puzzle::VariantPuzzle;
 
 /// Cells that hold distinct digits, summing to `sum` when there is one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,46 +42,4 @@ impl Rule for Cage {
             builder.cage_sum(&self.cells, sum);
         }
     }
-}
-
-/// What summed cages imply about the houses they lie in: in each row,
-/// column and region, the cells no summed cage inside it covers hold
-/// distinct digits summing to what the cages leave of the house's total
-/// (the killer solver's "innies"). The cages taken are whole in the house
-/// and do not overlap each other; a house with none gives nothing.
-pub(crate) fn house_remainders(puzzle: &VariantPuzzle) -> Vec<(Vec<usize>, u32)> {
-    let size = puzzle.shape().size() as u32;
-    let total = size * (size + 1) / 2;
-    let cages: Vec<(&[usize], u32)> = puzzle
-        .constraints()
-        .iter()
-        .filter_map(|constraint| match constraint {
-            Constraint::Cage(Cage {
-                cells,
-                sum: Some(sum),
-            }) => Some((cells.as_slice(), *sum)),
-            _ => None,
-        })
-        .collect();
-    let mut remainders = Vec::new();
-    for (_, house) in puzzle.units() {
-        let mut covered = vec![false; puzzle.shape().cell_count()];
-        let mut caged = 0;
-        for &(cells, sum) in &cages {
-            let inside = cells.iter().all(|cell| house.contains(cell));
-            if inside && cells.iter().all(|&cell| !covered[cell]) {
-                cells.iter().for_each(|&cell| covered[cell] = true);
-                caged += sum;
-            }
-        }
-        let rest: Vec<usize> = house
-            .iter()
-            .copied()
-            .filter(|&cell| !covered[cell])
-            .collect();
-        if caged > 0 && !rest.is_empty() && rest.len() < house.len() {
-            remainders.push((rest, total.saturating_sub(caged)));
-        }
-    }
-    remainders
 }
