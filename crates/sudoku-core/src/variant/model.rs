@@ -54,6 +54,7 @@ pub(crate) struct Builder<'p> {
     houses: Vec<Vec<u16>>,
     relations: BTreeMap<CellPair, Vec<u32>>,
     marks: BTreeMap<CellPair, Vec<PairMark>>,
+    sums: Vec<(Vec<(u16, i64)>, i64)>,
     others: Vec<Propagator>,
 }
 
@@ -75,6 +76,7 @@ impl<'p> Builder<'p> {
             houses: Vec::new(),
             relations: BTreeMap::new(),
             marks: BTreeMap::new(),
+            sums: Vec::new(),
             others: Vec::new(),
         }
     }
@@ -160,8 +162,8 @@ impl<'p> Builder<'p> {
     /// `sum(weight × digit) == total` over `terms`.
     pub fn linear(&mut self, terms: &[(usize, i64)], total: i64) {
         let terms = terms.iter().map(|&(c, w)| (c as u16, w)).collect();
-        self.others
-            .push(Propagator::Linear(Linear::new(terms, total)));
+        // Built once every peer is known, to group the cells into cliques.
+        self.sums.push((terms, total));
     }
 
     /// `cells` hold distinct digits that sum to `sum`.
@@ -201,6 +203,19 @@ impl<'p> Builder<'p> {
             propagators.push(Propagator::Pair(Pair::new(a, b, table)));
         }
         propagators.extend(self.others);
+        let peers: Vec<Box<[u16]>> = self
+            .peers
+            .into_iter()
+            .map(|mut list| {
+                list.sort_unstable();
+                list.dedup();
+                list.into_boxed_slice()
+            })
+            .collect();
+        for (terms, total) in self.sums {
+            let cliques = cliques(&terms, &peers);
+            propagators.push(Propagator::Linear(Linear::new(cliques, total)));
+        }
         let mut watchers = vec![Vec::new(); shape.cell_count()];
         for (index, propagator) in propagators.iter().enumerate() {
             for &cell in propagator.cells() {
@@ -210,15 +225,6 @@ impl<'p> Builder<'p> {
                 }
             }
         }
-        let peers = self
-            .peers
-            .into_iter()
-            .map(|mut list| {
-                list.sort_unstable();
-                list.dedup();
-                list.into_boxed_slice()
-            })
-            .collect();
         Model {
             shape,
             start: self.start,
@@ -244,6 +250,27 @@ impl Model {
         });
         peers_differ && self.propagators.iter().all(|p| p.accepts(&masks))
     }
+}
+
+/// A sum's terms in cliques: cells of equal weight that are all peers of
+/// each other, grown greedily in the terms' order.
+fn cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16>, i64)> {
+    let mut cliques: Vec<(Vec<u16>, i64)> = Vec::new();
+    for &(cell, weight) in terms {
+        let fits = |clique: &Vec<u16>| {
+            clique
+                .iter()
+                .all(|member| peers[usize::from(cell)].binary_search(member).is_ok())
+        };
+        match cliques
+            .iter_mut()
+            .find(|(clique, w)| *w == weight && fits(clique))
+        {
+            Some((clique, _)) => clique.push(cell),
+            None => cliques.push((vec![cell], weight)),
+        }
+    }
+    cliques
 }
 
 /// For every two houses that share at least two cells but not all, the
