@@ -132,12 +132,13 @@ impl fmt::Display for CellName {
 }
 
 /// The character a digit prints as: `1`-`9`, then `A` (10) to `P` (25);
-/// `.` for 0, a blank.
+/// `.` for 0, a blank, and `?` for anything past 25.
 pub fn digit_char(digit: u8) -> char {
     match digit {
         0 => '.',
         1..=9 => char::from(b'0' + digit),
-        _ => char::from(b'A' + digit - 10),
+        10..=25 => char::from(b'A' + digit - 10),
+        _ => '?',
     }
 }
 

@@ -167,6 +167,13 @@ pub fn true_candidates(
                 result.undecided[cell] = root[cell] & !result.possible[cell];
                 break;
             }
+            // Each forced search polls the stop check as it branches; one
+            // that propagation settles alone does not branch.
+            if searcher.stop_requested() {
+                return Err(Stopped {
+                    guesses: searcher.guesses(),
+                });
+            }
             let forced = searcher.narrowed(root.clone(), cell, digit);
             let solution = match forced {
                 Some(masks) => searcher.solutions(masks, 1)?.pop(),

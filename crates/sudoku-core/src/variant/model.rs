@@ -10,7 +10,8 @@
 //! become one table, a group of `size` distinct cells becomes a house that
 //! looks for hidden singles. The search then knows nothing of kinds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::geometry::Shape;
 use super::puzzle::VariantPuzzle;
@@ -52,9 +53,11 @@ pub(crate) struct Builder<'p> {
     start: Vec<u32>,
     peers: Vec<Vec<u16>>,
     houses: Vec<Vec<u16>>,
+    house_set: BTreeSet<Vec<u16>>,
     relations: BTreeMap<CellPair, Vec<u32>>,
     marks: BTreeMap<CellPair, Vec<PairMark>>,
     sums: Vec<(Vec<(u16, i64)>, i64)>,
+    digit_sets: BTreeMap<(usize, u32), Option<Arc<[u32]>>>,
     others: Vec<Propagator>,
 }
 
@@ -74,9 +77,11 @@ impl<'p> Builder<'p> {
             start,
             peers: vec![Vec::new(); shape.cell_count()],
             houses: Vec::new(),
+            house_set: BTreeSet::new(),
             relations: BTreeMap::new(),
             marks: BTreeMap::new(),
             sums: Vec::new(),
+            digit_sets: BTreeMap::new(),
             others: Vec::new(),
         }
     }
@@ -100,7 +105,12 @@ impl<'p> Builder<'p> {
             }
         }
         if cells.len() == self.shape().size() {
-            self.houses.push(cells.iter().map(|&c| c as u16).collect());
+            let mut house: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
+            house.sort_unstable();
+            // A house given twice (a full cage over a box) says nothing more.
+            if self.house_set.insert(house.clone()) {
+                self.houses.push(house);
+            }
         }
     }
 
@@ -169,7 +179,15 @@ impl<'p> Builder<'p> {
     /// `cells` hold distinct digits that sum to `sum`.
     pub fn cage_sum(&mut self, cells: &[usize], sum: u32) {
         let size = self.shape().size() as u32;
-        match digit_sets(size, cells.len(), sum, MAX_CAGE_COMBINATIONS) {
+        // Cages of one size and sum share their list.
+        let sets = self
+            .digit_sets
+            .entry((cells.len(), sum))
+            .or_insert_with(|| {
+                digit_sets(size, cells.len(), sum, MAX_CAGE_COMBINATIONS).map(Arc::from)
+            })
+            .clone();
+        match sets {
             Some(sets) => {
                 let cells = cells.iter().map(|&c| c as u16).collect();
                 self.others
@@ -273,32 +291,46 @@ fn cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16>, i64)> {
     cliques
 }
 
+/// Houses that meet others are looked for among the first this many:
+/// the rows, columns and regions (75 on 25×25), then the windows,
+/// diagonals and other extra houses, a few dozen in real puzzles.
+const MAX_MEETING_HOUSES: usize = 256;
+
+/// Most intersections kept. The rows, columns and standard boxes meet in
+/// 250 pairs on 25×25; a puzzle of thousands of extra regions would
+/// otherwise get millions. One left out loses speed, never a solution.
+const MAX_INTERSECTIONS: usize = 1024;
+
 /// For every two houses that share at least two cells but not all, the
-/// parts of each outside the other.
+/// parts of each outside the other, up to the caps above.
 fn meeting_houses(houses: &[Vec<u16>], cell_count: usize) -> Vec<Intersection> {
-    let mut in_house = vec![Vec::new(); cell_count];
-    for (index, house) in houses.iter().enumerate() {
-        for &cell in house {
-            in_house[usize::from(cell)].push(index);
-        }
-    }
+    let houses = &houses[..houses.len().min(MAX_MEETING_HOUSES)];
+    // Each house against those before it, so that the rows, columns and
+    // regions (built first) meet each other before any extra house.
+    let mut in_house: Vec<Vec<usize>> = vec![Vec::new(); cell_count];
     let mut meetings = Vec::new();
     for (index, house) in houses.iter().enumerate() {
-        let mut shared = vec![0usize; houses.len()];
+        let mut shared = vec![0usize; index];
         for &cell in house {
-            for &other in &in_house[usize::from(cell)] {
-                shared[other] += 1;
+            for &earlier in &in_house[usize::from(cell)] {
+                shared[earlier] += 1;
             }
         }
-        for (other, &count) in shared.iter().enumerate() {
-            if other > index && count >= 2 && count < house.len() {
+        for (earlier, &count) in shared.iter().enumerate() {
+            if count >= 2 && count < house.len() {
+                if meetings.len() == MAX_INTERSECTIONS {
+                    return meetings;
+                }
                 let outside =
                     |a: &[u16], b: &[u16]| a.iter().copied().filter(|c| !b.contains(c)).collect();
                 meetings.push(Intersection::new(
-                    outside(house, &houses[other]),
-                    outside(&houses[other], house),
+                    outside(house, &houses[earlier]),
+                    outside(&houses[earlier], house),
                 ));
             }
+        }
+        for &cell in house {
+            in_house[usize::from(cell)].push(index);
         }
     }
     meetings
@@ -400,6 +432,35 @@ mod tests {
         });
         assert_eq!(masks[6], 0b110);
         assert_eq!(masks[7], 0b110);
+    }
+
+    #[test]
+    fn thousands_of_extra_regions_meet_in_a_bounded_number_of_intersections() {
+        use crate::variant::constraints::ExtraRegion;
+        // Each region holds R1C1 and R1C2 and seven cells of its own choice.
+        let regions = (0..2000).map(|i| {
+            let mut cells = vec![0, 1];
+            cells.extend((0..7).map(|k| 9 + (i * 7 + k * 11) % 72));
+            cells.sort_unstable();
+            cells.dedup();
+            ExtraRegion { cells }.into()
+        });
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 9,
+            constraints: regions.collect(),
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        let model = compile(&puzzle);
+        let meetings = model
+            .propagators
+            .iter()
+            .filter(|p| matches!(p, Propagator::Intersection(_)))
+            .count();
+        // 72 distinct regions would meet in 2556 pairs among themselves.
+        assert!(meetings <= 1024, "{meetings}");
+        // The rows, columns and boxes meet in 54 pairs, all kept.
+        assert!(meetings >= 54, "{meetings}");
     }
 
     #[test]

@@ -59,7 +59,7 @@ impl VariantPuzzle {
             givens,
             regions,
             irregular,
-            constraints: parts.constraints,
+            constraints: without_repeated_grid_rules(parts.constraints),
         };
         puzzle.check_givens_repeat()?;
         Ok(puzzle)
@@ -142,6 +142,35 @@ impl VariantPuzzle {
         }
         Ok(())
     }
+}
+
+/// The constraints with each whole-grid rule (a diagonal, anti-knight, a
+/// negative rule …) kept once: a copy says nothing more, and each would
+/// cost a pass over the grid when the puzzle is compiled.
+fn without_repeated_grid_rules(constraints: Vec<Constraint>) -> Vec<Constraint> {
+    let mut seen: Vec<Constraint> = Vec::new();
+    constraints
+        .into_iter()
+        .filter(|constraint| {
+            let grid_rule = matches!(
+                constraint,
+                Constraint::Diagonal(_)
+                    | Constraint::DisjointGroups(_)
+                    | Constraint::AntiKnight(_)
+                    | Constraint::AntiKing(_)
+                    | Constraint::NonConsecutive(_)
+                    | Constraint::NegativeRatio(_)
+                    | Constraint::NegativeXv(_)
+            );
+            if !grid_rule || !seen.contains(constraint) {
+                if grid_rule {
+                    seen.push(constraint.clone());
+                }
+                return true;
+            }
+            false
+        })
+        .collect()
 }
 
 /// The givens, or all blanks for none; each at most the size.

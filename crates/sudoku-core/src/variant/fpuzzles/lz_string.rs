@@ -103,6 +103,11 @@ fn decompress(values: &[u8], max_units: usize) -> Result<Vec<u16>, LzError> {
     let mut width = 3u32;
     let mut enlarge_in = 4u64;
     loop {
+        // Codes this wide would need more entries than any capped output
+        // has; a payload that gets here is not lz-string data.
+        if width > 30 {
+            return Err(LzError::Corrupt);
+        }
         let code = bits.read(width)? as usize;
         let start = output.len();
         match code {

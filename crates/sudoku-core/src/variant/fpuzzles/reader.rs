@@ -138,7 +138,17 @@ impl Reader {
             for (line, at) in self.lines(key, &one_arrow)? {
                 let at = at.replacen(&format!("{key}[0]"), &field, 1);
                 // The line starts where it leaves the bulb; that cell is
-                // not summed.
+                // not summed. A line that starts elsewhere is refused, not
+                // read some other way.
+                if let Some(&start) = line.first()
+                    && !bulb.contains(&start)
+                {
+                    let name = self.shape.cell_name(start);
+                    return Err(malformed(
+                        at,
+                        format!("the arrow's line starts at {name}, outside its bulb"),
+                    ));
+                }
                 let line = line[1.min(line.len())..].to_vec();
                 if line.is_empty() {
                     return Err(malformed(at, "the arrow's line has no cell past its start"));
@@ -202,14 +212,15 @@ impl Reader {
                 .into(),
                 // An XV entry with no letter is no clue (f-puzzles leaves
                 // such entries behind).
-                _ => match label.and_then(Value::as_str) {
+                _ => match label.map(|value| value.as_str()) {
                     None => continue,
-                    Some("X" | "x") => XvSum { cells, sum: 10 }.into(),
-                    Some("V" | "v") => XvSum { cells, sum: 5 }.into(),
-                    Some(other) => {
+                    Some(Some("X" | "x")) => XvSum { cells, sum: 10 }.into(),
+                    Some(Some("V" | "v")) => XvSum { cells, sum: 5 }.into(),
+                    Some(_) => {
+                        let shown = label.map(ToString::to_string).unwrap_or_default();
                         return Err(malformed(
                             at,
-                            format!("expected \"X\" or \"V\", not {other:?}"),
+                            format!("expected \"X\" or \"V\", not {shown}"),
                         ));
                     }
                 },
@@ -263,9 +274,12 @@ impl Reader {
     pub fn cosmetic_cages(&mut self, key: &str, value: &Value) -> Result<(), VariantError> {
         for (i, entry) in Self::entries(key, value)?.iter().enumerate() {
             let label = entry.get("value").and_then(Value::as_str).unwrap_or("");
-            if label.len() > 2
-                && label[..2].eq_ignore_ascii_case("DR")
-                && label[2..].bytes().all(|b| b.is_ascii_digit())
+            // Bytes, not a slice of the text: a label may start with a
+            // character of several bytes.
+            let bytes = label.as_bytes();
+            if bytes.len() > 2
+                && bytes[..2].eq_ignore_ascii_case(b"DR")
+                && bytes[2..].iter().all(u8::is_ascii_digit)
             {
                 return Err(malformed(
                     format!("{key}[{i}].value"),

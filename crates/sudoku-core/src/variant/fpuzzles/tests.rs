@@ -175,6 +175,14 @@ fn errors_name_the_field_and_the_cell() {
             "xv[0].value: expected \"X\" or \"V\"",
         ),
         (
+            document(r#""xv":[{"cells":["R1C1","R1C2"],"value":10}]"#),
+            "xv[0].value: expected \"X\" or \"V\", not 10",
+        ),
+        (
+            document(r#""arrow":[{"cells":["R1C1"],"lines":[["R1C2","R1C3"]]}]"#),
+            "arrow[0].lines[0]: the arrow's line starts at R1C2, outside its bulb",
+        ),
+        (
             document(r#""ratio":[{"cells":["R1C1"]}]"#),
             "ratio[0].cells: expected 2 cells, found 1",
         ),
@@ -189,6 +197,12 @@ fn errors_name_the_field_and_the_cell() {
         (
             document(r#""cage":[{"cells":["R1C1"],"value":"DR5"}]"#),
             "cage[0].value: the digital-root cage \"DR5\" is not supported",
+        ),
+        // A label that starts with a character of several bytes is only
+        // drawn (and once read a panic).
+        (
+            document(r#""cage":[{"cells":["R1C1"],"value":"€R5"}],"x":1"#),
+            "x: this constraint is not supported",
         ),
         (
             document("").replacen("{}", r#"{"region":null}"#, 1),

@@ -5,22 +5,22 @@
 //! them). A cell keeps only digits of some surviving set, and a digit every
 //! surviving set needs that one cell alone can take is placed there.
 
+use std::sync::Arc;
+
 use super::narrowing::{Contradiction, Narrowing};
 
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]
 pub(crate) struct CageSum {
     cells: Box<[u16]>,
-    /// The digit sets that make the sum, as masks.
-    sets: Box<[u32]>,
+    /// The digit sets that make the sum, as masks (shared by the cages of
+    /// one size and sum).
+    sets: Arc<[u32]>,
 }
 
 impl CageSum {
-    pub fn new(cells: Box<[u16]>, sets: Vec<u32>) -> CageSum {
-        CageSum {
-            cells,
-            sets: sets.into(),
-        }
+    pub fn new(cells: Box<[u16]>, sets: Arc<[u32]>) -> CageSum {
+        CageSum { cells, sets }
     }
 
     pub fn cells(&self) -> &[u16] {

@@ -44,6 +44,11 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
         }
     }
 
+    /// True once the caller's stop check says stop.
+    pub fn stop_requested(&self) -> bool {
+        (self.should_stop)()
+    }
+
     /// Branching decisions made so far.
     pub fn guesses(&self) -> u64 {
         self.guesses
@@ -51,6 +56,11 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
 
     /// The model's start, propagated; `None` when that alone contradicts.
     pub fn root(&mut self) -> Option<Vec<u32>> {
+        // A cell no digit can fill (odd and even at once, a given of the
+        // wrong parity): nothing to propagate.
+        if self.model.start.contains(&0) {
+            return None;
+        }
         let mut masks = self.model.start.clone();
         self.queue.push_all_cells();
         propagate(self.model, &mut masks, &mut self.queue).ok()?;

@@ -153,3 +153,112 @@ fn classic_puzzles_take_the_classic_solver_and_agree_with_the_general_one() {
     assert_eq!(fast.solutions, slow.solutions);
     assert!(keeps_rules(&classic, &fast.solutions[0]));
 }
+
+/// A full grid of `box_side²` digits with square boxes: row r is the
+/// first row shifted by `box_side × (r mod box_side) + r / box_side`.
+fn pattern(box_side: usize) -> Vec<u8> {
+    let size = box_side * box_side;
+    (0..size * size)
+        .map(|cell| {
+            let (row, column) = (cell / size, cell % size);
+            ((box_side * (row % box_side) + row / box_side + column) % size + 1) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn sixteen_and_twenty_five_wide_grids_solve_with_digits_past_nine() {
+    for box_side in [4, 5] {
+        let size = box_side * box_side;
+        let full = pattern(box_side);
+        let mut random = crate::generate::random::Random::new(size as u64);
+        let givens: Vec<u8> = full
+            .iter()
+            .map(|&d| if random.below(100) < 45 { d } else { 0 })
+            .collect();
+        let puzzle = VariantPuzzle::new(super::PuzzleParts {
+            size,
+            givens,
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(keeps_rules(&puzzle, &full), "the pattern is a solution");
+        let report = solve_variant(&puzzle, || false).unwrap();
+        assert!(
+            report.outcome.has_solution(),
+            "{size}: {:?}",
+            report.outcome
+        );
+        for solution in &report.solutions {
+            assert!(keeps_rules(&puzzle, solution), "{size}");
+            assert!(solution.iter().all(|&d| (1..=size as u8).contains(&d)));
+            assert!(
+                super::digits_line(solution).contains('G'),
+                "{size}: 16 prints as G"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_cell_no_digit_can_fill_has_no_solution() {
+    // R1C1 odd and even at once, and an arrow reading it.
+    let rules = vec![
+        super::constraints::Parity { cell: 0, odd: true }.into(),
+        super::constraints::Parity {
+            cell: 0,
+            odd: false,
+        }
+        .into(),
+        super::constraints::Arrow {
+            bulb: vec![0],
+            line: vec![5],
+        }
+        .into(),
+    ];
+    let puzzle = VariantPuzzle::new(super::PuzzleParts {
+        size: 4,
+        constraints: rules,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        solve_variant(&puzzle, || false).unwrap().outcome,
+        Outcome::NoSolution
+    );
+    let candidates = true_candidates(&puzzle, 10, || false).unwrap();
+    assert_eq!(candidates.outcome(), Some(Outcome::NoSolution));
+}
+
+#[test]
+fn a_whole_grid_rule_given_twice_is_kept_once() {
+    use super::constraints::{AntiKnight, Diagonal, NegativeRatio};
+    let rules = vec![
+        NegativeRatio.into(),
+        Diagonal::Positive.into(),
+        NegativeRatio.into(),
+        Diagonal::Negative.into(),
+        AntiKnight.into(),
+        Diagonal::Positive.into(),
+    ];
+    let puzzle = VariantPuzzle::new(super::PuzzleParts {
+        size: 9,
+        constraints: rules,
+        ..Default::default()
+    })
+    .unwrap();
+    let kinds: Vec<_> = puzzle
+        .constraints()
+        .iter()
+        .map(|c| format!("{c:?}"))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "NegativeRatio(NegativeRatio)",
+            "Diagonal(Positive)",
+            "Diagonal(Negative)",
+            "AntiKnight(AntiKnight)"
+        ]
+    );
+}
