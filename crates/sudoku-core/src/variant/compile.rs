@@ -3,30 +3,32 @@
 //! that they see every clue, then what summed cages imply of the houses
 //! they lie in (`constraints/innies.rs`).
 
-use super::constraints::{self, Constraint};
+use super::constraints::{self, Constraint, HouseSums, UnionSum};
 use super::model::{Builder, Model};
 use super::puzzle::VariantPuzzle;
 
 /// Compiles `puzzle` into the model the search runs on.
 pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
     let mut builder = Builder::new(puzzle);
-    for (_, cells) in puzzle.units() {
-        builder.distinct(&cells);
+    let houses = puzzle.houses();
+    for cells in &houses {
+        builder.distinct(cells);
     }
     let mut ordered: Vec<&Constraint> = puzzle.constraints().iter().collect();
     ordered.sort_by_key(|constraint| constraint.is_negative_rule());
     for constraint in ordered {
         constraint.compile(&mut builder);
     }
-    for (cells, sum) in constraints::house_remainders(puzzle) {
+    let HouseSums { remainders, unions } = constraints::house_sums(puzzle, &houses);
+    for (cells, sum) in remainders {
         builder.cage_sum(&cells, sum);
     }
-    for derived in constraints::union_sums(puzzle) {
-        let constraints::UnionSum {
-            inside,
-            outside,
-            total,
-        } = derived;
+    for UnionSum {
+        inside,
+        outside,
+        total,
+    } in unions
+    {
         let terms: Vec<(usize, i64)> = inside
             .iter()
             .map(|&cell| (cell, 1))

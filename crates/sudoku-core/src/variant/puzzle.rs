@@ -96,33 +96,29 @@ impl VariantPuzzle {
         self.shape == Shape::CLASSIC && !self.irregular && self.constraints.is_empty()
     }
 
-    /// The rows, the columns and the regions, each as its cells, each
-    /// named in words for messages (`row 3`).
-    pub fn units(&self) -> Vec<(String, Vec<usize>)> {
+    /// The rows, then the columns, then the regions, each as its cells in
+    /// reading order.
+    pub fn houses(&self) -> Vec<Vec<usize>> {
         let size = self.shape.size();
-        let mut units = Vec::with_capacity(3 * size);
-        for row in 0..size {
-            units.push((
-                format!("row {}", row + 1),
-                (0..size).map(|c| row * size + c).collect(),
-            ));
+        let mut houses = vec![Vec::with_capacity(size); 3 * size];
+        for cell in 0..self.shape.cell_count() {
+            houses[self.shape.row(cell)].push(cell);
+            houses[size + self.shape.column(cell)].push(cell);
+            houses[2 * size + usize::from(self.regions[cell])].push(cell);
         }
-        for column in 0..size {
-            let cells = (0..size).map(|r| r * size + column).collect();
-            units.push((format!("column {}", column + 1), cells));
-        }
-        for region in 0..size {
-            let cells = (0..self.shape.cell_count())
-                .filter(|&cell| usize::from(self.regions[cell]) == region)
-                .collect();
-            units.push((format!("region {}", region + 1), cells));
-        }
-        units
+        houses
+    }
+
+    /// A house of [`VariantPuzzle::houses`] in words, for messages.
+    fn house_name(&self, index: usize) -> String {
+        let size = self.shape.size();
+        let kind = ["row", "column", "region"][index / size];
+        format!("{kind} {}", index % size + 1)
     }
 
     /// Refuses givens that repeat a digit in a row, column or region.
     fn check_givens_repeat(&self) -> Result<(), VariantError> {
-        for (unit, cells) in self.units() {
+        for (index, cells) in self.houses().into_iter().enumerate() {
             let mut seen = [None::<usize>; 26];
             for cell in cells {
                 let digit = usize::from(self.givens[cell]);
@@ -134,7 +130,7 @@ impl VariantPuzzle {
                         digit: digit_char(digit as u8),
                         first: self.shape.cell_name(first.min(cell)),
                         second: self.shape.cell_name(first.max(cell)),
-                        unit,
+                        unit: self.house_name(index),
                     });
                 }
                 seen[digit] = Some(cell);

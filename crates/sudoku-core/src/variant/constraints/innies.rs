@@ -4,12 +4,12 @@
 //! Every row, column and region holds each digit once, so its digits sum
 //! to `size × (size + 1) / 2`. In one house, the cells no summed cage
 //! inside it covers sum to what the cages leave of that total
-//! ([`house_remainders`]). Across a run of houses (the first k rows, from
+//! ([`HouseSums::remainders`]). Across a run of houses (the first k rows, from
 //! the top or the bottom; the first k columns, either way; the first k
 //! regions), a cage that lies mostly inside counts whole: the cells inside
 //! that no such cage covers, less the cells of those cages that stick out,
 //! make up the difference between the houses' total and the cages' sums
-//! ([`union_sums`]). Measured on the Interactive Sudoku Solver, whose
+//! ([`HouseSums::unions`]). Measured on the Interactive Sudoku Solver, whose
 //! optimizer derives the same sums, they cut hard killers' searches by
 //! tens of times.
 
@@ -38,18 +38,39 @@ fn disjoint_cages(puzzle: &VariantPuzzle) -> Vec<(&[usize], u32)> {
     cages
 }
 
-/// For each row, column and region, the cells no summed cage inside it
-/// covers, and the sum they hold: distinct digits, since they share a
-/// house. A house with no summed cage inside gives nothing.
-pub(crate) fn house_remainders(puzzle: &VariantPuzzle) -> Vec<(Vec<usize>, u32)> {
+/// What the summed cages imply of the houses they lie in.
+pub(crate) struct HouseSums {
+    /// For each row, column and region with a summed cage inside, the
+    /// cells no such cage covers and the sum they hold: distinct digits,
+    /// since they share a house.
+    pub remainders: Vec<(Vec<usize>, u32)>,
+    /// The sums over runs of houses, each at most [`MOST_DERIVED_CELLS`]
+    /// cells, without repeats.
+    pub unions: Vec<UnionSum>,
+}
+
+/// The sums `puzzle`'s summed cages imply of its `houses` (rows, then
+/// columns, then regions, as [`VariantPuzzle::houses`] lists them).
+pub(crate) fn house_sums(puzzle: &VariantPuzzle, houses: &[Vec<usize>]) -> HouseSums {
+    let cages = disjoint_cages(puzzle);
+    HouseSums {
+        remainders: house_remainders(puzzle, houses, &cages),
+        unions: union_sums(puzzle, houses, &cages),
+    }
+}
+
+fn house_remainders(
+    puzzle: &VariantPuzzle,
+    houses: &[Vec<usize>],
+    cages: &[(&[usize], u32)],
+) -> Vec<(Vec<usize>, u32)> {
     let size = puzzle.shape().size() as u32;
     let total = size * (size + 1) / 2;
-    let cages = disjoint_cages(puzzle);
     let mut remainders = Vec::new();
-    for (_, house) in puzzle.units() {
+    for house in houses {
         let mut covered = vec![false; puzzle.shape().cell_count()];
         let mut caged = 0;
-        for &(cells, sum) in &cages {
+        for &(cells, sum) in cages {
             if cells.iter().all(|cell| house.contains(cell)) {
                 cells.iter().for_each(|&cell| covered[cell] = true);
                 caged += sum;
@@ -80,39 +101,27 @@ pub(crate) struct UnionSum {
 
 /// The runs of houses the unions grow along: rows from the top and from
 /// the bottom, columns from the left and from the right, regions in order.
-fn house_runs(puzzle: &VariantPuzzle) -> Vec<Vec<Vec<usize>>> {
-    let units = puzzle.units();
-    let size = puzzle.shape().size();
-    let rows: Vec<Vec<usize>> = units[..size]
-        .iter()
-        .map(|(_, cells)| cells.clone())
-        .collect();
-    let columns: Vec<Vec<usize>> = units[size..2 * size]
-        .iter()
-        .map(|(_, c)| c.clone())
-        .collect();
-    let regions: Vec<Vec<usize>> = units[2 * size..].iter().map(|(_, c)| c.clone()).collect();
-    let reversed = |run: &[Vec<usize>]| run.iter().rev().cloned().collect::<Vec<_>>();
-    vec![
-        reversed(&rows),
-        rows.clone(),
-        reversed(&columns),
-        columns,
-        regions,
+fn house_runs(houses: &[Vec<usize>], size: usize) -> [Vec<&Vec<usize>>; 5] {
+    let (rows, rest) = houses.split_at(size);
+    let (columns, regions) = rest.split_at(size);
+    [
+        regions.iter().collect(),
+        columns.iter().collect(),
+        columns.iter().rev().collect(),
+        rows.iter().collect(),
+        rows.iter().rev().collect(),
     ]
-    .into_iter()
-    .rev()
-    .collect()
 }
 
-/// The sums that runs of houses and the summed cages mostly inside them
-/// imply, each at most [`MOST_DERIVED_CELLS`] cells, without repeats.
-pub(crate) fn union_sums(puzzle: &VariantPuzzle) -> Vec<UnionSum> {
+fn union_sums(
+    puzzle: &VariantPuzzle,
+    houses: &[Vec<usize>],
+    cages: &[(&[usize], u32)],
+) -> Vec<UnionSum> {
     let size = puzzle.shape().size();
     let house_total = (size * (size + 1) / 2) as i64;
-    let cages = disjoint_cages(puzzle);
     let mut sums = Vec::new();
-    for run in house_runs(puzzle) {
+    for run in house_runs(houses, size) {
         let mut inside = vec![false; puzzle.shape().cell_count()];
         let mut joined = vec![false; cages.len()];
         for (k, house) in run.iter().enumerate().take(size - 1) {
@@ -123,7 +132,7 @@ pub(crate) fn union_sums(puzzle: &VariantPuzzle) -> Vec<UnionSum> {
                     joined[index] = true;
                 }
             }
-            if let Some(sum) = union_sum(&cages, &joined, &inside, house_total * (k as i64 + 1)) {
+            if let Some(sum) = union_sum(cages, &joined, &inside, house_total * (k as i64 + 1)) {
                 sums.push(sum);
             }
         }

@@ -22,7 +22,7 @@ pub use cage::Cage;
 pub use chess::{AntiKing, AntiKnight};
 pub use diagonal::Diagonal;
 pub use dots::{Difference, Ratio, XvSum};
-pub(crate) use innies::{UnionSum, house_remainders, union_sums};
+pub(crate) use innies::{HouseSums, UnionSum, house_sums};
 pub use negative::{NegativeRatio, NegativeXv, NonConsecutive};
 pub use parity::Parity;
 pub use regions::{DisjointGroups, ExtraRegion};
