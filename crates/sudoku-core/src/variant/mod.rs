@@ -32,7 +32,7 @@ pub use geometry::{CellName, MAX_SIZE, Shape, char_digit, digit_char, digits_lin
 pub use puzzle::{PuzzleParts, VariantPuzzle};
 
 use compile::compile;
-use search::Searcher;
+use search::{Searcher, digits_of};
 
 use crate::{Board, Outcome, Stopped, solver};
 
@@ -160,8 +160,9 @@ pub fn true_candidates(
     let Some(mut root) = searcher.root() else {
         return Ok(result);
     };
-    for cell in 0..cells {
-        while let Some(digit) = lowest(root[cell] & !result.possible[cell]) {
+    'cells: for cell in 0..cells {
+        while let Some(digit) = digits_of(root[cell] & !result.possible[cell]).next() {
+            let digit = 1 << digit;
             if result.solutions_found >= cap {
                 result.cap_reached = true;
                 result.undecided[cell] = root[cell] & !result.possible[cell];
@@ -189,23 +190,11 @@ pub fn true_candidates(
                 None => match searcher.narrowed(root, cell, !digit) {
                     Some(narrowed) => root = narrowed,
                     // Only when no solution is left at all.
-                    None => return Ok(finish(result, &searcher)),
+                    None => break 'cells,
                 },
             }
         }
     }
-    Ok(finish(result, &searcher))
-}
-
-fn finish<S: Fn() -> bool>(
-    mut result: TrueCandidates,
-    searcher: &Searcher<'_, S>,
-) -> TrueCandidates {
     result.guesses = searcher.guesses();
-    result
-}
-
-/// The lowest digit of a mask, as a one-bit mask.
-fn lowest(mask: u32) -> Option<u32> {
-    (mask != 0).then(|| mask & mask.wrapping_neg())
+    Ok(result)
 }

@@ -38,6 +38,11 @@ pub(crate) struct Model {
 /// Two cells, smaller index first.
 type CellPair = (u16, u16);
 
+/// The key of the pair `a`, `b` in either order.
+fn pair_key(a: usize, b: usize) -> CellPair {
+    (a.min(b) as u16, a.max(b) as u16)
+}
+
 /// Pairs a relation was drawn on, by what the mark exempts them from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum PairMark {
@@ -118,10 +123,11 @@ impl<'p> Builder<'p> {
     /// and `b`.
     pub fn relate(&mut self, a: usize, b: usize, allowed: impl Fn(u32, u32) -> bool) {
         let size = self.shape().size() as u32;
-        let (first, second, swapped) = if a < b { (a, b, false) } else { (b, a, true) };
+        // The table reads from the smaller cell to the larger.
+        let swapped = a > b;
         let table = self
             .relations
-            .entry((first as u16, second as u16))
+            .entry(pair_key(a, b))
             .or_insert_with(|| vec![u32::MAX; size as usize + 1]);
         for x in 1..=size {
             let mut mask = 0;
@@ -141,15 +147,13 @@ impl<'p> Builder<'p> {
 
     /// Marks the pair `a`, `b` as carrying a clue of `mark`'s family.
     pub fn mark(&mut self, a: usize, b: usize, mark: PairMark) {
-        let key = (a.min(b) as u16, a.max(b) as u16);
-        self.marks.entry(key).or_default().push(mark);
+        self.marks.entry(pair_key(a, b)).or_default().push(mark);
     }
 
     /// True when the pair carries a clue of `mark`'s family.
     pub fn is_marked(&self, a: usize, b: usize, mark: PairMark) -> bool {
-        let key = (a.min(b) as u16, a.max(b) as u16);
         self.marks
-            .get(&key)
+            .get(&pair_key(a, b))
             .is_some_and(|marks| marks.contains(&mark))
     }
 
@@ -399,18 +403,23 @@ mod tests {
         Searcher::new(&model, || false).root().unwrap()
     }
 
-    #[test]
-    fn a_summed_cage_inside_a_house_leaves_the_rest_of_the_house_its_sum() {
-        // R1C1 + R1C2 = 3, so R1C3 + R1C4 = 10 - 3 = 7: 3 and 4.
+    /// A 4×4 with one cage, R1C1 + R1C2 = 3, propagated.
+    fn with_a_row_cage_of_three() -> Vec<u32> {
         let cage = Cage {
             cells: vec![0, 1],
             sum: Some(3),
         };
-        let masks = propagated(PuzzleParts {
+        propagated(PuzzleParts {
             size: 4,
             constraints: vec![cage.into()],
             ..PuzzleParts::default()
-        });
+        })
+    }
+
+    #[test]
+    fn a_summed_cage_inside_a_house_leaves_the_rest_of_the_house_its_sum() {
+        // R1C1 + R1C2 = 3, so R1C3 + R1C4 = 10 - 3 = 7: 3 and 4.
+        let masks = with_a_row_cage_of_three();
         assert_eq!(masks[2], 0b11000);
         assert_eq!(masks[3], 0b11000);
         // R3C3 shares no house with the cage or its remainder.
@@ -421,15 +430,7 @@ mod tests {
     fn houses_that_meet_hold_the_same_digits_outside_each_other() {
         // R1C3 and R1C4 hold 3 and 4 (as above), so the rest of their box,
         // R2C3 and R2C4, holds 1 and 2: claiming, from the row to the box.
-        let cage = Cage {
-            cells: vec![0, 1],
-            sum: Some(3),
-        };
-        let masks = propagated(PuzzleParts {
-            size: 4,
-            constraints: vec![cage.into()],
-            ..PuzzleParts::default()
-        });
+        let masks = with_a_row_cage_of_three();
         assert_eq!(masks[6], 0b110);
         assert_eq!(masks[7], 0b110);
     }

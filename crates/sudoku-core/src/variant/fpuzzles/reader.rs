@@ -107,25 +107,33 @@ impl Reader {
     }
 
     /// Every line of every entry, with its field.
-    fn lines(&self, key: &str, value: &Value) -> Result<Vec<(Vec<usize>, String)>, VariantError> {
-        let mut lines = Vec::new();
-        for (i, entry) in Self::entries(key, value)?.iter().enumerate() {
-            let field = format!("{key}[{i}].lines");
-            let listed = entry
-                .get("lines")
-                .and_then(Value::as_array)
-                .ok_or_else(|| malformed(field.as_str(), "expected an array of lines"))?;
-            for (j, line) in listed.iter().enumerate() {
+    /// The lines of one entry (`{"lines": [[…], …]}` at `field`), each
+    /// with its own field.
+    fn entry_lines(
+        &self,
+        entry: &Value,
+        field: &str,
+    ) -> Result<Vec<(Vec<usize>, String)>, VariantError> {
+        let field = format!("{field}.lines");
+        let listed = entry
+            .get("lines")
+            .and_then(Value::as_array)
+            .ok_or_else(|| malformed(field.as_str(), "expected an array of lines"))?;
+        listed
+            .iter()
+            .enumerate()
+            .map(|(j, line)| {
                 let at = format!("{field}[{j}]");
-                lines.push((self.cells(Some(line), &at)?, at));
-            }
-        }
-        Ok(lines)
+                Ok((self.cells(Some(line), &at)?, at))
+            })
+            .collect()
     }
 
     pub fn thermometers(&mut self, key: &str, value: &Value) -> Result<(), VariantError> {
-        for (cells, field) in self.lines(key, value)? {
-            self.push(Thermometer { cells }, field);
+        for (i, entry) in Self::entries(key, value)?.iter().enumerate() {
+            for (cells, field) in self.entry_lines(entry, &format!("{key}[{i}]"))? {
+                self.push(Thermometer { cells }, field);
+            }
         }
         Ok(())
     }
@@ -134,9 +142,7 @@ impl Reader {
         for (i, entry) in Self::entries(key, value)?.iter().enumerate() {
             let field = format!("{key}[{i}]");
             let bulb = self.cells(entry.get("cells"), &format!("{field}.cells"))?;
-            let one_arrow = Value::Array(vec![entry.clone()]);
-            for (line, at) in self.lines(key, &one_arrow)? {
-                let at = at.replacen(&format!("{key}[0]"), &field, 1);
+            for (line, at) in self.entry_lines(entry, &field)? {
                 // The line starts where it leaves the bulb; that cell is
                 // not summed. A line that starts elsewhere is refused, not
                 // read some other way.

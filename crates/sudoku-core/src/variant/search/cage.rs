@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use super::narrowing::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing, digits_of};
 
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]
@@ -58,10 +58,8 @@ impl CageSum {
     }
 
     /// Places each needed digit that one cell alone can still take.
-    fn place_needed(&self, grid: &mut Narrowing<'_>, mut needed: u32) -> Result<(), Contradiction> {
-        while needed != 0 {
-            let digit = needed & needed.wrapping_neg();
-            needed &= needed - 1;
+    fn place_needed(&self, grid: &mut Narrowing<'_>, needed: u32) -> Result<(), Contradiction> {
+        for digit in digits_of(needed).map(|d| 1 << d) {
             let mut places = self
                 .cells
                 .iter()

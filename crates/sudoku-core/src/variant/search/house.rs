@@ -3,7 +3,7 @@
 //! the house finds hidden singles, a digit with one place left, and fails
 //! when a digit has none.
 
-use super::narrowing::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing, digits_of};
 
 /// `size` cells holding distinct digits, so each digit exactly once.
 #[derive(Debug, Clone)]
@@ -31,10 +31,7 @@ impl House {
         if once != grid.all_digits() {
             return Err(Contradiction);
         }
-        let mut hidden = once & !twice;
-        while hidden != 0 {
-            let digit = hidden & hidden.wrapping_neg();
-            hidden &= hidden - 1;
+        for digit in digits_of(once & !twice).map(|d| 1 << d) {
             let place = self
                 .cells
                 .iter()

@@ -12,7 +12,7 @@
 //! Bounds are exact once every cell is placed, so the search never
 //! accepts a broken sum.
 
-use super::narrowing::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing, digits_of};
 
 /// `sum(weight × digit) == total`, over cliques of equal weight.
 #[derive(Debug, Clone)]
@@ -71,16 +71,13 @@ impl Linear {
         }
         for ((cells, weight), (bounds, (own_low, own_high))) in self.each_clique().zip(&cliques) {
             for &cell in cells {
+                let mask = grid.mask(cell);
+                // The rest of the clique, this cell apart.
+                let others = bounds.without((mask.trailing_zeros(), 31 - mask.leading_zeros()));
                 let mut keep = 0;
-                let mut mask = grid.mask(cell);
-                let alone = (mask.trailing_zeros(), 31 - mask.leading_zeros());
-                while mask != 0 {
-                    let digit = mask.trailing_zeros();
-                    mask &= mask - 1;
+                for digit in digits_of(mask) {
                     // The rest of the clique, with this digit here.
-                    let rest = bounds
-                        .without(alone)
-                        .range(cells.len() - 1, Some(digit as u8));
+                    let rest = others.range(cells.len() - 1, Some(digit as u8));
                     let Ok((least, most)) = rest else { continue };
                     let (rest_low, rest_high) = weighted(weight, least, most);
                     let own = weight * i64::from(digit);

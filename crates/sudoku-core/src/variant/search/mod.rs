@@ -19,6 +19,7 @@ pub(crate) mod propagators;
 
 use engine::propagate;
 use narrowing::Queue;
+pub(crate) use narrowing::digits_of;
 
 use super::model::Model;
 use crate::Stopped;
@@ -100,15 +101,15 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
                 let digits: Vec<u8> = masks.iter().map(|m| m.trailing_zeros() as u8).collect();
                 // Propagation placed every cell; the model's own check
                 // guards against a propagator that let a broken rule by.
-                debug_assert!(self.model.accepts(&digits), "a solution breaks a rule");
-                if self.model.accepts(&digits) {
+                let accepted = self.model.accepts(&digits);
+                debug_assert!(accepted, "a solution breaks a rule");
+                if accepted {
                     found.push(digits);
                 }
                 return Ok(());
             };
             self.tick()?;
-            let mask = masks[cell];
-            let digit = mask & mask.wrapping_neg();
+            let digit = 1 << masks[cell].trailing_zeros();
             if let Some(child) = self.narrowed(masks.clone(), cell, digit) {
                 self.explore(child, limit, found)?;
                 if found.len() >= limit {

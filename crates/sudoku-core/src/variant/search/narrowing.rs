@@ -3,6 +3,18 @@
 //! queue of changed cells and of propagators to run lives here too, so
 //! that the propagators need nothing of the engine that runs them.
 
+/// The digits of a mask (bit `d` for digit `d`), smallest first.
+pub(crate) fn digits_of(mask: u32) -> impl Iterator<Item = u32> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let digit = rest.trailing_zeros();
+            rest &= rest - 1;
+            digit
+        })
+    })
+}
+
 /// A cell left with no digit, or a rule that can no longer hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Contradiction;

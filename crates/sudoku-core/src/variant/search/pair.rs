@@ -3,7 +3,7 @@
 //! steps and the negative rules all compile to these; two relations on one
 //! pair are merged into one table by the builder.
 
-use super::narrowing::{Contradiction, Narrowing};
+use super::narrowing::{Contradiction, Narrowing, digits_of};
 
 /// Two cells and the digit pairs they may hold.
 #[derive(Debug, Clone)]
@@ -53,11 +53,6 @@ impl Pair {
 }
 
 /// The digits `table` allows beside any digit of `mask`.
-fn supported(table: &[u32], mut mask: u32) -> u32 {
-    let mut allowed = 0;
-    while mask != 0 {
-        allowed |= table[mask.trailing_zeros() as usize];
-        mask &= mask - 1;
-    }
-    allowed
+fn supported(table: &[u32], mask: u32) -> u32 {
+    digits_of(mask).fold(0, |allowed, digit| allowed | table[digit as usize])
 }
