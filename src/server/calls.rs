@@ -404,8 +404,8 @@ impl Policy {
                     "{} in flight (--max-batch-calls)",
                     counted(
                         self.max_batch_calls as u64,
-                        "batch or Explain call is",
-                        "batch and Explain calls are"
+                        "batch, Explain or variant call is",
+                        "batch, Explain and variant calls are"
                     )
                 ),
             ),

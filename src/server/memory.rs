@@ -13,8 +13,10 @@
 //!            + max_open_streams × stream
 //!            + max_batch_calls  × (call + stream + largest batch request
 //!                                               + largest batch response,
-//!                                   or an Explain call if that holds more)
-//!            + max_batch_calls  × largest batch charge
+//!                                   or an Explain or variant call if that
+//!                                   holds more)
+//!            + max_batch_calls  × max(largest batch charge,
+//!                                     largest variant item charge)
 //!            + max_inflight_bytes
 //!            + workers          × grading and climbing working memory
 //! ```
@@ -30,7 +32,7 @@
 //! reads it, and its response encoded; batches once read, with their
 //! answers, are charged to a budget of their own (the second batch term,
 //! [`Limits::batch_budget_bytes`](crate::service::Limits::batch_budget_bytes)),
-//! which both batch RPCs share. A worker grading, hinting or explaining the
+//! which both batch RPCs and SolveVariantStream share. A worker grading, hinting or explaining the
 //! hardest puzzles keeps its nested chains' searches and their bounded
 //! cache. The per-unit costs below are measured
 //! figures with a margin; the hostile-client test checks the total against
@@ -42,6 +44,9 @@ use super::Settings;
 use super::calls::SIDE_CALLS;
 use super::metrics_endpoint::METRICS_CONNECTIONS;
 use crate::service::MAX_EXPLAIN_RESPONSE_BYTES;
+use crate::service::limits::{
+    MAX_VARIANT_HELD_BYTES, MAX_VARIANT_MESSAGE_BYTES, MAX_VARIANT_RESPONSE_BYTES,
+};
 
 /// The process at rest: code, the async runtime, the worker threads'
 /// stacks as touched, the allocator's arenas.
@@ -165,8 +170,10 @@ impl MemoryBound {
 /// a batch call its request as read and its answers' encoding (the largest
 /// response, every puzzle graded); an Explain call its
 /// request, its steps and their encoding, each within the response's
-/// limit. Either may also hold its response's base64 copy, 4/3 of it,
-/// when a gRPC-Web client asks for text.
+/// limit; a variant call its request as read and decoded (the typed
+/// message's lists, up to [`MAX_VARIANT_HELD_BYTES`]) and its response.
+/// Each may also hold its response's base64 copy, 4/3 of it, when a
+/// gRPC-Web client asks for text.
 fn batch_call_bytes(settings: &Settings) -> usize {
     let limits = settings.limits;
     let response = limits.max_batch_response_bytes();
@@ -179,7 +186,13 @@ fn batch_call_bytes(settings: &Settings) -> usize {
         + limits.max_message_bytes
         + 2 * MAX_EXPLAIN_RESPONSE_BYTES
         + text_copy(MAX_EXPLAIN_RESPONSE_BYTES);
-    batch.max(explain)
+    let variant = CALL_BYTES
+        + STREAM_BYTES
+        + MAX_VARIANT_MESSAGE_BYTES
+        + MAX_VARIANT_HELD_BYTES
+        + MAX_VARIANT_RESPONSE_BYTES
+        + text_copy(MAX_VARIANT_RESPONSE_BYTES);
+    batch.max(explain).max(variant)
 }
 
 /// gRPC-Web text's base64 copy of a response of `bytes`.
@@ -214,7 +227,7 @@ mod tests {
 
     use super::*;
     use crate::service::Limits;
-    use crate::service::limits::GRADE_OVERHEAD_BYTES;
+    use crate::service::limits::{GRADE_OVERHEAD_BYTES, MAX_VARIANT_ITEM_CHARGE};
 
     #[test]
     fn the_defaults_fit_a_256_mib_pod_with_room_to_spare() {
@@ -261,12 +274,22 @@ mod tests {
         let batch =
             CALL_BYTES + STREAM_BYTES + batch_request + batch_response + text(batch_response);
         let batch_charge = 256 + 512 + 100 * (2048 + 512 + GRADE_OVERHEAD_BYTES);
-        assert_eq!(bound.batches, 3 * batch_charge);
         assert!(batch_charge > batch_request + answers);
-        // A batch this small holds less than an explanation may.
+        // A batch this small is charged less than a variant stream
+        // reserves for its largest item.
+        assert!(batch_charge < MAX_VARIANT_ITEM_CHARGE);
+        assert_eq!(bound.batches, 3 * MAX_VARIANT_ITEM_CHARGE);
+        // A batch this small holds less than an explanation or a variant
+        // call may.
         let explain = CALL_BYTES + 4096 + 2 * (1 << 20) + text(1 << 20);
-        assert!(batch < explain);
-        assert_eq!(bound.batch_calls, 3 * explain);
+        let variant = CALL_BYTES
+            + STREAM_BYTES
+            + (64 << 10)
+            + MAX_VARIANT_HELD_BYTES
+            + (64 << 10)
+            + text(64 << 10);
+        assert!(batch < explain.min(variant));
+        assert_eq!(bound.batch_calls, 3 * explain.max(variant));
         let larger = Settings {
             limits: Limits {
                 max_batch: 1024,

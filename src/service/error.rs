@@ -9,6 +9,7 @@ use super::limits::MAX_ID_BYTES;
 use super::logic_messages::pb_candidate;
 use crate::domain::Cell;
 use crate::domain::logic::{Mark, PositionError};
+use crate::domain::variant::VariantError;
 use crate::domain::{GaveUp, HintError, Outcome, PuzzleError, SolvePuzzleError};
 use crate::pb;
 use crate::pool::{JobError, QueueFull};
@@ -20,6 +21,15 @@ pub enum ServiceError {
     /// The puzzle text is malformed, too long, or its givens conflict.
     #[error(transparent)]
     InvalidPuzzle(#[from] PuzzleError),
+    /// A variant puzzle is malformed, or a variant request's field.
+    #[error("{error}")]
+    InvalidVariant {
+        /// The request field at fault, as a BadRequest names it
+        /// (`puzzle.typed.constraints[3]`, `puzzle.fpuzzles`).
+        field: String,
+        /// What is wrong, and where in the puzzle.
+        error: VariantError,
+    },
     /// A stream item's id is longer than [`MAX_ID_BYTES`].
     #[error(
         "id is {length} bytes long, over the limit of {} bytes; it is not echoed",
@@ -187,6 +197,7 @@ impl ServiceError {
     pub fn outcome(&self) -> Outcome {
         match self {
             ServiceError::InvalidPuzzle(_)
+            | ServiceError::InvalidVariant { .. }
             | ServiceError::InvalidProgress(_)
             | ServiceError::InvalidPosition(_)
             | ServiceError::IdTooLong { .. }
@@ -246,6 +257,7 @@ impl From<ServiceError> for Status {
             ServiceError::InvalidPuzzle(ref error) => {
                 invalid_argument("puzzle", message, &error.cells_at_fault())
             }
+            ServiceError::InvalidVariant { ref field, .. } => invalid_argument(field, message, &[]),
             ServiceError::IdTooLong { .. } => Status::with_error_details(
                 Code::InvalidArgument,
                 message.clone(),

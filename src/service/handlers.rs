@@ -14,6 +14,7 @@ use super::generate::GenerateStream;
 use super::protocol::{Batches, SingleItems};
 use super::rpc::Rpc;
 use super::state::SudokuService;
+use super::variant_calls::VariantItems;
 use crate::domain::Outcome;
 use crate::pb::{
     self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStreamRequest,
@@ -69,14 +70,7 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         request: Request<Streaming<SolveBatchRequest>>,
     ) -> Result<Response<Self::SolveBatchStreamStream>, Status> {
         RequestArrived::signal_in(&request);
-        if *self.draining.borrow() {
-            return Err(Status::unavailable(
-                "the server is shutting down; open the stream on another server",
-            ));
-        }
-        // The batch call slot the call layer took, shared with the driver so
-        // that it is held for as long as either still works on the stream.
-        let slot = request.extensions().get::<CallSlot>().cloned();
+        let slot = self.admit_large_stream(&request)?;
         let protocol = Batches::new(self.limits, self.metrics.clone());
         let budget = &self.batch_budget;
         Ok(Response::new(
@@ -114,9 +108,55 @@ impl pb::sudoku_service_server::SudokuService for SudokuService {
         let stream = self.start_generate(request.get_ref(), deadline)?;
         Ok(Response::new(stream))
     }
+
+    async fn solve_variant(
+        &self,
+        request: Request<pb::SolveVariantRequest>,
+    ) -> Result<Response<pb::SolveVariantResponse>, Status> {
+        RequestArrived::signal_in(&request);
+        let answer = self.solve_variant_one(request.into_inner()).await;
+        finish_unary(answer)
+    }
+
+    type SolveVariantStreamStream = ResponseStream<pb::SolveVariantResponse, Status>;
+
+    async fn solve_variant_stream(
+        &self,
+        request: Request<Streaming<pb::SolveVariantRequest>>,
+    ) -> Result<Response<Self::SolveVariantStreamStream>, Status> {
+        RequestArrived::signal_in(&request);
+        let slot = self.admit_large_stream(&request)?;
+        let protocol = VariantItems::new(self.limits, self.metrics.clone());
+        let budget = &self.batch_budget;
+        Ok(Response::new(
+            self.open_stream(protocol, budget, request, slot),
+        ))
+    }
+
+    async fn variant_candidates(
+        &self,
+        request: Request<pb::VariantCandidatesRequest>,
+    ) -> Result<Response<pb::VariantCandidatesResponse>, Status> {
+        RequestArrived::signal_in(&request);
+        let answer = self.variant_candidates_one(request.into_inner()).await;
+        finish_unary(answer)
+    }
 }
 
 impl SudokuService {
+    /// The slot of a stream of the RPCs that share the batch calls' slots,
+    /// which the call layer took, shared with the driver so that it is
+    /// held for as long as either still works on the stream; or
+    /// UNAVAILABLE once the server is draining.
+    fn admit_large_stream<T>(&self, request: &Request<T>) -> Result<Option<CallSlot>, Status> {
+        if *self.draining.borrow() {
+            return Err(Status::unavailable(
+                "the server is shutting down; open the stream on another server",
+            ));
+        }
+        Ok(request.extensions().get::<CallSlot>().cloned())
+    }
+
     /// [`finish_unary`] for a call about one puzzle (Hint,
     /// Explain), whose outcome is counted too.
     fn finish_counted<T>(

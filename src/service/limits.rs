@@ -71,6 +71,34 @@ pub const GRADE_OVERHEAD_BYTES: usize = 2048;
 pub const MAX_ITEM_CHARGE: usize =
     MAX_ID_BYTES + MAX_PUZZLE_BYTES + ITEM_OVERHEAD_BYTES + GRADE_OVERHEAD_BYTES;
 
+/// The largest request message of the variant RPCs (SolveVariant,
+/// SolveVariantStream, VariantCandidates): f-puzzles JSON for a 16×16 with
+/// many rules is well under it, and larger JSON fits as its compressed
+/// link form (decoded on a worker, up to the reader's 256 KiB).
+pub const MAX_VARIANT_MESSAGE_BYTES: usize = 64 << 10;
+
+/// The largest response message of the variant RPCs: true candidates of a
+/// 25×25 grid (625 cells of up to 25 digits, twice) encode to under 35 KiB.
+pub const MAX_VARIANT_RESPONSE_BYTES: usize = 64 << 10;
+
+/// The most a decoded variant request's puzzle can hold
+/// ([`held_bytes`](super::variant::held_bytes)): each constraint of the
+/// typed message takes at least 2 bytes on the wire and its in-memory size
+/// in its list, which may hold twice its length; the lists inside take 4
+/// bytes a cell (twice, too) for at least one on the wire. The slack
+/// covers the least capacity of short lists.
+pub const MAX_VARIANT_HELD_BYTES: usize =
+    MAX_VARIANT_MESSAGE_BYTES * size_of::<crate::pb::VariantConstraint>() + 1024;
+
+/// What an admitted variant item is charged besides its puzzle and id: its
+/// answer (two 25×25 solutions and stats, or an error message with its
+/// details; `variant`'s tests check the largest).
+pub const VARIANT_ANSWER_BYTES: usize = 4096;
+
+/// The most a variant stream item can be charged.
+pub const MAX_VARIANT_ITEM_CHARGE: usize =
+    MAX_ID_BYTES + MAX_VARIANT_HELD_BYTES + VARIANT_ANSWER_BYTES;
+
 /// Limits the service applies to its calls: the server's flags that bound
 /// its work and what it holds, each declared once, here. The doc of each
 /// field is its flag's help; the server flattens this group into its
@@ -176,10 +204,10 @@ pub struct Limits {
           default_value_t = Limits::DEFAULT.batch_window)]
     pub batch_window: usize,
 
-    /// Most SolveBatch, SolveBatchStream and Explain calls in flight at
-    /// once, besides --max-calls; more are refused at once with
+    /// Most SolveBatch, SolveBatchStream, Explain and variant calls in
+    /// flight at once, besides --max-calls; more are refused at once with
     /// RESOURCE_EXHAUSTED. Each may hold a request message of up to a full
-    /// batch (or an explanation of up to 1 MiB).
+    /// batch (or an explanation of up to 1 MiB, or a variant puzzle).
     #[arg(long, env = "SUDOKU_MAX_BATCH_CALLS", value_parser = count_within(1 << 16),
           default_value_t = Limits::DEFAULT.max_batch_calls)]
     pub max_batch_calls: usize,
@@ -317,12 +345,19 @@ impl Limits {
     /// SolveBatchStream), apart from the SolveStreams' `max_inflight_bytes`
     /// so that batch clients that stop reading cannot make SolveStreams
     /// wait: per batch call, what a full batch of the largest items is
-    /// charged ([`Limits::max_batch_charge`]), so that every batch call can
+    /// charged ([`Limits::max_batch_charge`]) or a variant stream's largest
+    /// item if more, so that every batch call can
     /// hold the reservation a stream makes before it reads a batch
     /// (`crate::server::memory` counts it so). A stream that holds more
     /// than one batch may make others wait for room, or shed a SolveBatch.
     pub fn batch_budget_bytes(&self) -> usize {
-        self.max_batch_calls.max(1) * self.max_batch_charge()
+        self.max_batch_calls.max(1) * self.max_batch_charge().max(MAX_VARIANT_ITEM_CHARGE)
+    }
+
+    /// A SolveVariantStream's window: `--stream-window` puzzles, and bytes
+    /// for two of the largest items (real ones are charged a few KiB).
+    pub fn variant_stream_window(&self) -> (usize, usize) {
+        (self.stream_window, 2 * MAX_VARIANT_ITEM_CHARGE)
     }
 }
 

@@ -10,9 +10,9 @@
 //!
 //! The files form layers, each importing only those below it, none of its
 //! own importers: `limits` and `deadline`; `error`, `call_log`,
-//! `logic_messages`, `rpc`; `convert`; `jobs`, `admission`, `metrics`, `local`;
-//! `stream`; `protocol`; `state`; `batch`, `grading`, `generate`,
-//! `extensions`; `handlers` and `transport` (`tests/suite/layers.rs` checks that
+//! `logic_messages`, `rpc`; `convert`, `variant`; `jobs`, `admission`,
+//! `metrics`, `local`; `stream`; `protocol`; `state`; `batch`, `grading`,
+//! `generate`, `extensions`, `variant_calls`; `handlers` and `transport` (`tests/suite/layers.rs` checks that
 //! no file of either crate imports one that imports it).
 
 mod admission;
@@ -35,6 +35,8 @@ mod rpc;
 mod state;
 mod stream;
 mod transport;
+mod variant;
+mod variant_calls;
 
 pub use call_log::log_failed_call;
 pub use error::{

@@ -21,6 +21,12 @@ pub enum Rpc {
     Explain = 5,
     /// Server-streaming `Generate`.
     Generate = 6,
+    /// Unary `SolveVariant`.
+    SolveVariant = 7,
+    /// Bidirectional `SolveVariantStream`.
+    SolveVariantStream = 8,
+    /// Unary `VariantCandidates`.
+    VariantCandidates = 9,
 }
 
 /// How many messages each side of a call sends.
@@ -43,6 +49,9 @@ enum Messages {
     Batch,
     /// A small request and a response of up to 1 MiB (Explain).
     LargeResponse,
+    /// A variant puzzle: up to 64 KiB each way, and up to 3 MiB once
+    /// decoded (see `limits`).
+    Variant,
 }
 
 /// One RPC's row of [`ROWS`].
@@ -64,7 +73,7 @@ const fn row(rpc: Rpc, method: &'static str, shape: Shape, messages: Messages) -
 }
 
 /// Every RPC, in the order of its discriminant.
-const ROWS: [Row; 7] = {
+const ROWS: [Row; 10] = {
     use Messages::*;
     use Shape::*;
     [
@@ -80,6 +89,14 @@ const ROWS: [Row; 7] = {
         row(Rpc::Hint, "Hint", Unary, Small),
         row(Rpc::Explain, "Explain", Unary, LargeResponse),
         row(Rpc::Generate, "Generate", ServerStreaming, Small),
+        row(Rpc::SolveVariant, "SolveVariant", Unary, Variant),
+        row(
+            Rpc::SolveVariantStream,
+            "SolveVariantStream",
+            Bidirectional,
+            Variant,
+        ),
+        row(Rpc::VariantCandidates, "VariantCandidates", Unary, Variant),
     ]
 };
 
@@ -115,11 +132,17 @@ impl Rpc {
     }
 
     /// True for the RPCs whose messages may be far larger than
-    /// `--max-message-bytes`: the batches, and Explain, whose response
-    /// may reach 1 MiB. They share the batch calls' slots
-    /// (`--max-batch-calls`), so that the memory bound covers them.
+    /// `--max-message-bytes`: the batches, Explain, whose response
+    /// may reach 1 MiB, and the variant RPCs. They share the batch calls'
+    /// slots (`--max-batch-calls`), so that the memory bound covers them.
     pub fn has_large_messages(self) -> bool {
         self.row().messages != Messages::Small
+    }
+
+    /// True for the variant RPCs, which have a message size limit of
+    /// their own.
+    pub fn is_variant(self) -> bool {
+        self.row().messages == Messages::Variant
     }
 
     /// True for the unary RPCs.
@@ -137,6 +160,8 @@ impl Rpc {
     pub fn message_limit(self) -> &'static str {
         if self.is_batch() {
             "a full batch: --max-batch puzzles of 2048 bytes"
+        } else if self.is_variant() {
+            "64 KiB for a variant puzzle; send larger f-puzzles JSON as its compressed link"
         } else {
             "--max-message-bytes"
         }

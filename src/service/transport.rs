@@ -3,6 +3,7 @@
 
 use tonic::codec::CompressionEncoding;
 
+use super::limits::{MAX_VARIANT_MESSAGE_BYTES, MAX_VARIANT_RESPONSE_BYTES};
 use super::rpc::Rpc;
 use super::state::SudokuService;
 use crate::pb::sudoku_service_server::SudokuServiceServer;
@@ -18,7 +19,9 @@ impl SudokuService {
             self.limits.max_batch_response_bytes(),
         );
         let explain = (self.limits.max_message_bytes, MAX_EXPLAIN_RESPONSE_BYTES);
+        let variant = (MAX_VARIANT_MESSAGE_BYTES, MAX_VARIANT_RESPONSE_BYTES);
         SudokuServer {
+            variant: self.clone().sized(variant),
             batch: self.clone().sized(batch),
             explain: self.clone().sized(explain),
             single: self.sized(single),
@@ -37,16 +40,18 @@ impl SudokuService {
     }
 }
 
-/// The service as tonic serves it: the generated server three times, with
+/// The service as tonic serves it: the generated server four times, with
 /// the message size limits of the one-puzzle RPCs (`--max-message-bytes`),
-/// of the batch RPCs (a full batch of the largest items), and of Explain
-/// (a one-puzzle request, a whole path as the response), since tonic sets
-/// one limit per server, not per method.
+/// of the batch RPCs (a full batch of the largest items), of Explain
+/// (a one-puzzle request, a whole path as the response), and of the
+/// variant RPCs (64 KiB each way), since tonic sets one limit per server,
+/// not per method.
 #[derive(Clone)]
 pub struct SudokuServer {
     single: SudokuServiceServer<SudokuService>,
     batch: SudokuServiceServer<SudokuService>,
     explain: SudokuServiceServer<SudokuService>,
+    variant: SudokuServiceServer<SudokuService>,
 }
 
 /// The largest Explain response: a whole logical path (at most 81
@@ -72,7 +77,7 @@ where
         &mut self,
         context: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Result<(), Self::Error>> {
-        // The generated server is always ready; the three copies are the same.
+        // The generated server is always ready; the four copies are the same.
         self.single.poll_ready(context)
     }
 
@@ -80,6 +85,7 @@ where
         match Rpc::from_path(request.uri().path()) {
             Some(Rpc::Explain) => self.explain.call(request),
             Some(rpc) if rpc.is_batch() => self.batch.call(request),
+            Some(rpc) if rpc.is_variant() => self.variant.call(request),
             _ => self.single.call(request),
         }
     }

@@ -363,7 +363,7 @@ async fn batch_calls_over_their_cap_are_refused_while_solve_is_still_served() {
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert_eq!(
         refused.message(),
-        "server overloaded: 1 batch or Explain call is in flight (--max-batch-calls); retry \
+        "server overloaded: 1 batch, Explain or variant call is in flight (--max-batch-calls); retry \
          with backoff"
     );
     let second = server

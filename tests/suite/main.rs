@@ -35,4 +35,5 @@ mod solve;
 mod stream;
 mod tls;
 mod untrusted_server;
+mod variant_rpc;
 mod web;

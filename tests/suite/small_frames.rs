@@ -138,6 +138,29 @@ impl SudokuService for Chatty {
     ) -> Result<Response<Self::GenerateStream>, Status> {
         unused()
     }
+
+    async fn solve_variant(
+        &self,
+        _: Request<sudoku_grpc::pb::SolveVariantRequest>,
+    ) -> Result<Response<sudoku_grpc::pb::SolveVariantResponse>, Status> {
+        unused()
+    }
+
+    type SolveVariantStreamStream = Answers<sudoku_grpc::pb::SolveVariantResponse>;
+
+    async fn solve_variant_stream(
+        &self,
+        _: Request<Streaming<sudoku_grpc::pb::SolveVariantRequest>>,
+    ) -> Result<Response<Self::SolveVariantStreamStream>, Status> {
+        unused()
+    }
+
+    async fn variant_candidates(
+        &self,
+        _: Request<sudoku_grpc::pb::VariantCandidatesRequest>,
+    ) -> Result<Response<sudoku_grpc::pb::VariantCandidatesResponse>, Status> {
+        unused()
+    }
 }
 
 /// Two streams on one of the client's connections, not read until the

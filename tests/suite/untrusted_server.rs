@@ -223,6 +223,34 @@ impl SudokuService for BadServer {
             responses.into_iter().map(Ok),
         ))))
     }
+
+    async fn solve_variant(
+        &self,
+        _: Request<sudoku_grpc::pb::SolveVariantRequest>,
+    ) -> Result<Response<sudoku_grpc::pb::SolveVariantResponse>, Status> {
+        Err(Status::unimplemented("not this server"))
+    }
+
+    type SolveVariantStreamStream = std::pin::Pin<
+        Box<
+            dyn tokio_stream::Stream<Item = Result<sudoku_grpc::pb::SolveVariantResponse, Status>>
+                + Send,
+        >,
+    >;
+
+    async fn solve_variant_stream(
+        &self,
+        _: Request<tonic::Streaming<sudoku_grpc::pb::SolveVariantRequest>>,
+    ) -> Result<Response<Self::SolveVariantStreamStream>, Status> {
+        Err(Status::unimplemented("not this server"))
+    }
+
+    async fn variant_candidates(
+        &self,
+        _: Request<sudoku_grpc::pb::VariantCandidatesRequest>,
+    ) -> Result<Response<sudoku_grpc::pb::VariantCandidatesResponse>, Status> {
+        Err(Status::unimplemented("not this server"))
+    }
 }
 
 /// A batch answered puzzle by puzzle by [`answer`], or spoiled as a whole

@@ -8,7 +8,7 @@
 
 use super::constraints::Constraint;
 use super::error::{Place, VariantError};
-use super::geometry::{Shape, digit_char};
+use super::geometry::{Shape, char_digit, digit_char};
 
 /// A checked variant puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +31,34 @@ pub struct PuzzleParts {
     pub regions: Vec<u8>,
     /// The constraints, in the order a reader met them.
     pub constraints: Vec<Constraint>,
+}
+
+impl PuzzleParts {
+    /// Reads a line of givens, one character a cell in row-major order:
+    /// `1`-`9`, then `A`-`P` (or `a`-`p`) for 10 to 25, and `.` or `0` for
+    /// a blank. Whether the line fits the grid is checked with the rest
+    /// of the puzzle ([`VariantPuzzle::new`]).
+    pub fn givens_from_line(shape: Shape, line: &str) -> Result<Vec<u8>, VariantError> {
+        line.chars()
+            .enumerate()
+            .map(|(cell, character)| match character {
+                '.' | '0' => Ok(0),
+                _ => char_digit(character).ok_or_else(|| {
+                    let at = if cell < shape.cell_count() {
+                        format!("at {}", shape.cell_name(cell))
+                    } else {
+                        format!("past the grid's {} cells", shape.cell_count())
+                    };
+                    VariantError::malformed(
+                        Place::Givens,
+                        format!(
+                            "{character:?} {at} is not a digit (1-9, then A-P) or a blank (. or 0)"
+                        ),
+                    )
+                }),
+            })
+            .collect()
+    }
 }
 
 impl VariantPuzzle {
