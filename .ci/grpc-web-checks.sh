@@ -2,7 +2,7 @@
 # Checks gRPC-Web and the page on the release server from outside, with a
 # plain HTTP/1.1 client (curl) and frames built by hand: a unary Solve
 # (binary and text), a bad puzzle's trailers-only answer, a
-# server-streaming Generate, the page with its validators, and CORS for an
+# server-streaming Generate, a SolveVariant from f-puzzles JSON, the page with its validators, and CORS for an
 # allowed origin and for any other.
 #
 # Usage: .ci/grpc-web-checks.sh [PATH_TO_SUDOKU_SERVER]
@@ -95,6 +95,35 @@ out=$(frames "$work/body")
 [ "$(grep -c '^data ' <<<"$out")" -eq 3 ] || fail "Generate streams three puzzles: $out"
 grep -q '^trailers .*grpc-status:0' <<<"$out" || fail "Generate ends OK: $out"
 echo "ok: server-streaming Generate over gRPC-Web"
+
+# SolveVariantRequest { id = 1: "v", puzzle = 2: VariantSource { fpuzzles = 2: JSON } },
+# a 6x6 killer with a thermometer, a white dot and a V in f-puzzles JSON.
+variant_hex=$(python3 - <<'PY'
+givens = "1....6...1..2.1.6.56.2......4.6....2"
+rows = []
+for r in range(6):
+    cells = ['{"value":%s,"given":true}' % c if c != "." else "{}" for c in givens[6 * r:6 * r + 6]]
+    rows.append("[" + ",".join(cells) + "]")
+text = ('{"size":6,"grid":[%s],"killercage":[{"cells":["R2C1","R2C2"],"value":"9"}],'
+        '"thermometer":[{"lines":[["R5C2","R5C3","R5C4"]]}],"difference":[{"cells":["R6C5","R6C6"]}],'
+        '"xv":[{"cells":["R3C1","R3C2"],"value":"V"}]}') % ",".join(rows)
+def field(tag, payload):
+    length, varint = len(payload), b""
+    while True:
+        varint += bytes([(length & 0x7F) | (0x80 if length > 0x7F else 0)])
+        length >>= 7
+        if not length:
+            break
+    return bytes([tag]) + varint + payload
+print((field(0x0A, b"v") + field(0x12, field(0x12, text.encode()))).hex())
+PY
+)
+frame "$variant_hex" >"$work/variant"
+post SolveVariant application/grpc-web+proto "$work/variant"
+out=$(frames "$work/body")
+grep -q "^data .*$(hex 123456456123231564564231312645645312)" <<<"$out" || fail "SolveVariant's answer holds the solution: $out"
+grep -q '^trailers .*grpc-status:0' <<<"$out" || fail "SolveVariant ends OK: $out"
+echo "ok: unary SolveVariant over gRPC-Web, from f-puzzles JSON"
 
 curl -sS -D "$work/headers" -o "$work/page" "http://$server/" || fail "GET /"
 grep -q '^HTTP/1.1 200' "$work/headers" || fail "GET /: $(cat "$work/headers")"

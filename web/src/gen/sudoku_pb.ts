@@ -44,7 +44,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sudoku.proto.
  */
 export const file_sudoku: GenFile = /*@__PURE__*/
-  fileDesc("CgxzdWRva3UucHJvdG8SCXN1ZG9rdS52MSItCgxTb2x2ZVJlcXVlc3QSDgoGcHV6emxlGAEgASgJEg0KBWdyYWRlGAIgASgIIo0BCg1Tb2x2ZVJlc3BvbnNlEiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIkCgVzdGF0cxgDIAEoCzIVLnN1ZG9rdS52MS5Tb2x2ZVN0YXRzEh8KBWdyYWRlGAQgASgLMhAuc3Vkb2t1LnYxLkdyYWRlIj8KElNvbHZlU3RyZWFtUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZwdXp6bGUYAiABKAkSDQoFZ3JhZGUYAyABKAgiwgEKE1NvbHZlU3RyZWFtUmVzcG9uc2USCgoCaWQYASABKAkSIwoHb3V0Y29tZRgCIAEoDjISLnN1ZG9rdS52MS5PdXRjb21lEhAKCHNvbHV0aW9uGAMgASgJEiEKBWVycm9yGAQgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMSJAoFc3RhdHMYBSABKAsyFS5zdWRva3UudjEuU29sdmVTdGF0cxIfCgVncmFkZRgGIAEoCzIQLnN1ZG9rdS52MS5HcmFkZSI/ChFTb2x2ZUJhdGNoUmVxdWVzdBIKCgJpZBgBIAEoCRIPCgdwdXp6bGVzGAIgAygJEg0KBWdyYWRlGAMgASgIImwKElNvbHZlQmF0Y2hSZXNwb25zZRIKCgJpZBgBIAEoCRInCgdyZXN1bHRzGAIgAygLMhYuc3Vkb2t1LnYxLlNvbHZlUmVzdWx0EiEKBWVycm9yGAMgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMirgEKC1NvbHZlUmVzdWx0EiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIhCgVlcnJvchgDIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzEiQKBXN0YXRzGAQgASgLMhUuc3Vkb2t1LnYxLlNvbHZlU3RhdHMSHwoFZ3JhZGUYBSABKAsyEC5zdWRva3UudjEuR3JhZGUiTAoKU29sdmVTdGF0cxIPCgdndWVzc2VzGAEgASgEEi0KCnNvbHZlX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iywEKBUdyYWRlEg4KBnJhdGluZxgBIAEoARIfCgVsZXZlbBgCIAEoDjIQLnN1ZG9rdS52MS5MZXZlbBIZChFoYXJkZXN0X3RlY2huaXF1ZRgDIAEoCRItCgp0ZWNobmlxdWVzGAQgAygLMhkuc3Vkb2t1LnYxLlRlY2huaXF1ZUNvdW50Eg8KB3N0YWxsZWQYBSABKAgSFgoOc3RhbGxlZF9yZWFzb24YBiABKAkSDQoFcGVhcmwYByABKAESDwoHZGlhbW9uZBgIIAEoASIyCg5UZWNobmlxdWVDb3VudBIRCgl0ZWNobmlxdWUYASABKAkSDQoFY291bnQYAiABKA0iPgoLSGludFJlcXVlc3QSDgoGcHV6emxlGAEgASgJEhAKCHByb2dyZXNzGAIgASgJEg0KBW1hcmtzGAMgASgJIqoBCgxIaW50UmVzcG9uc2USHQoEc3RlcBgBIAEoCzIPLnN1ZG9rdS52MS5TdGVwEiUKB21pc3Rha2UYAiABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiMKB291dGNvbWUYAyABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIXCg9wb3NpdGlvbl9zb2x2ZWQYBCABKAgSFgoOc3RhbGxlZF9yZWFzb24YBSABKAkixwIKBFN0ZXASEQoJdGVjaG5pcXVlGAEgASgJEg4KBnJhdGluZxgCIAEoARIjCgVjZWxscxgDIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKAoKcGxhY2VtZW50cxgEIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKgoMZWxpbWluYXRpb25zGAUgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZRITCgtleHBsYW5hdGlvbhgGIAEoCRIeCgV1bml0cxgHIAMoCzIPLnN1ZG9rdS52MS5Vbml0EicKCXdpdG5lc3NlcxgIIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSHgoFbGlua3MYCSADKAsyDy5zdWRva3UudjEuTGluaxIjCghicmFuY2hlcxgKIAMoCzIRLnN1ZG9rdS52MS5CcmFuY2giOQoEVW5pdBIhCgRraW5kGAEgASgOMhMuc3Vkb2t1LnYxLlVuaXRLaW5kEg4KBm51bWJlchgCIAEoDSLzAQoETGluaxIkCgZzb3VyY2UYASABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiQKBnRhcmdldBgCIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSIQoEa2luZBgDIAEoDjITLnN1ZG9rdS52MS5MaW5rS2luZBIRCglzb3VyY2Vfb24YBCABKAgSEQoJdGFyZ2V0X29uGAUgASgIEioKDHNvdXJjZV9ncm91cBgGIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKgoMdGFyZ2V0X2dyb3VwGAcgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZSLKAQoGQnJhbmNoEigKCmFzc3VtcHRpb24YASABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEhIKCmFzc3VtZWRfb24YAiABKAgSHgoFbGlua3MYAyADKAsyDy5zdWRva3UudjEuTGluaxIkCgZyZXN1bHQYBCABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEhEKCXJlc3VsdF9vbhgFIAEoCBIVCg1jb250cmFkaWN0aW9uGAYgASgIEhIKCnRlY2huaXF1ZXMYByADKAkiNwoJQ2FuZGlkYXRlEgsKA3JvdxgBIAEoDRIOCgZjb2x1bW4YAiABKA0SDQoFZGlnaXQYAyABKA0iQAoKQ2VsbEVycm9ycxINCgVmaWVsZBgBIAEoCRIjCgVjZWxscxgCIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUiQQoORXhwbGFpblJlcXVlc3QSDgoGcHV6emxlGAEgASgJEhAKCHByb2dyZXNzGAIgASgJEg0KBW1hcmtzGAMgASgJIp4BCg9FeHBsYWluUmVzcG9uc2USHgoFc3RlcHMYASADKAsyDy5zdWRva3UudjEuU3RlcBIfCgVncmFkZRgCIAEoCzIQLnN1ZG9rdS52MS5HcmFkZRIjCgdvdXRjb21lGAMgASgOMhIuc3Vkb2t1LnYxLk91dGNvbWUSJQoHbWlzdGFrZRgEIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUiwwEKD0dlbmVyYXRlUmVxdWVzdBINCgVjb3VudBgBIAEoDRIfCgVsZXZlbBgCIAEoDjIQLnN1ZG9rdS52MS5MZXZlbBISCgptaW5fcmF0aW5nGAMgASgBEhIKCm1heF9yYXRpbmcYBCABKAESJQoIc3ltbWV0cnkYBSABKA4yEy5zdWRva3UudjEuU3ltbWV0cnkSDwoHbWluaW1hbBgGIAEoCBIMCgRzZWVkGAcgASgEEhIKCnNraXBfZ3JhZGUYCCABKAgicgoQR2VuZXJhdGVSZXNwb25zZRIOCgZwdXp6bGUYASABKAkSEAoIc29sdXRpb24YAiABKAkSHwoFZ3JhZGUYAyABKAsyEC5zdWRva3UudjEuR3JhZGUSDQoFY2x1ZXMYBCABKA0SDAoEc2VlZBgFIAEoBCqtAQoHT3V0Y29tZRIXChNPVVRDT01FX1VOU1BFQ0lGSUVEEAASEgoOT1VUQ09NRV9TT0xWRUQQARIeChpPVVRDT01FX01VTFRJUExFX1NPTFVUSU9OUxACEhcKE09VVENPTUVfTk9fU09MVVRJT04QAxITCg9PVVRDT01FX0lOVkFMSUQQBBITCg9PVVRDT01FX0dBVkVfVVAQBRISCg5PVVRDT01FX0ZBSUxFRBAGKnkKBUxldmVsEhUKEUxFVkVMX1VOU1BFQ0lGSUVEEAASDgoKTEVWRUxfRUFTWRABEhAKDExFVkVMX01FRElVTRACEg4KCkxFVkVMX0hBUkQQAxIUChBMRVZFTF9ESUFCT0xJQ0FMEAQSEQoNTEVWRUxfRVhUUkVNRRAFKmEKCFVuaXRLaW5kEhkKFVVOSVRfS0lORF9VTlNQRUNJRklFRBAAEhEKDVVOSVRfS0lORF9ST1cQARIUChBVTklUX0tJTkRfQ09MVU1OEAISEQoNVU5JVF9LSU5EX0JPWBADKmgKCExpbmtLaW5kEhkKFUxJTktfS0lORF9VTlNQRUNJRklFRBAAEhQKEExJTktfS0lORF9TVFJPTkcQARISCg5MSU5LX0tJTkRfV0VBSxACEhcKE0xJTktfS0lORF9JTkZFUkVOQ0UQAyrCAQoIU3ltbWV0cnkSGAoUU1lNTUVUUllfVU5TUEVDSUZJRUQQABIRCg1TWU1NRVRSWV9OT05FEAESFwoTU1lNTUVUUllfUk9UQVRFXzE4MBACEhYKElNZTU1FVFJZX1JPVEFURV85MBADEhMKD1NZTU1FVFJZX01JUlJPUhAEEhEKDVNZTU1FVFJZX0ZMSVAQBRIVChFTWU1NRVRSWV9ESUFHT05BTBAGEhkKFVNZTU1FVFJZX0FOVElESUFHT05BTBAHMv8DCg1TdWRva3VTZXJ2aWNlEjoKBVNvbHZlEhcuc3Vkb2t1LnYxLlNvbHZlUmVxdWVzdBoYLnN1ZG9rdS52MS5Tb2x2ZVJlc3BvbnNlElAKC1NvbHZlU3RyZWFtEh0uc3Vkb2t1LnYxLlNvbHZlU3RyZWFtUmVxdWVzdBoeLnN1ZG9rdS52MS5Tb2x2ZVN0cmVhbVJlc3BvbnNlKAEwARJJCgpTb2x2ZUJhdGNoEhwuc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXF1ZXN0Gh0uc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXNwb25zZRJTChBTb2x2ZUJhdGNoU3RyZWFtEhwuc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXF1ZXN0Gh0uc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXNwb25zZSgBMAESNwoESGludBIWLnN1ZG9rdS52MS5IaW50UmVxdWVzdBoXLnN1ZG9rdS52MS5IaW50UmVzcG9uc2USQAoHRXhwbGFpbhIZLnN1ZG9rdS52MS5FeHBsYWluUmVxdWVzdBoaLnN1ZG9rdS52MS5FeHBsYWluUmVzcG9uc2USRQoIR2VuZXJhdGUSGi5zdWRva3UudjEuR2VuZXJhdGVSZXF1ZXN0Ghsuc3Vkb2t1LnYxLkdlbmVyYXRlUmVzcG9uc2UwAWIGcHJvdG8z", [file_google_protobuf_duration, file_google_rpc_status]);
+  fileDesc("CgxzdWRva3UucHJvdG8SCXN1ZG9rdS52MSItCgxTb2x2ZVJlcXVlc3QSDgoGcHV6emxlGAEgASgJEg0KBWdyYWRlGAIgASgIIo0BCg1Tb2x2ZVJlc3BvbnNlEiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIkCgVzdGF0cxgDIAEoCzIVLnN1ZG9rdS52MS5Tb2x2ZVN0YXRzEh8KBWdyYWRlGAQgASgLMhAuc3Vkb2t1LnYxLkdyYWRlIj8KElNvbHZlU3RyZWFtUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZwdXp6bGUYAiABKAkSDQoFZ3JhZGUYAyABKAgiwgEKE1NvbHZlU3RyZWFtUmVzcG9uc2USCgoCaWQYASABKAkSIwoHb3V0Y29tZRgCIAEoDjISLnN1ZG9rdS52MS5PdXRjb21lEhAKCHNvbHV0aW9uGAMgASgJEiEKBWVycm9yGAQgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMSJAoFc3RhdHMYBSABKAsyFS5zdWRva3UudjEuU29sdmVTdGF0cxIfCgVncmFkZRgGIAEoCzIQLnN1ZG9rdS52MS5HcmFkZSI/ChFTb2x2ZUJhdGNoUmVxdWVzdBIKCgJpZBgBIAEoCRIPCgdwdXp6bGVzGAIgAygJEg0KBWdyYWRlGAMgASgIImwKElNvbHZlQmF0Y2hSZXNwb25zZRIKCgJpZBgBIAEoCRInCgdyZXN1bHRzGAIgAygLMhYuc3Vkb2t1LnYxLlNvbHZlUmVzdWx0EiEKBWVycm9yGAMgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMirgEKC1NvbHZlUmVzdWx0EiMKB291dGNvbWUYASABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIQCghzb2x1dGlvbhgCIAEoCRIhCgVlcnJvchgDIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzEiQKBXN0YXRzGAQgASgLMhUuc3Vkb2t1LnYxLlNvbHZlU3RhdHMSHwoFZ3JhZGUYBSABKAsyEC5zdWRva3UudjEuR3JhZGUiTAoKU29sdmVTdGF0cxIPCgdndWVzc2VzGAEgASgEEi0KCnNvbHZlX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iywEKBUdyYWRlEg4KBnJhdGluZxgBIAEoARIfCgVsZXZlbBgCIAEoDjIQLnN1ZG9rdS52MS5MZXZlbBIZChFoYXJkZXN0X3RlY2huaXF1ZRgDIAEoCRItCgp0ZWNobmlxdWVzGAQgAygLMhkuc3Vkb2t1LnYxLlRlY2huaXF1ZUNvdW50Eg8KB3N0YWxsZWQYBSABKAgSFgoOc3RhbGxlZF9yZWFzb24YBiABKAkSDQoFcGVhcmwYByABKAESDwoHZGlhbW9uZBgIIAEoASIyCg5UZWNobmlxdWVDb3VudBIRCgl0ZWNobmlxdWUYASABKAkSDQoFY291bnQYAiABKA0iPgoLSGludFJlcXVlc3QSDgoGcHV6emxlGAEgASgJEhAKCHByb2dyZXNzGAIgASgJEg0KBW1hcmtzGAMgASgJIqoBCgxIaW50UmVzcG9uc2USHQoEc3RlcBgBIAEoCzIPLnN1ZG9rdS52MS5TdGVwEiUKB21pc3Rha2UYAiABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiMKB291dGNvbWUYAyABKA4yEi5zdWRva3UudjEuT3V0Y29tZRIXCg9wb3NpdGlvbl9zb2x2ZWQYBCABKAgSFgoOc3RhbGxlZF9yZWFzb24YBSABKAkixwIKBFN0ZXASEQoJdGVjaG5pcXVlGAEgASgJEg4KBnJhdGluZxgCIAEoARIjCgVjZWxscxgDIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKAoKcGxhY2VtZW50cxgEIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKgoMZWxpbWluYXRpb25zGAUgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZRITCgtleHBsYW5hdGlvbhgGIAEoCRIeCgV1bml0cxgHIAMoCzIPLnN1ZG9rdS52MS5Vbml0EicKCXdpdG5lc3NlcxgIIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSHgoFbGlua3MYCSADKAsyDy5zdWRva3UudjEuTGluaxIjCghicmFuY2hlcxgKIAMoCzIRLnN1ZG9rdS52MS5CcmFuY2giOQoEVW5pdBIhCgRraW5kGAEgASgOMhMuc3Vkb2t1LnYxLlVuaXRLaW5kEg4KBm51bWJlchgCIAEoDSLzAQoETGluaxIkCgZzb3VyY2UYASABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEiQKBnRhcmdldBgCIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSIQoEa2luZBgDIAEoDjITLnN1ZG9rdS52MS5MaW5rS2luZBIRCglzb3VyY2Vfb24YBCABKAgSEQoJdGFyZ2V0X29uGAUgASgIEioKDHNvdXJjZV9ncm91cBgGIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUSKgoMdGFyZ2V0X2dyb3VwGAcgAygLMhQuc3Vkb2t1LnYxLkNhbmRpZGF0ZSLKAQoGQnJhbmNoEigKCmFzc3VtcHRpb24YASABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEhIKCmFzc3VtZWRfb24YAiABKAgSHgoFbGlua3MYAyADKAsyDy5zdWRva3UudjEuTGluaxIkCgZyZXN1bHQYBCABKAsyFC5zdWRva3UudjEuQ2FuZGlkYXRlEhEKCXJlc3VsdF9vbhgFIAEoCBIVCg1jb250cmFkaWN0aW9uGAYgASgIEhIKCnRlY2huaXF1ZXMYByADKAkiNwoJQ2FuZGlkYXRlEgsKA3JvdxgBIAEoDRIOCgZjb2x1bW4YAiABKA0SDQoFZGlnaXQYAyABKA0iQAoKQ2VsbEVycm9ycxINCgVmaWVsZBgBIAEoCRIjCgVjZWxscxgCIAMoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUiQQoORXhwbGFpblJlcXVlc3QSDgoGcHV6emxlGAEgASgJEhAKCHByb2dyZXNzGAIgASgJEg0KBW1hcmtzGAMgASgJIp4BCg9FeHBsYWluUmVzcG9uc2USHgoFc3RlcHMYASADKAsyDy5zdWRva3UudjEuU3RlcBIfCgVncmFkZRgCIAEoCzIQLnN1ZG9rdS52MS5HcmFkZRIjCgdvdXRjb21lGAMgASgOMhIuc3Vkb2t1LnYxLk91dGNvbWUSJQoHbWlzdGFrZRgEIAEoCzIULnN1ZG9rdS52MS5DYW5kaWRhdGUiwwEKD0dlbmVyYXRlUmVxdWVzdBINCgVjb3VudBgBIAEoDRIfCgVsZXZlbBgCIAEoDjIQLnN1ZG9rdS52MS5MZXZlbBISCgptaW5fcmF0aW5nGAMgASgBEhIKCm1heF9yYXRpbmcYBCABKAESJQoIc3ltbWV0cnkYBSABKA4yEy5zdWRva3UudjEuU3ltbWV0cnkSDwoHbWluaW1hbBgGIAEoCBIMCgRzZWVkGAcgASgEEhIKCnNraXBfZ3JhZGUYCCABKAgicgoQR2VuZXJhdGVSZXNwb25zZRIOCgZwdXp6bGUYASABKAkSEAoIc29sdXRpb24YAiABKAkSHwoFZ3JhZGUYAyABKAsyEC5zdWRva3UudjEuR3JhZGUSDQoFY2x1ZXMYBCABKA0SDAoEc2VlZBgFIAEoBCJxCg1WYXJpYW50UHV6emxlEgwKBHNpemUYASABKA0SDgoGZ2l2ZW5zGAIgASgJEg8KB3JlZ2lvbnMYAyADKA0SMQoLY29uc3RyYWludHMYBCADKAsyHC5zdWRva3UudjEuVmFyaWFudENvbnN0cmFpbnQiwgUKEVZhcmlhbnRDb25zdHJhaW50EiwKC2tpbGxlcl9jYWdlGAEgASgLMhUuc3Vkb2t1LnYxLktpbGxlckNhZ2VIABItCgt0aGVybW9tZXRlchgCIAEoCzIWLnN1ZG9rdS52MS5UaGVybW9tZXRlckgAEiEKBWFycm93GAMgASgLMhAuc3Vkb2t1LnYxLkFycm93SAASJwoIZGlhZ29uYWwYBCABKAsyEy5zdWRva3UudjEuRGlhZ29uYWxIABIuCgxleHRyYV9yZWdpb24YBSABKAsyFi5zdWRva3UudjEuRXh0cmFSZWdpb25IABI0Cg9kaXNqb2ludF9ncm91cHMYBiABKAsyGS5zdWRva3UudjEuRGlzam9pbnRHcm91cHNIABIsCgthbnRpX2tuaWdodBgHIAEoCzIVLnN1ZG9rdS52MS5BbnRpS25pZ2h0SAASKAoJYW50aV9raW5nGAggASgLMhMuc3Vkb2t1LnYxLkFudGlLaW5nSAASNAoPbm9uX2NvbnNlY3V0aXZlGAkgASgLMhkuc3Vkb2t1LnYxLk5vbkNvbnNlY3V0aXZlSAASJwoGcGFyaXR5GAogASgLMhUuc3Vkb2t1LnYxLlBhcml0eUNlbGxIABIyCg5kaWZmZXJlbmNlX2RvdBgLIAEoCzIYLnN1ZG9rdS52MS5EaWZmZXJlbmNlRG90SAASKAoJcmF0aW9fZG90GAwgASgLMhMuc3Vkb2t1LnYxLlJhdGlvRG90SAASHwoCeHYYDSABKAsyES5zdWRva3UudjEuWHZDbHVlSAASMgoObmVnYXRpdmVfcmF0aW8YDiABKAsyGC5zdWRva3UudjEuTmVnYXRpdmVSYXRpb0gAEiwKC25lZ2F0aXZlX3h2GA8gASgLMhUuc3Vkb2t1LnYxLk5lZ2F0aXZlWHZIAEIGCgRraW5kIjUKCktpbGxlckNhZ2USDQoFY2VsbHMYASADKA0SEAoDc3VtGAIgASgNSACIAQFCBgoEX3N1bSIcCgtUaGVybW9tZXRlchINCgVjZWxscxgBIAMoDSIjCgVBcnJvdxIMCgRidWxiGAEgAygNEgwKBGxpbmUYAiADKA0iOwoIRGlhZ29uYWwSLwoJZGlyZWN0aW9uGAEgASgOMhwuc3Vkb2t1LnYxLkRpYWdvbmFsRGlyZWN0aW9uIhwKC0V4dHJhUmVnaW9uEg0KBWNlbGxzGAEgAygNIhAKDkRpc2pvaW50R3JvdXBzIgwKCkFudGlLbmlnaHQiCgoIQW50aUtpbmciEAoOTm9uQ29uc2VjdXRpdmUiQQoKUGFyaXR5Q2VsbBIMCgRjZWxsGAEgASgNEiUKBnBhcml0eRgCIAEoDjIVLnN1ZG9rdS52MS5DZWxsUGFyaXR5IjIKDURpZmZlcmVuY2VEb3QSDQoFY2VsbHMYASADKA0SEgoKZGlmZmVyZW5jZRgCIAEoDSIoCghSYXRpb0RvdBINCgVjZWxscxgBIAMoDRINCgVyYXRpbxgCIAEoDSIkCgZYdkNsdWUSDQoFY2VsbHMYASADKA0SCwoDc3VtGAIgASgNIg8KDU5lZ2F0aXZlUmF0aW8iDAoKTmVnYXRpdmVYdiJYCg1WYXJpYW50U291cmNlEikKBXR5cGVkGAEgASgLMhguc3Vkb2t1LnYxLlZhcmlhbnRQdXp6bGVIABISCghmcHV6emxlcxgCIAEoCUgAQggKBnNvdXJjZSJLChNTb2x2ZVZhcmlhbnRSZXF1ZXN0EgoKAmlkGAEgASgJEigKBnB1enpsZRgCIAEoCzIYLnN1ZG9rdS52MS5WYXJpYW50U291cmNlIqMBChRTb2x2ZVZhcmlhbnRSZXNwb25zZRIKCgJpZBgBIAEoCRIjCgdvdXRjb21lGAIgASgOMhIuc3Vkb2t1LnYxLk91dGNvbWUSEQoJc29sdXRpb25zGAMgAygJEiEKBWVycm9yGAQgASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXMSJAoFc3RhdHMYBSABKAsyFS5zdWRva3UudjEuU29sdmVTdGF0cyJbChhWYXJpYW50Q2FuZGlkYXRlc1JlcXVlc3QSKAoGcHV6emxlGAEgASgLMhguc3Vkb2t1LnYxLlZhcmlhbnRTb3VyY2USFQoNbWF4X3NvbHV0aW9ucxgCIAEoDSK7AQoZVmFyaWFudENhbmRpZGF0ZXNSZXNwb25zZRIjCgdvdXRjb21lGAEgASgOMhIuc3Vkb2t1LnYxLk91dGNvbWUSEgoKY2FuZGlkYXRlcxgCIAMoCRIRCgl1bmRlY2lkZWQYAyADKAkSFwoPc29sdXRpb25zX2ZvdW5kGAQgASgEEhMKC2NhcF9yZWFjaGVkGAUgASgIEiQKBXN0YXRzGAYgASgLMhUuc3Vkb2t1LnYxLlNvbHZlU3RhdHMqrQEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhIKDk9VVENPTUVfU09MVkVEEAESHgoaT1VUQ09NRV9NVUxUSVBMRV9TT0xVVElPTlMQAhIXChNPVVRDT01FX05PX1NPTFVUSU9OEAMSEwoPT1VUQ09NRV9JTlZBTElEEAQSEwoPT1VUQ09NRV9HQVZFX1VQEAUSEgoOT1VUQ09NRV9GQUlMRUQQBip5CgVMZXZlbBIVChFMRVZFTF9VTlNQRUNJRklFRBAAEg4KCkxFVkVMX0VBU1kQARIQCgxMRVZFTF9NRURJVU0QAhIOCgpMRVZFTF9IQVJEEAMSFAoQTEVWRUxfRElBQk9MSUNBTBAEEhEKDUxFVkVMX0VYVFJFTUUQBSphCghVbml0S2luZBIZChVVTklUX0tJTkRfVU5TUEVDSUZJRUQQABIRCg1VTklUX0tJTkRfUk9XEAESFAoQVU5JVF9LSU5EX0NPTFVNThACEhEKDVVOSVRfS0lORF9CT1gQAypoCghMaW5rS2luZBIZChVMSU5LX0tJTkRfVU5TUEVDSUZJRUQQABIUChBMSU5LX0tJTkRfU1RST05HEAESEgoOTElOS19LSU5EX1dFQUsQAhIXChNMSU5LX0tJTkRfSU5GRVJFTkNFEAMqwgEKCFN5bW1ldHJ5EhgKFFNZTU1FVFJZX1VOU1BFQ0lGSUVEEAASEQoNU1lNTUVUUllfTk9ORRABEhcKE1NZTU1FVFJZX1JPVEFURV8xODAQAhIWChJTWU1NRVRSWV9ST1RBVEVfOTAQAxITCg9TWU1NRVRSWV9NSVJST1IQBBIRCg1TWU1NRVRSWV9GTElQEAUSFQoRU1lNTUVUUllfRElBR09OQUwQBhIZChVTWU1NRVRSWV9BTlRJRElBR09OQUwQByp5ChFEaWFnb25hbERpcmVjdGlvbhIiCh5ESUFHT05BTF9ESVJFQ1RJT05fVU5TUEVDSUZJRUQQABIfChtESUFHT05BTF9ESVJFQ1RJT05fTkVHQVRJVkUQARIfChtESUFHT05BTF9ESVJFQ1RJT05fUE9TSVRJVkUQAipUCgpDZWxsUGFyaXR5EhsKF0NFTExfUEFSSVRZX1VOU1BFQ0lGSUVEEAASEwoPQ0VMTF9QQVJJVFlfT0REEAESFAoQQ0VMTF9QQVJJVFlfRVZFThACMosGCg1TdWRva3VTZXJ2aWNlEjoKBVNvbHZlEhcuc3Vkb2t1LnYxLlNvbHZlUmVxdWVzdBoYLnN1ZG9rdS52MS5Tb2x2ZVJlc3BvbnNlElAKC1NvbHZlU3RyZWFtEh0uc3Vkb2t1LnYxLlNvbHZlU3RyZWFtUmVxdWVzdBoeLnN1ZG9rdS52MS5Tb2x2ZVN0cmVhbVJlc3BvbnNlKAEwARJJCgpTb2x2ZUJhdGNoEhwuc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXF1ZXN0Gh0uc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXNwb25zZRJTChBTb2x2ZUJhdGNoU3RyZWFtEhwuc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXF1ZXN0Gh0uc3Vkb2t1LnYxLlNvbHZlQmF0Y2hSZXNwb25zZSgBMAESNwoESGludBIWLnN1ZG9rdS52MS5IaW50UmVxdWVzdBoXLnN1ZG9rdS52MS5IaW50UmVzcG9uc2USQAoHRXhwbGFpbhIZLnN1ZG9rdS52MS5FeHBsYWluUmVxdWVzdBoaLnN1ZG9rdS52MS5FeHBsYWluUmVzcG9uc2USRQoIR2VuZXJhdGUSGi5zdWRva3UudjEuR2VuZXJhdGVSZXF1ZXN0Ghsuc3Vkb2t1LnYxLkdlbmVyYXRlUmVzcG9uc2UwARJPCgxTb2x2ZVZhcmlhbnQSHi5zdWRva3UudjEuU29sdmVWYXJpYW50UmVxdWVzdBofLnN1ZG9rdS52MS5Tb2x2ZVZhcmlhbnRSZXNwb25zZRJZChJTb2x2ZVZhcmlhbnRTdHJlYW0SHi5zdWRva3UudjEuU29sdmVWYXJpYW50UmVxdWVzdBofLnN1ZG9rdS52MS5Tb2x2ZVZhcmlhbnRSZXNwb25zZSgBMAESXgoRVmFyaWFudENhbmRpZGF0ZXMSIy5zdWRva3UudjEuVmFyaWFudENhbmRpZGF0ZXNSZXF1ZXN0GiQuc3Vkb2t1LnYxLlZhcmlhbnRDYW5kaWRhdGVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_duration, file_google_rpc_status]);
 
 /**
  * A request to solve one puzzle.
@@ -1080,6 +1080,655 @@ export const GenerateResponseSchema: GenMessage<GenerateResponse> = /*@__PURE__*
   messageDesc(file_sudoku, 21);
 
 /**
+ * A variant puzzle, typed. Cells are numbered 0 to size*size-1 in
+ * row-major order (row r, column c, both 0-based: r*size+c).
+ *
+ * @generated from message sudoku.v1.VariantPuzzle
+ */
+export type VariantPuzzle = Message<"sudoku.v1.VariantPuzzle"> & {
+  /**
+   * Cells a row: 4, 6, 8, 9, 10, 12, 15, 16 or 25 (0 means 9). The boxes
+   * are 2x2, 2x3, 2x4, 3x3, 2x5, 3x4, 3x5, 4x4 and 5x5 (rows x columns).
+   *
+   * @generated from field: uint32 size = 1;
+   */
+  size: number;
+
+  /**
+   * The givens, one character a cell in row-major order: 1-9, then A-P
+   * for 10-25 (a-p too), and '.' or '0' for a blank. Empty: no givens.
+   *
+   * @generated from field: string givens = 2;
+   */
+  givens: string;
+
+  /**
+   * The 0-based region of each cell, row-major, for jigsaw puzzles; each
+   * region has `size` cells. Empty: the standard boxes.
+   *
+   * @generated from field: repeated uint32 regions = 3;
+   */
+  regions: number[];
+
+  /**
+   * The rules beyond rows, columns and regions, all of which hold.
+   *
+   * @generated from field: repeated sudoku.v1.VariantConstraint constraints = 4;
+   */
+  constraints: VariantConstraint[];
+};
+
+/**
+ * Describes the message sudoku.v1.VariantPuzzle.
+ * Use `create(VariantPuzzleSchema)` to create a new message.
+ */
+export const VariantPuzzleSchema: GenMessage<VariantPuzzle> = /*@__PURE__*/
+  messageDesc(file_sudoku, 22);
+
+/**
+ * One rule of a variant puzzle.
+ *
+ * @generated from message sudoku.v1.VariantConstraint
+ */
+export type VariantConstraint = Message<"sudoku.v1.VariantConstraint"> & {
+  /**
+   * @generated from oneof sudoku.v1.VariantConstraint.kind
+   */
+  kind: {
+    /**
+     * @generated from field: sudoku.v1.KillerCage killer_cage = 1;
+     */
+    value: KillerCage;
+    case: "killerCage";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.Thermometer thermometer = 2;
+     */
+    value: Thermometer;
+    case: "thermometer";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.Arrow arrow = 3;
+     */
+    value: Arrow;
+    case: "arrow";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.Diagonal diagonal = 4;
+     */
+    value: Diagonal;
+    case: "diagonal";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.ExtraRegion extra_region = 5;
+     */
+    value: ExtraRegion;
+    case: "extraRegion";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.DisjointGroups disjoint_groups = 6;
+     */
+    value: DisjointGroups;
+    case: "disjointGroups";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.AntiKnight anti_knight = 7;
+     */
+    value: AntiKnight;
+    case: "antiKnight";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.AntiKing anti_king = 8;
+     */
+    value: AntiKing;
+    case: "antiKing";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.NonConsecutive non_consecutive = 9;
+     */
+    value: NonConsecutive;
+    case: "nonConsecutive";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.ParityCell parity = 10;
+     */
+    value: ParityCell;
+    case: "parity";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.DifferenceDot difference_dot = 11;
+     */
+    value: DifferenceDot;
+    case: "differenceDot";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.RatioDot ratio_dot = 12;
+     */
+    value: RatioDot;
+    case: "ratioDot";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.XvClue xv = 13;
+     */
+    value: XvClue;
+    case: "xv";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.NegativeRatio negative_ratio = 14;
+     */
+    value: NegativeRatio;
+    case: "negativeRatio";
+  } | {
+    /**
+     * @generated from field: sudoku.v1.NegativeXv negative_xv = 15;
+     */
+    value: NegativeXv;
+    case: "negativeXv";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message sudoku.v1.VariantConstraint.
+ * Use `create(VariantConstraintSchema)` to create a new message.
+ */
+export const VariantConstraintSchema: GenMessage<VariantConstraint> = /*@__PURE__*/
+  messageDesc(file_sudoku, 23);
+
+/**
+ * Distinct digits in the cells, summing to `sum` when it is set.
+ *
+ * @generated from message sudoku.v1.KillerCage
+ */
+export type KillerCage = Message<"sudoku.v1.KillerCage"> & {
+  /**
+   * @generated from field: repeated uint32 cells = 1;
+   */
+  cells: number[];
+
+  /**
+   * @generated from field: optional uint32 sum = 2;
+   */
+  sum?: number | undefined;
+};
+
+/**
+ * Describes the message sudoku.v1.KillerCage.
+ * Use `create(KillerCageSchema)` to create a new message.
+ */
+export const KillerCageSchema: GenMessage<KillerCage> = /*@__PURE__*/
+  messageDesc(file_sudoku, 24);
+
+/**
+ * Digits rise strictly along the cells, from the bulb (the first).
+ *
+ * @generated from message sudoku.v1.Thermometer
+ */
+export type Thermometer = Message<"sudoku.v1.Thermometer"> & {
+  /**
+   * @generated from field: repeated uint32 cells = 1;
+   */
+  cells: number[];
+};
+
+/**
+ * Describes the message sudoku.v1.Thermometer.
+ * Use `create(ThermometerSchema)` to create a new message.
+ */
+export const ThermometerSchema: GenMessage<Thermometer> = /*@__PURE__*/
+  messageDesc(file_sudoku, 25);
+
+/**
+ * The digits on the line sum to the bulb's number. A bulb of one cell
+ * holds the number; a bulb of several (a pill, on grids up to 9) reads
+ * its digits in order as one number.
+ *
+ * @generated from message sudoku.v1.Arrow
+ */
+export type Arrow = Message<"sudoku.v1.Arrow"> & {
+  /**
+   * @generated from field: repeated uint32 bulb = 1;
+   */
+  bulb: number[];
+
+  /**
+   * The line's cells, not including the bulb.
+   *
+   * @generated from field: repeated uint32 line = 2;
+   */
+  line: number[];
+};
+
+/**
+ * Describes the message sudoku.v1.Arrow.
+ * Use `create(ArrowSchema)` to create a new message.
+ */
+export const ArrowSchema: GenMessage<Arrow> = /*@__PURE__*/
+  messageDesc(file_sudoku, 26);
+
+/**
+ * A main diagonal holds distinct digits.
+ *
+ * @generated from message sudoku.v1.Diagonal
+ */
+export type Diagonal = Message<"sudoku.v1.Diagonal"> & {
+  /**
+   * @generated from field: sudoku.v1.DiagonalDirection direction = 1;
+   */
+  direction: DiagonalDirection;
+};
+
+/**
+ * Describes the message sudoku.v1.Diagonal.
+ * Use `create(DiagonalSchema)` to create a new message.
+ */
+export const DiagonalSchema: GenMessage<Diagonal> = /*@__PURE__*/
+  messageDesc(file_sudoku, 27);
+
+/**
+ * Distinct digits in the cells (windoku's extra boxes).
+ *
+ * @generated from message sudoku.v1.ExtraRegion
+ */
+export type ExtraRegion = Message<"sudoku.v1.ExtraRegion"> & {
+  /**
+   * @generated from field: repeated uint32 cells = 1;
+   */
+  cells: number[];
+};
+
+/**
+ * Describes the message sudoku.v1.ExtraRegion.
+ * Use `create(ExtraRegionSchema)` to create a new message.
+ */
+export const ExtraRegionSchema: GenMessage<ExtraRegion> = /*@__PURE__*/
+  messageDesc(file_sudoku, 28);
+
+/**
+ * The cells in the same place of each region hold distinct digits.
+ *
+ * @generated from message sudoku.v1.DisjointGroups
+ */
+export type DisjointGroups = Message<"sudoku.v1.DisjointGroups"> & {
+};
+
+/**
+ * Describes the message sudoku.v1.DisjointGroups.
+ * Use `create(DisjointGroupsSchema)` to create a new message.
+ */
+export const DisjointGroupsSchema: GenMessage<DisjointGroups> = /*@__PURE__*/
+  messageDesc(file_sudoku, 29);
+
+/**
+ * Cells a knight's move apart hold different digits.
+ *
+ * @generated from message sudoku.v1.AntiKnight
+ */
+export type AntiKnight = Message<"sudoku.v1.AntiKnight"> & {
+};
+
+/**
+ * Describes the message sudoku.v1.AntiKnight.
+ * Use `create(AntiKnightSchema)` to create a new message.
+ */
+export const AntiKnightSchema: GenMessage<AntiKnight> = /*@__PURE__*/
+  messageDesc(file_sudoku, 30);
+
+/**
+ * Cells a king's move apart (diagonally touching) hold different digits.
+ *
+ * @generated from message sudoku.v1.AntiKing
+ */
+export type AntiKing = Message<"sudoku.v1.AntiKing"> & {
+};
+
+/**
+ * Describes the message sudoku.v1.AntiKing.
+ * Use `create(AntiKingSchema)` to create a new message.
+ */
+export const AntiKingSchema: GenMessage<AntiKing> = /*@__PURE__*/
+  messageDesc(file_sudoku, 31);
+
+/**
+ * Orthogonal neighbours are not consecutive, unless a kropki dot joins
+ * them.
+ *
+ * @generated from message sudoku.v1.NonConsecutive
+ */
+export type NonConsecutive = Message<"sudoku.v1.NonConsecutive"> & {
+};
+
+/**
+ * Describes the message sudoku.v1.NonConsecutive.
+ * Use `create(NonConsecutiveSchema)` to create a new message.
+ */
+export const NonConsecutiveSchema: GenMessage<NonConsecutive> = /*@__PURE__*/
+  messageDesc(file_sudoku, 32);
+
+/**
+ * An odd or an even cell.
+ *
+ * @generated from message sudoku.v1.ParityCell
+ */
+export type ParityCell = Message<"sudoku.v1.ParityCell"> & {
+  /**
+   * @generated from field: uint32 cell = 1;
+   */
+  cell: number;
+
+  /**
+   * @generated from field: sudoku.v1.CellParity parity = 2;
+   */
+  parity: CellParity;
+};
+
+/**
+ * Describes the message sudoku.v1.ParityCell.
+ * Use `create(ParityCellSchema)` to create a new message.
+ */
+export const ParityCellSchema: GenMessage<ParityCell> = /*@__PURE__*/
+  messageDesc(file_sudoku, 33);
+
+/**
+ * A white kropki dot: the two cells' digits differ by `difference` (0
+ * means 1).
+ *
+ * @generated from message sudoku.v1.DifferenceDot
+ */
+export type DifferenceDot = Message<"sudoku.v1.DifferenceDot"> & {
+  /**
+   * @generated from field: repeated uint32 cells = 1;
+   */
+  cells: number[];
+
+  /**
+   * @generated from field: uint32 difference = 2;
+   */
+  difference: number;
+};
+
+/**
+ * Describes the message sudoku.v1.DifferenceDot.
+ * Use `create(DifferenceDotSchema)` to create a new message.
+ */
+export const DifferenceDotSchema: GenMessage<DifferenceDot> = /*@__PURE__*/
+  messageDesc(file_sudoku, 34);
+
+/**
+ * A black kropki dot: one digit is `ratio` times the other (0 means 2).
+ *
+ * @generated from message sudoku.v1.RatioDot
+ */
+export type RatioDot = Message<"sudoku.v1.RatioDot"> & {
+  /**
+   * @generated from field: repeated uint32 cells = 1;
+   */
+  cells: number[];
+
+  /**
+   * @generated from field: uint32 ratio = 2;
+   */
+  ratio: number;
+};
+
+/**
+ * Describes the message sudoku.v1.RatioDot.
+ * Use `create(RatioDotSchema)` to create a new message.
+ */
+export const RatioDotSchema: GenMessage<RatioDot> = /*@__PURE__*/
+  messageDesc(file_sudoku, 35);
+
+/**
+ * An X (sum 10) or V (sum 5): the two cells' digits sum to `sum`.
+ *
+ * @generated from message sudoku.v1.XvClue
+ */
+export type XvClue = Message<"sudoku.v1.XvClue"> & {
+  /**
+   * @generated from field: repeated uint32 cells = 1;
+   */
+  cells: number[];
+
+  /**
+   * @generated from field: uint32 sum = 2;
+   */
+  sum: number;
+};
+
+/**
+ * Describes the message sudoku.v1.XvClue.
+ * Use `create(XvClueSchema)` to create a new message.
+ */
+export const XvClueSchema: GenMessage<XvClue> = /*@__PURE__*/
+  messageDesc(file_sudoku, 36);
+
+/**
+ * Every black dot is given: no other orthogonal neighbours stand in the
+ * ratio of a black dot (2 when there is none).
+ *
+ * @generated from message sudoku.v1.NegativeRatio
+ */
+export type NegativeRatio = Message<"sudoku.v1.NegativeRatio"> & {
+};
+
+/**
+ * Describes the message sudoku.v1.NegativeRatio.
+ * Use `create(NegativeRatioSchema)` to create a new message.
+ */
+export const NegativeRatioSchema: GenMessage<NegativeRatio> = /*@__PURE__*/
+  messageDesc(file_sudoku, 37);
+
+/**
+ * Every X and V is given: no other orthogonal neighbours sum to 10 or 5.
+ *
+ * @generated from message sudoku.v1.NegativeXv
+ */
+export type NegativeXv = Message<"sudoku.v1.NegativeXv"> & {
+};
+
+/**
+ * Describes the message sudoku.v1.NegativeXv.
+ * Use `create(NegativeXvSchema)` to create a new message.
+ */
+export const NegativeXvSchema: GenMessage<NegativeXv> = /*@__PURE__*/
+  messageDesc(file_sudoku, 38);
+
+/**
+ * A variant request's puzzle: typed, or as f-puzzles writes it.
+ *
+ * @generated from message sudoku.v1.VariantSource
+ */
+export type VariantSource = Message<"sudoku.v1.VariantSource"> & {
+  /**
+   * @generated from oneof sudoku.v1.VariantSource.source
+   */
+  source: {
+    /**
+     * @generated from field: sudoku.v1.VariantPuzzle typed = 1;
+     */
+    value: VariantPuzzle;
+    case: "typed";
+  } | {
+    /**
+     * f-puzzles JSON, a link that carries it (f-puzzles.com/?load=...,
+     * SudokuPad's fpuzzles..., sudokulab's ?fpuzzle=...), or the
+     * compressed payload alone. Keys for rules this server does not
+     * support are refused by name.
+     *
+     * @generated from field: string fpuzzles = 2;
+     */
+    value: string;
+    case: "fpuzzles";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message sudoku.v1.VariantSource.
+ * Use `create(VariantSourceSchema)` to create a new message.
+ */
+export const VariantSourceSchema: GenMessage<VariantSource> = /*@__PURE__*/
+  messageDesc(file_sudoku, 39);
+
+/**
+ * One variant puzzle to certify.
+ *
+ * @generated from message sudoku.v1.SolveVariantRequest
+ */
+export type SolveVariantRequest = Message<"sudoku.v1.SolveVariantRequest"> & {
+  /**
+   * An identifier chosen by the client, echoed in the response, as in
+   * SolveStreamRequest (at most 256 bytes).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: sudoku.v1.VariantSource puzzle = 2;
+   */
+  puzzle?: VariantSource | undefined;
+};
+
+/**
+ * Describes the message sudoku.v1.SolveVariantRequest.
+ * Use `create(SolveVariantRequestSchema)` to create a new message.
+ */
+export const SolveVariantRequestSchema: GenMessage<SolveVariantRequest> = /*@__PURE__*/
+  messageDesc(file_sudoku, 40);
+
+/**
+ * The answer to one variant puzzle.
+ *
+ * @generated from message sudoku.v1.SolveVariantResponse
+ */
+export type SolveVariantResponse = Message<"sudoku.v1.SolveVariantResponse"> & {
+  /**
+   * The request's `id` (empty if it was over 256 bytes).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * As in SolveStreamResponse; never OUTCOME_INVALID, OUTCOME_GAVE_UP or
+   * OUTCOME_FAILED from the unary SolveVariant, which fails instead.
+   *
+   * @generated from field: sudoku.v1.Outcome outcome = 2;
+   */
+  outcome: Outcome;
+
+  /**
+   * No solution, the one, or two of several: one character a cell in
+   * row-major order, 1-9 then A-P for 10-25.
+   *
+   * @generated from field: repeated string solutions = 3;
+   */
+  solutions: string[];
+
+  /**
+   * Set exactly when the puzzle got no verdict, as in SolveStreamResponse;
+   * a BadRequest violation names the field at fault.
+   *
+   * @generated from field: google.rpc.Status error = 4;
+   */
+  error?: Status | undefined;
+
+  /**
+   * How the solver got there; set only with a verdict.
+   *
+   * @generated from field: sudoku.v1.SolveStats stats = 5;
+   */
+  stats?: SolveStats | undefined;
+};
+
+/**
+ * Describes the message sudoku.v1.SolveVariantResponse.
+ * Use `create(SolveVariantResponseSchema)` to create a new message.
+ */
+export const SolveVariantResponseSchema: GenMessage<SolveVariantResponse> = /*@__PURE__*/
+  messageDesc(file_sudoku, 41);
+
+/**
+ * @generated from message sudoku.v1.VariantCandidatesRequest
+ */
+export type VariantCandidatesRequest = Message<"sudoku.v1.VariantCandidatesRequest"> & {
+  /**
+   * @generated from field: sudoku.v1.VariantSource puzzle = 1;
+   */
+  puzzle?: VariantSource | undefined;
+
+  /**
+   * The most solutions the searches may find: 0 for no cap (never more
+   * than the puzzle has candidates), otherwise at least 2.
+   *
+   * @generated from field: uint32 max_solutions = 2;
+   */
+  maxSolutions: number;
+};
+
+/**
+ * Describes the message sudoku.v1.VariantCandidatesRequest.
+ * Use `create(VariantCandidatesRequestSchema)` to create a new message.
+ */
+export const VariantCandidatesRequestSchema: GenMessage<VariantCandidatesRequest> = /*@__PURE__*/
+  messageDesc(file_sudoku, 42);
+
+/**
+ * @generated from message sudoku.v1.VariantCandidatesResponse
+ */
+export type VariantCandidatesResponse = Message<"sudoku.v1.VariantCandidatesResponse"> & {
+  /**
+   * OUTCOME_SOLVED, OUTCOME_MULTIPLE_SOLUTIONS or OUTCOME_NO_SOLUTION.
+   * Known even at the cap, which is at least 2 solutions.
+   *
+   * @generated from field: sudoku.v1.Outcome outcome = 1;
+   */
+  outcome: Outcome;
+
+  /**
+   * For each cell, in row-major order, the digits seen in a solution,
+   * in the characters of `SolveVariantResponse.solutions` ("139").
+   *
+   * @generated from field: repeated string candidates = 2;
+   */
+  candidates: string[];
+
+  /**
+   * For each cell, the digits neither seen in a solution nor proved
+   * impossible when the cap was reached; all empty unless `cap_reached`.
+   *
+   * @generated from field: repeated string undecided = 3;
+   */
+  undecided: string[];
+
+  /**
+   * Solutions the searches found.
+   *
+   * @generated from field: uint64 solutions_found = 4;
+   */
+  solutionsFound: bigint;
+
+  /**
+   * True when the searches stopped at `max_solutions` with digits
+   * undecided.
+   *
+   * @generated from field: bool cap_reached = 5;
+   */
+  capReached: boolean;
+
+  /**
+   * @generated from field: sudoku.v1.SolveStats stats = 6;
+   */
+  stats?: SolveStats | undefined;
+};
+
+/**
+ * Describes the message sudoku.v1.VariantCandidatesResponse.
+ * Use `create(VariantCandidatesResponseSchema)` to create a new message.
+ */
+export const VariantCandidatesResponseSchema: GenMessage<VariantCandidatesResponse> = /*@__PURE__*/
+  messageDesc(file_sudoku, 43);
+
+/**
  * What became of a puzzle.
  *
  * @generated from enum sudoku.v1.Outcome
@@ -1357,6 +2006,70 @@ export const SymmetrySchema: GenEnum<Symmetry> = /*@__PURE__*/
   enumDesc(file_sudoku, 4);
 
 /**
+ * Which main diagonal.
+ *
+ * @generated from enum sudoku.v1.DiagonalDirection
+ */
+export enum DiagonalDirection {
+  /**
+   * Not a direction: INVALID_ARGUMENT.
+   *
+   * @generated from enum value: DIAGONAL_DIRECTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * From the top left to the bottom right (f-puzzles' `diagonal-`).
+   *
+   * @generated from enum value: DIAGONAL_DIRECTION_NEGATIVE = 1;
+   */
+  NEGATIVE = 1,
+
+  /**
+   * From the bottom left to the top right (`diagonal+`).
+   *
+   * @generated from enum value: DIAGONAL_DIRECTION_POSITIVE = 2;
+   */
+  POSITIVE = 2,
+}
+
+/**
+ * Describes the enum sudoku.v1.DiagonalDirection.
+ */
+export const DiagonalDirectionSchema: GenEnum<DiagonalDirection> = /*@__PURE__*/
+  enumDesc(file_sudoku, 5);
+
+/**
+ * Odd or even.
+ *
+ * @generated from enum sudoku.v1.CellParity
+ */
+export enum CellParity {
+  /**
+   * Not a parity: INVALID_ARGUMENT.
+   *
+   * @generated from enum value: CELL_PARITY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CELL_PARITY_ODD = 1;
+   */
+  ODD = 1,
+
+  /**
+   * @generated from enum value: CELL_PARITY_EVEN = 2;
+   */
+  EVEN = 2,
+}
+
+/**
+ * Describes the enum sudoku.v1.CellParity.
+ */
+export const CellParitySchema: GenEnum<CellParity> = /*@__PURE__*/
+  enumDesc(file_sudoku, 6);
+
+/**
  * Solves Sudoku puzzles, one per call or as a stream of many, one or many
  * per message.
  *
@@ -1535,6 +2248,62 @@ export const SudokuService: GenService<{
     methodKind: "server_streaming";
     input: typeof GenerateRequestSchema;
     output: typeof GenerateResponseSchema;
+  },
+  /**
+   * Certifies one variant puzzle: a grid of 4 to 25 cells a side, jigsaw
+   * regions, and constraints (killer cages, thermometers, arrows, kropki
+   * dots, XV, the chess rules ...), given as a typed VariantPuzzle or as
+   * f-puzzles JSON or a link (see VariantSource). The answer says one
+   * solution, several (with two of them) or none.
+   *
+   * A puzzle that is malformed (a cell off the grid, regions that do not
+   * tile it, a cage sum no digits make, an f-puzzles key this server does
+   * not know, which it refuses rather than drop a rule) fails with
+   * INVALID_ARGUMENT; the message names the place and the cell, and a
+   * google.rpc.BadRequest field violation names the field
+   * (`puzzle.typed.size`, `puzzle.typed.constraints[3]`, `puzzle.fpuzzles`,
+   * whose message names the key: `killercage[2].value: ...`). A
+   * request message over 64 KiB cannot be read (RESOURCE_EXHAUSTED): send
+   * larger f-puzzles JSON as its compressed link form. The time budget,
+   * shedding and deadlines are Solve's; variant calls share the batch
+   * calls' slots (--max-batch-calls).
+   *
+   * @generated from rpc sudoku.v1.SudokuService.SolveVariant
+   */
+  solveVariant: {
+    methodKind: "unary";
+    input: typeof SolveVariantRequestSchema;
+    output: typeof SolveVariantResponseSchema;
+  },
+  /**
+   * Certifies a stream of variant puzzles: SolveStream's semantics (one
+   * response per request, in order, with the `id` echoed; a bad puzzle
+   * gets OUTCOME_INVALID and `error`, and the stream goes on; backpressure
+   * and early ends as there), with SolveVariant's requests. Each puzzle is
+   * charged its bytes against the stream's window (--stream-window
+   * puzzles, and four of the largest requests in bytes) and the batch
+   * calls' budget.
+   *
+   * @generated from rpc sudoku.v1.SudokuService.SolveVariantStream
+   */
+  solveVariantStream: {
+    methodKind: "bidi_streaming";
+    input: typeof SolveVariantRequestSchema;
+    output: typeof SolveVariantResponseSchema;
+  },
+  /**
+   * The true candidates of a variant puzzle: for each cell, the digits
+   * that stand there in at least one solution, found by one search per
+   * digit not yet seen in a solution. `max_solutions` caps the solutions
+   * the searches may find; past it the digits not yet settled are
+   * reported as undecided. Errors as in SolveVariant.
+   *
+   * @generated from rpc sudoku.v1.SudokuService.VariantCandidates
+   */
+  variantCandidates: {
+    methodKind: "unary";
+    input: typeof VariantCandidatesRequestSchema;
+    output: typeof VariantCandidatesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sudoku, 0);
