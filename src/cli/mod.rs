@@ -23,6 +23,7 @@ pub mod output;
 pub mod progress;
 pub mod reasoning;
 pub mod solve;
+pub mod variant;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -73,6 +74,9 @@ pub enum Command {
     /// Make puzzles with exactly one solution, at the level, rating and
     /// symmetry asked for, one per line, with a summary of what was made.
     Generate(generate::GenerateArgs),
+    /// Show a variant puzzle's true candidates on its grid: for each cell,
+    /// the digits that stand there in some solution.
+    Candidates(variant::CandidatesArgs),
 }
 
 /// The command line of this process, parsed and checked; a usage error
@@ -91,6 +95,8 @@ pub fn parse() -> Cli {
 /// stderr. Only commands that talk to a server start an async runtime.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
+        // Variant puzzles (f-puzzles JSON or links) have a path of their own.
+        Command::Solve(args) if variant::is_variant_input(&args.input) => variant::run_solve(&args),
         Command::Solve(args) => solve::run(args),
         Command::Health(args) => health::run(args),
         Command::Bench(args) => bench::run(args),
@@ -98,6 +104,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Hint(args) => hint::run_hint(args),
         Command::Explain(args) => hint::run_explain(args),
         Command::Generate(args) => generate::run(args),
+        Command::Candidates(args) => variant::run_candidates(args),
     };
     result.unwrap_or_else(|failure| {
         if !failure.message.is_empty() {

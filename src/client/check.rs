@@ -19,7 +19,7 @@ use crate::pb;
 /// An answer this client cannot trust: what the server sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct ProtocolError(String);
+pub struct ProtocolError(pub(super) String);
 
 impl ProtocolError {
     /// An error saying what the server sent.

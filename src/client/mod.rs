@@ -16,6 +16,7 @@ pub mod logic;
 pub mod pool;
 pub mod resolve;
 pub mod target;
+pub mod variant;
 
 use std::time::Duration;
 
@@ -319,7 +320,7 @@ const SOLVE_GAVE_UP_REASON: &str = "SOLVE_TIME_EXHAUSTED";
 /// puzzle: an answer about the puzzle, as a stream's `OUTCOME_GAVE_UP` is,
 /// rather than a failure of the call (RESOURCE_EXHAUSTED alone could be a
 /// full server).
-fn solver_gave_up(status: &tonic::Status) -> bool {
+pub(crate) fn solver_gave_up(status: &tonic::Status) -> bool {
     use tonic_types::StatusExt;
     status.code() == tonic::Code::ResourceExhausted
         && status

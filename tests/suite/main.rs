@@ -35,5 +35,6 @@ mod solve;
 mod stream;
 mod tls;
 mod untrusted_server;
+mod variant_cli;
 mod variant_rpc;
 mod web;

@@ -72,6 +72,19 @@ pub fn solve_variant(
     })
 }
 
+/// True when `digits` (one a cell, row-major) are a solution of `puzzle`:
+/// every cell holds a digit of the grid, the givens stand, and every row,
+/// column, region and constraint holds. A client checks a server's
+/// answers with it.
+pub fn keeps_rules(puzzle: &VariantPuzzle, digits: &[u8]) -> bool {
+    let size = puzzle.shape().size();
+    digits.len() == puzzle.shape().cell_count()
+        && digits
+            .iter()
+            .all(|&digit| (1..=size).contains(&usize::from(digit)))
+        && compile(puzzle).accepts(digits)
+}
+
 /// A classic puzzle, by the classic solver.
 fn solve_classic(
     puzzle: &VariantPuzzle,

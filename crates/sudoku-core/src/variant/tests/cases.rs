@@ -367,3 +367,26 @@ fn large_grids_have_their_boxes() {
         );
     }
 }
+
+#[test]
+fn a_solution_keeps_the_rules_and_a_changed_one_does_not() {
+    let thermo = Thermometer {
+        cells: vec![at(4, "R1C1"), at(4, "R1C2"), at(4, "R1C3")],
+    };
+    let puzzle = puzzle(4, &[("R4C4", 1)], vec![thermo.into()]);
+    let report = crate::variant::solve_variant(&puzzle, || false).unwrap();
+    let solution = &report.solutions[0];
+    assert!(crate::variant::keeps_rules(&puzzle, solution));
+    // Swapping the thermometer's first two cells breaks it and nothing
+    // else (both stay in row 1 and box 1; their columns swap digits, so
+    // the columns break too unless checked): the check says no.
+    let mut swapped = solution.clone();
+    swapped.swap(0, 1);
+    assert!(!crate::variant::keeps_rules(&puzzle, &swapped));
+    let mut given_moved = solution.clone();
+    given_moved[15] = 0;
+    assert!(!crate::variant::keeps_rules(&puzzle, &given_moved));
+    assert!(!crate::variant::keeps_rules(&puzzle, &solution[..15]));
+    let past_the_grid: Vec<u8> = solution.iter().map(|&d| d + 4).collect();
+    assert!(!crate::variant::keeps_rules(&puzzle, &past_the_grid));
+}
