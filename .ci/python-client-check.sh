@@ -10,6 +10,9 @@
 # a file that starts with a byte-order mark, of stdin (-) and of a file
 # that is missing.
 #
+# Then the variant client (examples/python/solve_variants.py) on a file
+# of f-puzzles lines, against --local the same way.
+#
 # Usage: .ci/python-client-check.sh [PATH_TO_RELEASE_BIN_DIR]
 # Installs grpcio and grpcio-tools from PyPI when they are missing.
 set -euo pipefail
@@ -71,3 +74,32 @@ if [ "$code" -ne 3 ] || ! grep -qF "cannot read $work/missing.txt" "$work/python
     exit 1
 fi
 echo "ok: the Python client reads stdin, exits as the command line does ($local_code), and names a missing file"
+
+# Variant puzzles: examples/python/solve_variants.py through SolveVariantStream
+# answers a file of f-puzzles lines as sudoku solve --local does.
+python3 - >"$work/variants.jsonl" <<'PY'
+givens = "1....6...1..2.1.6.56.2......4.6....2"
+rows = ["[" + ",".join('{"value":%s,"given":true}' % c if c != "." else "{}"
+                       for c in givens[6 * r:6 * r + 6]) + "]" for r in range(6)]
+killer = ('{"size":6,"grid":[%s],"killercage":[{"cells":["R2C1","R2C2"],"value":"9"}],'
+          '"thermometer":[{"lines":[["R5C2","R5C3","R5C4"]]}],"difference":[{"cells":["R6C5","R6C6"]}],'
+          '"xv":[{"cells":["R3C1","R3C2"],"value":"V"}]}') % ",".join(rows)
+four = ('{"size":4,"grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],'
+        '[{},{},{},{}]],"antiknight":true}')
+print("# a killer, the same with an impossible cage, an invalid one, several solutions")
+for line in (killer, killer.replace('"value":"9"', '"value":"3"'), '{"size":7}', four):
+    print(line)
+PY
+variant_code=0
+"$bin/sudoku" solve "$work/variants.jsonl" --local --quiet >"$work/variants-local.txt" || variant_code=$?
+code=0
+python3 examples/python/solve_variants.py "$work/variants.jsonl" --server "$server" \
+    >"$work/variants-python.txt" 2>"$work/python.err" || code=$?
+if [ "$code" -ne "$variant_code" ] || ! cmp -s "$work/variants-python.txt" "$work/variants-local.txt"; then
+    echo "the Python variant client (exit $code) differs from --local (exit $variant_code):" >&2
+    diff "$work/variants-local.txt" "$work/variants-python.txt" >&2 || true
+    cat "$work/python.err" >&2
+    exit 1
+fi
+[ "$(wc -l <"$work/variants-python.txt")" -eq 4 ] || { echo "four variant answers expected" >&2; exit 1; }
+echo "ok: the Python variant client's answers match sudoku solve --local (exit $variant_code)"

@@ -173,7 +173,6 @@ def main():
     args = parser.parse_args()
 
     source = open_input(args.file)
-    worst = 0
     with source, tempfile.TemporaryDirectory(prefix="sudoku-stubs-") as stubs:
         pb, pb_grpc = generate_stubs(stubs)
         # The responses to a full batch are larger than gRPC's default 4 MiB
@@ -193,19 +192,29 @@ def main():
                     yield pb.SolveBatchRequest(id=batch_id, puzzles=batch)
                     first += len(batch)
 
-            out = sys.stdout
-            try:
-                for response in stub.SolveBatchStream(requests()):
-                    for line, code in output_lines(pb, sent.get(), response):
-                        out.write(line + "\n")
-                        worst = max(worst, code)
-            except Protocol as error:
-                fail(f"protocol error: {error}")
-            except grpc.RpcError as error:
-                fail(f"the stream failed: {error.code().name}: {error.details()}")
-            if not sent.empty():
-                fail("the server ended the stream before answering everything")
+            worst = answer_stream(stub.SolveBatchStream(requests()), sent,
+                                  lambda due, response: output_lines(pb, due, response))
     sys.exit(worst)
+
+
+def answer_stream(responses, sent, lines):
+    """Writes the `lines` of each response (with their exit codes), each
+    checked against what is due from `sent`; returns the worst exit code.
+    A response that cannot be trusted, a failed stream, or a stream that
+    ends early ends the run with exit code 3."""
+    worst = 0
+    try:
+        for response in responses:
+            for line, code in lines(sent.get(), response):
+                sys.stdout.write(line + "\n")
+                worst = max(worst, code)
+    except Protocol as error:
+        fail(f"protocol error: {error}")
+    except grpc.RpcError as error:
+        fail(f"the stream failed: {error.code().name}: {error.details()}")
+    if not sent.empty():
+        fail("the server ended the stream before answering everything")
+    return worst
 
 
 if __name__ == "__main__":
