@@ -205,6 +205,8 @@ def answer_stream(responses, sent, lines):
     worst = 0
     try:
         for response in responses:
+            if sent.empty():
+                raise Protocol("an answer to nothing sent")
             for line, code in lines(sent.get(), response):
                 sys.stdout.write(line + "\n")
                 worst = max(worst, code)

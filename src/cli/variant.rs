@@ -6,7 +6,10 @@
 //! ([`is_variant_input`]); each puzzle gets one line, as a classic one
 //! does: `solved SOLUTION`, `multiple FIRST SECOND`, `unsolvable`,
 //! `invalid WHY`, with digits past 9 as letters. A file is read a chunk at
-//! a time, so that memory stays bounded whatever its length.
+//! a time and each line to at most the reader's cap, so that memory stays
+//! bounded whatever its length. Through a server, the first `--server` is
+//! used, with one `SolveVariantStream` (the classic file flags `--rpc`,
+//! `--batch`, `--streams` and `--retries` do not apply).
 
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
@@ -15,7 +18,7 @@ use clap::Args;
 use tokio::sync::mpsc;
 
 use super::args::TargetArgs;
-use super::output::{ExitCode, Format, outcome_word};
+use super::output::{ExitCode, Format, escaped, outcome_word};
 use super::solve::{SolveArgs, open_input};
 use super::{Failure, with_runtime};
 use crate::client::{self, variant::VariantVerdict};
@@ -52,6 +55,7 @@ fn first_stdin_line() -> Option<String> {
     let mut stdin = io::stdin().lock();
     let buffered = stdin.fill_buf().ok()?;
     String::from_utf8_lossy(buffered)
+        .trim_start_matches('\u{feff}')
         .lines()
         .find(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(str::to_string)
@@ -63,6 +67,7 @@ fn first_line(path: &str) -> Option<String> {
     io::BufReader::new(file.take(1 << 20))
         .lines()
         .map_while(Result::ok)
+        .map(|line| line.trim_start_matches('\u{feff}').to_string())
         .find(|line| !line.trim().is_empty() && !line.starts_with('#'))
 }
 
@@ -82,7 +87,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode, Failure> {
         if let Err((_, why)) = &verdict
             && !args.run.quiet
         {
-            eprintln!("sudoku: line {number}: {why}");
+            eprintln!("sudoku: line {number}: {}", escaped(why));
         }
         out.write_all(answer_line(number, &verdict, format).as_bytes())
     };
@@ -96,7 +101,9 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode, Failure> {
         with_runtime(async {
             let channel = client::connect(&server, &connect).await?;
             let (texts, receiver) = mpsc::channel(STREAM_WINDOW);
-            let reader = std::thread::spawn(move || feed(puzzles, texts));
+            // Off the runtime's one thread, so that the stream runs while
+            // it reads, and it ends once the stream drops its receiver.
+            let reader = tokio::task::spawn_blocking(move || feed(puzzles, texts));
             let mut failed = None;
             let mut answer = |number, verdict| {
                 if let Err(error) = print(number, verdict) {
@@ -111,9 +118,12 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode, Failure> {
                 &mut answer,
             )
             .await;
-            let _ = reader.join();
+            let unread = reader.await.ok().and_then(Result::err);
             streamed?;
-            failed.map_or(Ok(()), |error| Err(Failure::io(error)))
+            match failed.or(unread) {
+                Some(error) => Err(Failure::io(error)),
+                None => Ok(()),
+            }
         })?;
     }
     if tally.total() == 0 {
@@ -134,47 +144,76 @@ fn read_puzzles(input: &str) -> Result<Puzzles, Failure> {
     let mut reader = open_input(input)?;
     let mut number = 0u64;
     // The lines before the first puzzle, then the first.
-    let mut first = String::new();
-    loop {
-        first.clear();
+    let first = loop {
         number += 1;
-        if reader.read_line(&mut first).map_err(Failure::io)? == 0 {
+        let Some(line) = capped_line(&mut *reader).map_err(Failure::io)? else {
             return Ok(Box::new(std::iter::empty()));
+        };
+        let line = line.trim_start_matches('\u{feff}');
+        if !line.trim().is_empty() && !line.starts_with('#') {
+            break line.to_string();
         }
-        if !first.trim().is_empty() && !first.starts_with('#') {
-            break;
-        }
-    }
+    };
     let whole_line = serde_json::from_str::<serde_json::Value>(&first).is_ok();
     if first.trim_start().starts_with('{') && !whole_line {
         // One JSON document over many lines: the rest of the file, up to
         // the reader's cap (a longer one is refused by the reader).
-        let mut document = first;
+        let mut document = first + "\n";
         reader
             .take(fpuzzles::MAX_FPUZZLES_BYTES as u64 + 1)
             .read_to_string(&mut document)
             .map_err(Failure::io)?;
         return Ok(Box::new(std::iter::once(Ok((number, document)))));
     }
-    let first = Some(Ok((number, first.trim_end().to_string())));
-    let rest = reader.lines().enumerate().filter_map(move |(index, line)| {
-        let number = number + 1 + index as u64;
-        match line {
+    let first = Some(Ok((number, first)));
+    let rest = std::iter::from_fn(move || capped_line(&mut reader).transpose())
+        .zip(number + 1..)
+        .filter_map(|(line, number)| match line {
             Ok(line) if line.trim().is_empty() || line.starts_with('#') => None,
             Ok(line) => Some(Ok((number, line))),
             Err(error) => Some(Err(error)),
-        }
-    });
+        });
     Ok(Box::new(first.into_iter().chain(rest)))
 }
 
-/// Sends the puzzles to a stream's sender, from a thread of its own.
-fn feed(puzzles: Puzzles, texts: mpsc::Sender<(u64, String)>) {
-    for puzzle in puzzles.map_while(Result::ok) {
-        if texts.blocking_send(puzzle).is_err() {
-            return;
+/// The next line without its line break, or `None` at the end. A line
+/// longer than the f-puzzles reader takes is kept to one byte past its
+/// cap (which the reader then refuses with the length it saw) and the
+/// rest of it passed over, so that memory stays bounded.
+fn capped_line(reader: &mut dyn BufRead) -> io::Result<Option<String>> {
+    let cap = fpuzzles::MAX_FPUZZLES_BYTES + 1;
+    let mut line = Vec::new();
+    let read = (&mut *reader)
+        .take(cap as u64)
+        .read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() == cap && line.last() != Some(&b'\n') {
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let passed = (&mut *reader).take(1 << 16).read_until(b'\n', &mut rest)?;
+            if passed == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
         }
     }
+    let text = String::from_utf8(line)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line is not UTF-8"))?;
+    Ok(Some(text.trim_end_matches(['\r', '\n']).to_string()))
+}
+
+/// Sends the puzzles to a stream's sender, from a thread of its own,
+/// until the input ends, fails (the error is returned) or the stream
+/// stops taking them.
+fn feed(puzzles: Puzzles, texts: mpsc::Sender<(u64, String)>) -> io::Result<()> {
+    for puzzle in puzzles {
+        if texts.blocking_send(puzzle?).is_err() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Certifies the puzzles in this process, `threads` at a time, calling
@@ -237,7 +276,7 @@ fn answer_line(number: u64, verdict: &VariantVerdict, format: Format) -> String 
             let lines: Vec<String> = report.solutions.iter().map(|d| digits_line(d)).collect();
             (report.outcome, lines, None)
         }
-        Err((outcome, why)) => (*outcome, Vec::new(), Some(why.as_str())),
+        Err((outcome, why)) => (*outcome, Vec::new(), Some(escaped(why))),
     };
     let word = outcome_word(outcome);
     match format {
@@ -246,14 +285,14 @@ fn answer_line(number: u64, verdict: &VariantVerdict, format: Format) -> String 
             if !solutions.is_empty() {
                 object += &format!(r#","solutions":{}"#, serde_json::json!(solutions));
             }
-            if let Some(error) = error {
+            if let Some(error) = &error {
                 object += &format!(r#","error":{}"#, serde_json::json!(error));
             }
             object + "}\n"
         }
         Format::Text => {
             let mut line = word.to_string();
-            for part in solutions.iter().map(String::as_str).chain(error) {
+            for part in solutions.iter().map(String::as_str).chain(error.as_deref()) {
                 line.push(' ');
                 line.push_str(part);
             }
@@ -291,7 +330,7 @@ pub fn run_candidates(args: CandidatesArgs) -> Result<ExitCode, Failure> {
     let puzzle = match fpuzzles::read(&text) {
         Ok(puzzle) => puzzle,
         Err(error) => {
-            println!("invalid {error}");
+            println!("invalid {}", escaped(&error.to_string()));
             return Ok(ExitCode::Invalid);
         }
     };
@@ -316,7 +355,7 @@ pub fn run_candidates(args: CandidatesArgs) -> Result<ExitCode, Failure> {
     let (outcome, found) = match found {
         Ok(found) => found,
         Err((outcome, why)) => {
-            println!("{} {why}", outcome_word(outcome));
+            println!("{} {}", outcome_word(outcome), escaped(&why));
             return Ok(ExitCode::of(outcome));
         }
     };

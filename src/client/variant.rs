@@ -56,10 +56,32 @@ pub async fn solve_variant(
     }
 }
 
+/// The most f-puzzles text a stream request carries: a server reads
+/// variant messages of up to 64 KiB, and a longer one would end the
+/// stream. Longer text is answered here as invalid, in its place.
+pub const MAX_SENT_TEXT_BYTES: usize = (64 << 10) - 512;
+
+/// A puzzle sent (with what this side read of it), or one answered here
+/// for its length.
+enum Due {
+    Sent(Option<VariantPuzzle>),
+    TooLong(usize),
+}
+
+/// Aborts a task when dropped, whichever way its owner returns.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// Certifies each of `texts` (f-puzzles text, numbered by the caller)
 /// through one SolveVariantStream, calling `answer` with each number and
-/// answer in order. At most `window` puzzles are sent ahead of their
-/// answers.
+/// answer in order. At most `window` puzzles are due at once. The stream
+/// has no deadline: `options`' timeout is for one call, and a file may
+/// take far longer.
 pub async fn solve_variant_stream(
     channel: Channel,
     options: &ConnectOptions,
@@ -69,28 +91,42 @@ pub async fn solve_variant_stream(
 ) -> Result<(), ClientError> {
     let permits = Arc::new(Semaphore::new(window.max(1)));
     let (requests, outgoing) = mpsc::channel(window.max(1));
-    // The puzzles sent and not yet answered, in order, each with what this
-    // side read of it and its permit: at most `window` of them.
-    let (sent, mut due) = mpsc::unbounded_channel();
-    let feeder = tokio::spawn(async move {
+    let (due_sender, mut due) = mpsc::unbounded_channel();
+    let _feeder = AbortOnDrop(tokio::spawn(async move {
         while let Some((number, text)) = texts.recv().await {
             let Ok(permit) = permits.clone().acquire_owned().await else {
-                break;
+                return;
             };
+            if text.len() > MAX_SENT_TEXT_BYTES {
+                let _ = due_sender.send((number, Due::TooLong(text.len()), permit));
+                continue;
+            }
             let request = pb::SolveVariantRequest {
                 id: number.to_string(),
                 puzzle: source(&text),
             };
-            let _ = sent.send((number, fpuzzles::read(&text).ok(), permit));
+            let read = Due::Sent(fpuzzles::read(&text).ok());
+            let _ = due_sender.send((number, read, permit));
             if requests.send(request).await.is_err() {
-                break;
+                return;
             }
         }
-    });
+    }));
     let mut client = options.sudoku_client(channel);
-    let call = client.solve_variant_stream(options.request(ReceiverStream::new(outgoing)));
+    let call = client.solve_variant_stream(tonic::Request::new(ReceiverStream::new(outgoing)));
     let mut responses = call.await?.into_inner();
-    while let Some((number, puzzle, permit)) = due.recv().await {
+    while let Some((number, puzzle, _permit)) = due.recv().await {
+        let puzzle = match puzzle {
+            Due::Sent(puzzle) => puzzle,
+            Due::TooLong(bytes) => {
+                let why = format!(
+                    "the puzzle is {bytes} bytes of f-puzzles text, over the \
+                     {MAX_SENT_TEXT_BYTES} a server takes; send its compressed link"
+                );
+                answer(number, Err((Outcome::Invalid, why)));
+                continue;
+            }
+        };
         let response = responses.message().await?.ok_or_else(|| {
             ProtocolError(format!("the stream ended before answering puzzle {number}"))
         })?;
@@ -102,9 +138,10 @@ pub async fn solve_variant_stream(
             .into());
         }
         answer(number, check_answer(puzzle.as_ref(), &response)?);
-        drop(permit);
     }
-    feeder.abort();
+    if responses.message().await?.is_some() {
+        return Err(ProtocolError("an answer to no puzzle sent".to_string()).into());
+    }
     Ok(())
 }
 
@@ -250,6 +287,19 @@ fn check_candidates(
         return Err(ProtocolError(
             "a candidate other than a cell's given".to_string(),
         ));
+    }
+    let consistent = match outcome {
+        Outcome::Solved => possible.iter().all(|mask| mask.count_ones() == 1),
+        Outcome::NoSolution => possible.iter().all(|&mask| mask == 0),
+        Outcome::MultipleSolutions => {
+            response.cap_reached || possible.iter().any(|mask| mask.count_ones() > 1)
+        }
+        _ => false,
+    };
+    if !consistent {
+        return Err(ProtocolError(format!(
+            "candidates that do not fit the outcome {outcome:?}"
+        )));
     }
     Ok((
         outcome,

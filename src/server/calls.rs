@@ -3,8 +3,9 @@
 //!
 //! * **Admission.** At most `--max-calls` sudoku calls are in flight on the
 //!   whole server, and besides them `--max-batch-calls` batch calls
-//!   (SolveBatch, SolveBatchStream, and Explain, whose response may reach
-//!   1 MiB), which may each hold a much larger message; health checks have [`HEALTH_CHECK_CALLS`] slots of their
+//!   (SolveBatch, SolveBatchStream, Explain, whose response may reach
+//!   1 MiB, and the variant calls, whose requests decode to up to 3 MiB),
+//!   which may each hold a much larger message; health checks have [`HEALTH_CHECK_CALLS`] slots of their
 //!   own, so that a flood of calls cannot make a pod look dead, and every
 //!   other call (health watches, reflection) shares [`OTHER_CALLS`], so
 //!   that long watches cannot starve the probes either. Past its cap a call

@@ -486,18 +486,18 @@ mod tests {
         };
         let response = variant_response("i".repeat(MAX_ID_BYTES), Ok(solved));
         assert!(response.encoded_len() <= VARIANT_ANSWER_BYTES);
+        // The longest message the domain makes: a field and a problem
+        // taken from the puzzle, cut short, in three-byte characters.
         let refused = ServiceError::InvalidVariant {
-            field: "puzzle.typed.constraints[4294967295]".to_string(),
-            error: VariantError::malformed(
-                Place::Constraint {
-                    index: u32::MAX as usize,
-                    kind: "disjoint groups",
-                },
-                "x".repeat(300),
-            ),
+            field: "puzzle.fpuzzles".to_string(),
+            error: VariantError::malformed(Place::Field("界".repeat(60_000)), "界".repeat(60_000)),
         };
         let response = variant_response("i".repeat(MAX_ID_BYTES), Err(refused));
-        assert!(response.encoded_len() <= VARIANT_ANSWER_BYTES);
+        assert!(
+            response.encoded_len() <= VARIANT_ANSWER_BYTES,
+            "{}",
+            response.encoded_len()
+        );
         let all = VariantCandidates {
             found: TrueCandidates {
                 possible: vec![u32::MAX; 625],

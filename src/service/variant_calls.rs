@@ -109,6 +109,11 @@ impl Protocol for VariantItems {
         (1, MAX_VARIANT_ITEM_CHARGE)
     }
 
+    fn items_per_job(&self) -> Option<usize> {
+        // A variant puzzle may take the whole solve budget: one a job.
+        Some(1)
+    }
+
     fn admit(&self, request: SolveVariantRequest, items: &mut Vec<VariantItem>) -> (String, usize) {
         match check_id(&request.id) {
             Ok(()) => {

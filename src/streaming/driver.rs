@@ -278,7 +278,10 @@ impl<P: Protocol> Driver<P> {
             admission,
         };
         let mut waiting = Vec::new();
-        let size = job_size(items.len(), self.pool.workers());
+        let size = self
+            .protocol
+            .items_per_job()
+            .unwrap_or_else(|| job_size(items.len(), self.pool.workers()));
         for chunk in into_chunks(items, size) {
             let items = chunk.len();
             let job = job_of(self.protocol.clone(), chunk);

@@ -66,6 +66,13 @@ pub trait Protocol: Send + Sync + 'static {
     fn first_message_timeout(&self) -> Option<Duration> {
         None
     }
+    /// The most items one pool job holds, if the protocol sets it; by
+    /// default the driver's choice ([`job_size`](super::driver::job_size)).
+    /// Items that may each take a whole time budget go one a job, so that
+    /// a few of them spread over every worker instead of queueing on one.
+    fn items_per_job(&self) -> Option<usize> {
+        None
+    }
     /// The most items one request can carry and the most bytes it can be
     /// charged: what the driver makes room for before it reads one.
     fn largest(&self) -> (usize, usize);

@@ -309,7 +309,10 @@ async fn reflection_v1_lists_and_describes_the_services() {
             "SolveBatchStream",
             "Hint",
             "Explain",
-            "Generate"
+            "Generate",
+            "SolveVariant",
+            "SolveVariantStream",
+            "VariantCandidates"
         ]
     );
     assert!(

@@ -238,11 +238,22 @@ impl SudokuService for BadServer {
         >,
     >;
 
+    /// Answers the first puzzle with a grid of ones, then nothing more,
+    /// keeping the stream open.
     async fn solve_variant_stream(
         &self,
-        _: Request<tonic::Streaming<sudoku_grpc::pb::SolveVariantRequest>>,
+        request: Request<tonic::Streaming<sudoku_grpc::pb::SolveVariantRequest>>,
     ) -> Result<Response<Self::SolveVariantStreamStream>, Status> {
-        Err(Status::unimplemented("not this server"))
+        let mut requests = request.into_inner();
+        let first = requests.next().await.unwrap()?;
+        let wrong = sudoku_grpc::pb::SolveVariantResponse {
+            id: first.id,
+            outcome: Outcome::Solved as i32,
+            solutions: vec!["1".repeat(16)],
+            ..Default::default()
+        };
+        let answers = tokio_stream::iter([Ok(wrong)]).chain(tokio_stream::pending());
+        Ok(Response::new(Box::pin(answers)))
     }
 
     async fn variant_candidates(
@@ -698,5 +709,27 @@ async fn a_server_that_never_answers_fails_each_single_call_once_its_timeout_pas
         text(&output.stderr).contains("no answer from the server within 300ms"),
         "{}",
         text(&output.stderr)
+    );
+}
+
+/// A variant file far longer than the client's window, through a server
+/// whose first answer breaks the puzzle's rules: the run ends with exit
+/// code 3 and what was wrong, instead of waiting on puzzles it will never
+/// send.
+#[tokio::test]
+async fn a_variant_answer_that_breaks_the_rules_ends_the_run_at_once() {
+    let address = start_bad_server().await;
+    let four = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]}"#;
+    let path = temp_file("variants.jsonl", &format!("{four}\n").repeat(2000));
+    let args = ["solve", path.to_str().unwrap()];
+    let run = sudoku(address, &args);
+    let output = tokio::time::timeout(std::time::Duration::from_secs(60), run)
+        .await
+        .expect("the run ends");
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("a solution that breaks the puzzle's rules: 1111111111111111"),
+        "{stderr}"
     );
 }

@@ -86,11 +86,18 @@ pub enum VariantError {
 }
 
 impl VariantError {
-    /// A [`VariantError::Malformed`] at `place`.
+    /// A [`VariantError::Malformed`] at `place`. Text that came from the
+    /// puzzle (a key, a value) is cut short, so that an error is never
+    /// much longer than its words: a field name at [`MAX_FIELD_CHARS`],
+    /// the problem at [`MAX_PROBLEM_CHARS`].
     pub fn malformed(place: Place, problem: impl Into<String>) -> VariantError {
+        let place = match place {
+            Place::Field(field) => Place::Field(shortened(field, MAX_FIELD_CHARS)),
+            other => other,
+        };
         VariantError::Malformed {
             place,
-            problem: problem.into(),
+            problem: shortened(problem.into(), MAX_PROBLEM_CHARS),
         }
     }
 
@@ -115,4 +122,23 @@ impl VariantError {
             other => other,
         }
     }
+}
+
+/// The longest field name an error shows, in characters.
+pub const MAX_FIELD_CHARS: usize = 80;
+
+/// The longest problem an error states, in characters.
+pub const MAX_PROBLEM_CHARS: usize = 300;
+
+/// `text`, cut to `limit` characters with `…` when it is longer.
+fn shortened(text: String, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    }
+}
+
+/// Text taken from a puzzle as an error shows it: cut to 40 characters.
+pub(crate) fn shown(text: &str) -> String {
+    shortened(text.to_string(), 40)
 }

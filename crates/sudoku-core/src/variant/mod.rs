@@ -19,6 +19,7 @@ mod compile;
 pub mod constraints;
 mod error;
 pub mod fpuzzles;
+pub mod generate;
 mod geometry;
 mod model;
 mod puzzle;

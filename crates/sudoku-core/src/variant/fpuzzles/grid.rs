@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use crate::variant::constraints::{Constraint, Parity};
-use crate::variant::error::{Place, VariantError};
+use crate::variant::error::{Place, VariantError, shown};
 use crate::variant::geometry::Shape;
 
 /// What the grid says.
@@ -127,7 +127,7 @@ fn read_cell(parts: &mut GridParts, cell: usize, value: &Value) -> Result<(), Va
             _ => {
                 return Err(malformed(
                     at,
-                    format!("{name}: the cell key {key:?} is not supported"),
+                    format!("{name}: the cell key {:?} is not supported", shown(key)),
                 ));
             }
         }
@@ -164,8 +164,9 @@ fn given_digit(
         _ => Err(malformed(
             at.to_owned(),
             format!(
-                "{name}: a given must be a digit from 1 to {}, not {value}",
-                shape.size()
+                "{name}: a given must be a digit from 1 to {}, not {}",
+                shape.size(),
+                shown(&value.to_string())
             ),
         )),
     }
@@ -187,8 +188,9 @@ fn region(
         _ => Err(malformed(
             at.to_owned(),
             format!(
-                "{name}: a region is a number from 0 to {}, not {value}",
-                shape.size() - 1
+                "{name}: a region is a number from 0 to {}, not {}",
+                shape.size() - 1,
+                shown(&value.to_string())
             ),
         )),
     }

@@ -15,7 +15,7 @@ use crate::variant::constraints::{
     AntiKing, AntiKnight, Arrow, Cage, Constraint, Diagonal, Difference, DisjointGroups,
     ExtraRegion, NegativeRatio, NegativeXv, NonConsecutive, Parity, Ratio, Thermometer, XvSum,
 };
-use crate::variant::error::{Place, VariantError};
+use crate::variant::error::{Place, VariantError, shown};
 use crate::variant::geometry::Shape;
 
 /// The puzzle being read, and where each constraint came from.
@@ -63,11 +63,17 @@ impl Reader {
         let text = value.as_str().ok_or_else(|| {
             malformed(
                 field,
-                format!("expected a cell name like \"R1C1\", not {value}"),
+                format!(
+                    "expected a cell name like \"R1C1\", not {}",
+                    shown(&value.to_string())
+                ),
             )
         })?;
         let parsed = parse_cell_name(text).ok_or_else(|| {
-            malformed(field, format!("{text:?} is not a cell name like \"R1C1\""))
+            malformed(
+                field,
+                format!("{:?} is not a cell name like \"R1C1\"", shown(text)),
+            )
         })?;
         let (row, column) = parsed;
         let size = self.shape.size();
@@ -75,7 +81,7 @@ impl Reader {
             (Some(r), Some(c)) if r < size && c < size => Ok(r * size + c),
             _ => Err(malformed(
                 field,
-                format!("{text} is outside the {size}×{size} grid"),
+                format!("{} is outside the {size}×{size} grid", shown(text)),
             )),
         }
     }
@@ -240,7 +246,7 @@ impl Reader {
         if value.as_bool() != Some(true) {
             return Err(malformed(
                 key,
-                format!("expected true or false, not {value}"),
+                format!("expected true or false, not {}", shown(&value.to_string())),
             ));
         }
         let constraint: Constraint = match key {
@@ -312,7 +318,10 @@ fn whole_number(value: &Value, field: &str) -> Result<u32, VariantError> {
         .ok_or_else(|| {
             malformed(
                 field,
-                format!("expected a whole number from 1 up, not {value}"),
+                format!(
+                    "expected a whole number from 1 up, not {}",
+                    shown(&value.to_string())
+                ),
             )
         })
 }

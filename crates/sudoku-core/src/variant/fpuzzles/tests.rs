@@ -311,3 +311,21 @@ fn oversized_text_is_refused_before_it_is_read() {
         })
     ));
 }
+
+#[test]
+fn text_from_the_puzzle_is_cut_short_in_errors() {
+    let key = "k".repeat(60_000);
+    let message = error(&document(&format!(r#""{key}":[1]"#)));
+    assert!(message.len() < 500, "{} bytes", message.len());
+    assert!(message.starts_with("kkkk"), "{message}");
+    assert!(
+        message.contains("…: this constraint is not supported"),
+        "{message}"
+    );
+    let value = "v".repeat(60_000);
+    let message = error(&document(&format!(
+        r#""killercage":[{{"cells":["{value}"]}}]"#
+    )));
+    assert!(message.len() < 500, "{} bytes", message.len());
+    assert!(message.contains("is not a cell name"), "{message}");
+}
