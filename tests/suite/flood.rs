@@ -425,3 +425,107 @@ async fn a_flood_of_explain_calls_on_the_hardest_puzzles_stays_under_the_bound()
     assert!(explained >= 6, "{explained} explained");
     assert!(peak < bound, "peak {peak} bytes over the bound {bound}");
 }
+
+/// The largest typed variant request the server reads: a 4×4 grid with as
+/// many anti-knight rules (4 bytes each on the wire) as fit under the
+/// 64 KiB limit, each of which decodes to a list entry of its own.
+fn largest_variant(index: u64) -> sudoku_grpc::pb::SolveVariantRequest {
+    use sudoku_grpc::pb::{self, variant_constraint::Kind, variant_source::Source};
+    let knight = pb::VariantConstraint {
+        kind: Some(Kind::AntiKnight(pb::AntiKnight {})),
+    };
+    pb::SolveVariantRequest {
+        id: format!("{index:0>256}"),
+        puzzle: Some(pb::VariantSource {
+            source: Some(Source::Typed(pb::VariantPuzzle {
+                size: 4,
+                constraints: vec![knight; 16_000],
+                ..Default::default()
+            })),
+        }),
+    }
+}
+
+/// A 25×25 puzzle (half its cells given) whose certification takes
+/// seconds: it keeps the one worker busy while the flood queues up.
+const SLOW_25: &str = "ME.3..CG.4.168....LD...I.6.9.1I..O.....BM...3..L.7.......EF....PD...C.1.9.6...BHDLP....K.....9AF..3.7.L..A98...FM...JONIHG...........8..E.M.I........BB.1...O..DHJ...A.8.9..253.M.5..14..F.A.9D.POLJK......N..2.E3O..7..4G1.86F...6...NHKJ...B.C3ME2..7.L...D75..1...9EFMJ.L.K...4GJ....M3.9..5.2.G........8..B.N.D..PIL.O.8.C.6..3ME.1....I.LJBNGH4EF..M5..7PEF..94.H.GAC8...2.D..OI...N4G.P7532K.O.J..B..A9MEF..6.BJKLDO.IH.....M..57.2.LK...M.A.73..P..I4.BC.8.F.ME...N...B1C....7.DLKJ..57P38.C.1MAF..O.DK..N....A.F6.G..N8...1.3..27DJ..LD..7.E...P.5.2..K.H4..1..IG...P3M..7...CB..1.A.F953..M1.B4.E....LD.....G..C.....JD7LG.N....6.F.3.25";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_variant_calls_stays_under_the_bound() {
+    // One worker busy with a slow 25×25 for 5 s, three variant streams
+    // that send the largest typed requests endlessly and read nothing
+    // (their puzzles queue up for the worker, held until it reads them),
+    // and unary variant calls past --max-batch-calls. The other caps are
+    // small, so that the bound is mostly the variant calls' and their
+    // budget's.
+    let flags = [
+        "--workers",
+        "1",
+        "--max-solve-time",
+        "5s",
+        "--max-batch-calls",
+        "4",
+        "--max-connections",
+        "8",
+        "--max-calls",
+        "16",
+        "--max-open-streams",
+        "4",
+        "--max-inflight-bytes",
+        "1MiB",
+        "--max-batch",
+        "64",
+        "--first-call-timeout",
+        "120s",
+    ];
+    let server = ServerProcess::start_async(&flags).await;
+    let bound = memory_bound(&server);
+    let channel = Channel::from_shared(format!("http://{}", server.address))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let slow = {
+        use sudoku_grpc::pb::{self, variant_source::Source};
+        let mut client = SudokuServiceClient::new(channel.clone());
+        let request = pb::SolveVariantRequest {
+            id: String::new(),
+            puzzle: Some(pb::VariantSource {
+                source: Some(Source::Typed(pb::VariantPuzzle {
+                    size: 25,
+                    givens: SLOW_25.to_string(),
+                    ..Default::default()
+                })),
+            }),
+        };
+        tokio::spawn(async move { client.solve_variant(request).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut streams = Vec::new();
+    for _ in 0..3 {
+        let requests = tokio_stream::iter((0u64..).map(largest_variant));
+        let mut client = SudokuServiceClient::new(channel.clone());
+        let call = client.solve_variant_stream(requests);
+        let response = tokio::time::timeout(Duration::from_secs(5), call).await;
+        streams.push(response.unwrap().unwrap().into_inner());
+    }
+    // Every slot is taken: one more variant call is shed.
+    let mut client = SudokuServiceClient::new(channel.clone());
+    let shed = client.solve_variant(largest_variant(0)).await.unwrap_err();
+    assert_eq!(shed.code(), tonic::Code::ResourceExhausted, "{shed:?}");
+    let server = tokio::task::spawn_blocking(move || {
+        settle(&server, Duration::from_secs(20));
+        server
+    })
+    .await
+    .unwrap();
+    let peak = server.memory_kib("VmHWM") * 1024;
+    eprintln!(
+        "variant flood: peak {:.1} MiB, bound {:.1} MiB",
+        peak as f64 / f64::from(1 << 20),
+        bound as f64 / f64::from(1 << 20)
+    );
+    assert!(peak < bound, "peak {peak} bytes over the bound {bound}");
+    drop(streams);
+    let _ = slow.await;
+}
