@@ -2280,9 +2280,9 @@ export const SudokuService: GenService<{
    * response per request, in order, with the `id` echoed; a bad puzzle
    * gets OUTCOME_INVALID and `error`, and the stream goes on; backpressure
    * and early ends as there), with SolveVariant's requests. Each puzzle is
-   * charged its bytes against the stream's window (--stream-window
-   * puzzles, and four of the largest requests in bytes) and the batch
-   * calls' budget.
+   * charged what it holds against the stream's window (--stream-window
+   * puzzles, and two of the largest requests in bytes) and the batch
+   * calls' budget. Each puzzle is a job of its own on the worker pool.
    *
    * @generated from rpc sudoku.v1.SudokuService.SolveVariantStream
    */
