@@ -2,7 +2,8 @@
 //! answers and times: reads JSON lines as `scripts/iss-export.mjs` writes
 //! them (`fpuzzles`, `iss_verdict`, `iss_solution`, `iss_ms`, `collection`,
 //! `name`), solves each `REPEAT` times (best time kept; `BUDGET_MS` a solve,
-//! 20 s unless set), and prints each
+//! 20 s unless set; `ONLY=A,B` keeps the puzzles whose collection or
+//! name holds A or B), and prints each
 //! puzzle's agreement and time ratio, then totals per collection.
 //!
 //! `cargo run --release -p sudoku-core --example variant_compare -- FILE.jsonl`
@@ -33,12 +34,23 @@ fn main() {
         .ok()
         .and_then(|b| b.parse().ok())
         .unwrap_or(20_000);
+    // `ONLY=A,B`: the puzzles whose collection or name holds one of these.
+    let only: Vec<String> = std::env::var("ONLY")
+        .map(|only| only.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
     let text = std::fs::read_to_string(&path).expect("readable file");
     let mut totals: BTreeMap<String, (usize, f64, f64, usize, f64)> = BTreeMap::new();
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let record: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
         let name = record["name"].as_str().unwrap_or("?");
         let collection = record["collection"].as_str().unwrap_or("?").to_string();
+        let chosen = only.is_empty()
+            || only
+                .iter()
+                .any(|part| collection.contains(part.as_str()) || name.contains(part.as_str()));
+        if !chosen {
+            continue;
+        }
         let json = record["fpuzzles"].to_string();
         let puzzle = match fpuzzles::read_json(&json) {
             Ok(puzzle) => puzzle,
@@ -68,10 +80,12 @@ fn main() {
         let same_solution = report.outcome != Outcome::Solved
             || record["iss_solution"].as_str() == Some(digits_line(&report.solutions[0]).as_str());
         let agrees = ours == theirs && same_solution;
+        let iss_guesses = record["iss_guesses"].as_u64().unwrap_or(0);
         println!(
-            "{} {collection}/{name}: ours {ours} {best:.3} ms, iss {theirs} {iss_ms:.3} ms, ratio {:.2}",
+            "{} {collection}/{name}: ours {ours} {best:.3} ms, iss {theirs} {iss_ms:.3} ms, ratio {:.2}, guesses {} vs {iss_guesses}",
             if agrees { "ok" } else { "DIFFERS" },
-            best / iss_ms
+            best / iss_ms,
+            report.guesses
         );
         let entry = totals.entry(collection).or_default();
         entry.0 += 1;
