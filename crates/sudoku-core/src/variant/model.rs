@@ -212,19 +212,6 @@ impl<'p> Builder<'p> {
     /// The model of everything said so far.
     pub fn finish(self) -> Model {
         let shape = self.shape();
-        let mut propagators: Vec<Propagator> = meeting_houses(&self.houses, shape.cell_count())
-            .into_iter()
-            .map(Propagator::Intersection)
-            .collect();
-        propagators.extend(
-            self.houses
-                .into_iter()
-                .map(|cells| Propagator::House(House::new(cells.into()))),
-        );
-        for ((a, b), table) in self.relations {
-            propagators.push(Propagator::Pair(Pair::new(a, b, table)));
-        }
-        propagators.extend(self.others);
         let peers: Vec<Box<[u16]>> = self
             .peers
             .into_iter()
@@ -234,6 +221,24 @@ impl<'p> Builder<'p> {
                 list.into_boxed_slice()
             })
             .collect();
+        let mut propagators: Vec<Propagator> = meeting_houses(&self.houses, shape.cell_count())
+            .into_iter()
+            .map(Propagator::Intersection)
+            .collect();
+        let others = self.others.into_iter().map(|propagator| match propagator {
+            Propagator::Cage(cage) => Propagator::Cage(surround(cage, &self.houses, &peers)),
+            other => other,
+        });
+        let others: Vec<Propagator> = others.collect();
+        propagators.extend(
+            self.houses
+                .into_iter()
+                .map(|cells| Propagator::House(House::new(cells.into()))),
+        );
+        for ((a, b), table) in self.relations {
+            propagators.push(Propagator::Pair(Pair::new(a, b, table)));
+        }
+        propagators.extend(others);
         for (terms, total) in self.sums {
             let cliques = cliques(&terms, &peers);
             propagators.push(Propagator::Linear(Linear::new(cliques, total)));
@@ -274,9 +279,91 @@ impl Model {
     }
 }
 
+/// Most cells a cage may have for the cells around it to be listed: one
+/// bit each in a mask.
+const MOST_SURROUNDED_CELLS: usize = 32;
+
+/// `cage` with the rest of the smallest house holding it, and the cells
+/// outside that see two or more of its cells.
+fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>]) -> CageSum {
+    let cells = cage.cage().to_vec();
+    if cells.len() > MOST_SURROUNDED_CELLS {
+        return cage;
+    }
+    let complement: Vec<u16> = houses
+        .iter()
+        .filter(|house| cells.iter().all(|cell| house.binary_search(cell).is_ok()))
+        .min_by_key(|house| house.len())
+        .map(|house| {
+            house
+                .iter()
+                .copied()
+                .filter(|cell| !cells.contains(cell))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut sees: BTreeMap<u16, u32> = BTreeMap::new();
+    for (i, &cell) in cells.iter().enumerate() {
+        for &peer in peers[usize::from(cell)].iter() {
+            if !cells.contains(&peer) {
+                *sees.entry(peer).or_default() |= 1 << i;
+            }
+        }
+    }
+    let seers = sees
+        .into_iter()
+        .filter(|(_, seen)| seen.count_ones() >= 2)
+        .collect();
+    cage.surrounded(&complement, seers)
+}
+
+/// Sums with more terms than this are split into cliques first-fit: the
+/// careful split costs the cube of the count.
+const MOST_CAREFUL_TERMS: usize = 64;
+
 /// A sum's terms in cliques: cells of equal weight that are all peers of
-/// each other, grown greedily in the terms' order.
+/// each other. Larger cliques bound a sum more tightly (a clique of `t`
+/// cells sums to at least 1 + 2 + … + t), so each clique is grown from the
+/// terms left by taking, each time, the cell that is a peer of the most
+/// others still able to join.
 fn cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16>, i64)> {
+    if terms.len() > MOST_CAREFUL_TERMS {
+        return first_fit_cliques(terms, peers);
+    }
+    let is_peer = |a: u16, b: u16| peers[usize::from(a)].binary_search(&b).is_ok();
+    let mut left: Vec<(u16, i64)> = terms.to_vec();
+    let mut cliques = Vec::new();
+    while let Some(&(_, weight)) = left.first() {
+        let mut candidates: Vec<u16> = left
+            .iter()
+            .filter(|term| term.1 == weight)
+            .map(|term| term.0)
+            .collect();
+        let mut clique = Vec::new();
+        while !candidates.is_empty() {
+            let linked = |cell: u16| candidates.iter().filter(|&&o| is_peer(cell, o)).count();
+            let best = *candidates
+                .iter()
+                .max_by_key(|&&cell| (linked(cell), std::cmp::Reverse(cell)))
+                .expect("a candidate");
+            clique.push(best);
+            candidates.retain(|&cell| is_peer(best, cell));
+        }
+        for &cell in &clique {
+            let taken = left
+                .iter()
+                .position(|&term| term == (cell, weight))
+                .expect("a term of the clique");
+            left.remove(taken);
+        }
+        cliques.push((clique, weight));
+    }
+    cliques
+}
+
+/// Cliques grown greedily in the terms' order: each cell joins the first
+/// clique of its weight whose cells are all its peers.
+fn first_fit_cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16>, i64)> {
     let mut cliques: Vec<(Vec<u16>, i64)> = Vec::new();
     for &(cell, weight) in terms {
         let fits = |clique: &Vec<u16>| {
@@ -433,6 +520,78 @@ mod tests {
         let masks = with_a_row_cage_of_three();
         assert_eq!(masks[6], 0b110);
         assert_eq!(masks[7], 0b110);
+    }
+
+    /// A 9×9 with one summed cage over `names`, propagated.
+    fn with_a_cage(names: &[(usize, usize)], sum: u32) -> Vec<u32> {
+        let cells = names
+            .iter()
+            .map(|&(row, column)| row * 9 + column)
+            .collect();
+        let cage = Cage {
+            cells,
+            sum: Some(sum),
+        };
+        propagated(PuzzleParts {
+            size: 9,
+            constraints: vec![cage.into()],
+            ..PuzzleParts::default()
+        })
+    }
+
+    #[test]
+    fn a_digit_every_way_needs_leaves_the_cells_that_see_all_its_places() {
+        // R1C3 + R1C4 + R2C4 = 6: 1, 2 and 3, in some order. R1C5 and
+        // R1C6 see all three (the row, and the box of R1C4 and R2C4).
+        let masks = with_a_cage(&[(0, 2), (0, 3), (1, 3)], 6);
+        for cell in [4, 5] {
+            assert_eq!(masks[cell] & 0b1110, 0, "R1C{}", cell + 1);
+        }
+        // R2C5 sees R1C4 and R2C4, not R1C3: it keeps them all.
+        assert_eq!(masks[13] & 0b1110, 0b1110);
+    }
+
+    #[test]
+    fn a_cage_holds_the_digits_the_rest_of_its_house_cannot() {
+        // Givens 9 deny a 9 to the rest of row 1: R1C1 and R1C2 by their
+        // columns, R1C5 and R1C6 by theirs, R1C7 to R1C9 by their box.
+        let mut givens = vec![0u8; 81];
+        for (row, column) in [(3, 0), (6, 1), (4, 4), (7, 5), (1, 6)] {
+            givens[row * 9 + column] = 9;
+        }
+        // R1C3 + R1C4 = 10 must then hold the row's 9: 1 and 9.
+        let cage = Cage {
+            cells: vec![2, 3],
+            sum: Some(10),
+        };
+        let masks = propagated(PuzzleParts {
+            size: 9,
+            givens,
+            constraints: vec![cage.into()],
+            ..PuzzleParts::default()
+        });
+        assert_eq!(masks[2], 1 << 1 | 1 << 9);
+        assert_eq!(masks[3], 1 << 1 | 1 << 9);
+    }
+
+    #[test]
+    fn a_sum_is_split_into_the_largest_cliques() {
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 9,
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        let peers = compile(&puzzle).peers;
+        // R1C1, R1C9, R2C9, R3C9, R3C8: taken in this order, R1C1 and R1C9
+        // would pair off first; R1C9 with the three below it in box 3
+        // bound the sum more tightly.
+        let terms: Vec<(u16, i64)> = [0, 8, 17, 26, 25].map(|cell| (cell, 1)).to_vec();
+        let mut sizes: Vec<usize> = cliques(&terms, &peers)
+            .iter()
+            .map(|(clique, _)| clique.len())
+            .collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, [1, 4]);
     }
 
     #[test]

@@ -4,6 +4,16 @@
 //! every digit of the set still somewhere, every cell able to take one of
 //! them). A cell keeps only digits of some surviving set, and a digit every
 //! surviving set needs that one cell alone can take is placed there.
+//!
+//! Two things around the cage narrow it further, as a solver's eye would:
+//! - the rest of the smallest house the cage lies in (its complement)
+//!   holds exactly the house's digits the cage does not, so a digit the
+//!   complement cannot take must be in the cage's set, and a digit every
+//!   set needs leaves the complement;
+//! - a digit every set needs stands in one of the cage cells that can
+//!   take it, so it leaves every cell outside that sees all of those.
+//!   The builder lists, for each cell outside that sees two or more cage
+//!   cells, which ones it sees.
 
 use std::sync::Arc;
 
@@ -12,37 +22,74 @@ use super::narrowing::{Contradiction, Narrowing, digits_of};
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]
 pub(crate) struct CageSum {
+    /// The cage's cells, then its complement's.
     cells: Box<[u16]>,
+    /// How many of `cells` are the cage's.
+    cage_len: usize,
+    /// Cells outside that see two or more cage cells, each with the cage
+    /// cells it sees (bit `i` for the cage's `i`th cell).
+    seers: Box<[(u16, u32)]>,
     /// The digit sets that make the sum, as masks (shared by the cages of
     /// one size and sum).
     sets: Arc<[u32]>,
 }
 
 impl CageSum {
+    /// A cage with no surroundings known yet.
     pub fn new(cells: Box<[u16]>, sets: Arc<[u32]>) -> CageSum {
-        CageSum { cells, sets }
+        CageSum {
+            cage_len: cells.len(),
+            cells,
+            seers: Box::new([]),
+            sets,
+        }
     }
 
+    /// The cage with the rest of the smallest house it lies in, and the
+    /// cells outside that see several of its cells.
+    pub fn surrounded(self, complement: &[u16], seers: Vec<(u16, u32)>) -> CageSum {
+        let mut cells = self.cells[..self.cage_len].to_vec();
+        cells.extend_from_slice(complement);
+        CageSum {
+            cells: cells.into(),
+            seers: seers.into(),
+            ..self
+        }
+    }
+
+    /// The cells it reads: the cage's, then its complement's.
     pub fn cells(&self) -> &[u16] {
         &self.cells
     }
 
+    /// The cage's own cells.
+    pub fn cage(&self) -> &[u16] {
+        &self.cells[..self.cage_len]
+    }
+
     pub fn propagate(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
+        let (cage, complement) = self.cells.split_at(self.cage_len);
         let mut union = 0;
         let mut placed = 0;
-        for &cell in self.cells.iter() {
+        for &cell in cage {
             let mask = grid.mask(cell);
             union |= mask;
             if mask.is_power_of_two() {
                 placed |= mask;
             }
         }
+        // The digits of the house the complement cannot hold.
+        let must = match complement {
+            [] => 0,
+            _ => grid.all_digits() & !complement.iter().fold(0, |u, &c| u | grid.mask(c)),
+        };
         let mut allowed = 0;
         let mut needed = u32::MAX;
         for &set in self.sets.iter() {
             let fits = set & placed == placed
                 && set & !union == 0
-                && self.cells.iter().all(|&cell| grid.mask(cell) & set != 0);
+                && set & must == must
+                && cage.iter().all(|&cell| grid.mask(cell) & set != 0);
             if fits {
                 allowed |= set;
                 needed &= set;
@@ -51,17 +98,50 @@ impl CageSum {
         if allowed == 0 {
             return Err(Contradiction);
         }
-        for &cell in self.cells.iter() {
+        for &cell in cage {
             grid.narrow(cell, allowed)?;
         }
-        self.place_needed(grid, needed & !placed)
+        for &cell in complement {
+            grid.narrow(cell, !needed)?;
+        }
+        self.place_needed(grid, needed & !placed)?;
+        self.strike_from_seers(grid, needed & !placed)
+    }
+
+    /// Strikes each needed digit from the cells outside that see every
+    /// cage cell still able to take it.
+    fn strike_from_seers(
+        &self,
+        grid: &mut Narrowing<'_>,
+        needed: u32,
+    ) -> Result<(), Contradiction> {
+        if self.seers.is_empty() {
+            return Ok(());
+        }
+        for digit in digits_of(needed).map(|d| 1u32 << d) {
+            let places = self
+                .cage()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &cell)| grid.mask(cell) & digit != 0)
+                .fold(0u32, |places, (i, _)| places | 1 << i);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            for &(cell, sees) in self.seers.iter() {
+                if places & !sees == 0 {
+                    grid.narrow(cell, !digit)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Places each needed digit that one cell alone can still take.
     fn place_needed(&self, grid: &mut Narrowing<'_>, needed: u32) -> Result<(), Contradiction> {
         for digit in digits_of(needed).map(|d| 1 << d) {
             let mut places = self
-                .cells
+                .cage()
                 .iter()
                 .copied()
                 .filter(|&c| grid.mask(c) & digit != 0);
@@ -76,9 +156,9 @@ impl CageSum {
 
     pub fn accepts(&self, masks: &[u32]) -> bool {
         let digits = self
-            .cells
+            .cage()
             .iter()
             .fold(0, |seen, &c| seen | masks[usize::from(c)]);
-        self.sets.contains(&digits) && digits.count_ones() as usize == self.cells.len()
+        self.sets.contains(&digits) && digits.count_ones() as usize == self.cage_len
     }
 }

@@ -56,7 +56,6 @@ impl Linear {
     }
 
     pub fn propagate(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
-        let mut cliques = Vec::with_capacity(self.cliques.len());
         let (mut low, mut high) = (0, 0);
         for (cells, weight) in self.each_clique() {
             let bounds = CliqueBounds::of(cells, grid);
@@ -64,12 +63,23 @@ impl Linear {
             let range = weighted(weight, least, most);
             low += range.0;
             high += range.1;
-            cliques.push((bounds, range));
         }
         if self.total < low || self.total > high {
             return Err(Contradiction);
         }
-        for ((cells, weight), (bounds, (own_low, own_high))) in self.each_clique().zip(&cliques) {
+        // One digit in one cell moves its clique's bounds by at most the
+        // clique's spread of digits (times its weight); a clique whose
+        // spread fits within the slack on both sides loses no digit.
+        let slack = (self.total - low).min(high - self.total);
+        for (cells, weight) in self.each_clique() {
+            let bounds = CliqueBounds::of(cells, grid);
+            let spread = i64::from(31 - bounds.union.leading_zeros())
+                - i64::from(bounds.union.trailing_zeros());
+            if weight.abs() * spread <= slack {
+                continue;
+            }
+            let (least, most) = bounds.range(cells.len(), None)?;
+            let (own_low, own_high) = weighted(weight, least, most);
             for &cell in cells {
                 let mask = grid.mask(cell);
                 // The rest of the clique, this cell apart.
