@@ -164,6 +164,7 @@ pub fn true_candidates(
     let model = compile(puzzle);
     let cells = puzzle.shape().cell_count();
     let mut searcher = Searcher::new(&model, should_stop);
+    searcher.branch_on_fewest();
     let mut result = TrueCandidates {
         possible: vec![0; cells],
         undecided: vec![0; cells],

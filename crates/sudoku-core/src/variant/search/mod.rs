@@ -1,6 +1,6 @@
-//! The search over a compiled model: propagate, then branch on the cell
-//! with the fewest candidates, trying its smallest digit in one branch and
-//! striking it in the other.
+//! The search over a compiled model: propagate, then branch on a cell (or
+//! a digit with two places in a house) chosen by [`choice`], trying one
+//! digit in one branch and striking it in the other.
 //!
 //! Branching two ways (the digit, or not the digit) lets the second branch
 //! propagate what the first one proved, instead of trying each digit from
@@ -9,6 +9,7 @@
 //! one solution at a time with one cell's digit forced.
 
 mod cage;
+mod choice;
 mod engine;
 mod house;
 mod intersection;
@@ -17,6 +18,7 @@ mod narrowing;
 mod pair;
 pub(crate) mod propagators;
 
+use choice::{Choice, Chooser};
 use engine::propagate;
 use narrowing::Queue;
 pub(crate) use narrowing::digits_of;
@@ -27,10 +29,14 @@ use crate::Stopped;
 /// How often, in branching decisions, the stop check is polled.
 const POLL_EVERY: u64 = 64;
 
+/// Branches this wide that narrow nothing demote their cell.
+const MIN_DEMOTED_BRANCH: u32 = 5;
+
 /// Runs searches on one model, counting branching decisions across them.
 pub(crate) struct Searcher<'m, S> {
     model: &'m Model,
     queue: Queue,
+    chooser: Chooser,
     should_stop: S,
     guesses: u64,
 }
@@ -40,9 +46,18 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
         Searcher {
             model,
             queue: Queue::new(model.shape.cell_count(), model.propagators.len()),
+            chooser: Chooser::new(model),
             should_stop,
             guesses: 0,
         }
+    }
+
+    /// Branches on the cell with fewest candidates from now on, instead of
+    /// learning from conflicts. Finding some solution in an open grid (a
+    /// witness for a true candidate) goes faster so; proving there is no
+    /// other goes faster learning.
+    pub fn branch_on_fewest(&mut self) {
+        self.chooser.set_learning(false);
     }
 
     /// True once the caller's stop check says stop.
@@ -97,7 +112,7 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
         found: &mut Vec<Vec<u8>>,
     ) -> Result<(), Stopped> {
         loop {
-            let Some(cell) = branch_cell(&masks) else {
+            let Some(Choice { cell, digit }) = self.chooser.choose(&masks) else {
                 let digits: Vec<u8> = masks.iter().map(|m| m.trailing_zeros() as u8).collect();
                 // Propagation placed every cell; the model's own check
                 // guards against a propagator that let a broken rule by.
@@ -109,16 +124,34 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
                 return Ok(());
             };
             self.tick()?;
-            let digit = 1 << masks[cell].trailing_zeros();
-            if let Some(child) = self.narrowed(masks.clone(), cell, digit) {
-                self.explore(child, limit, found)?;
-                if found.len() >= limit {
-                    return Ok(());
+            match self.narrowed(masks.clone(), cell, digit) {
+                Some(child) => {
+                    self.demote_if_idle(&masks, &child, cell);
+                    self.explore(child, limit, found)?;
+                    if found.len() >= limit {
+                        return Ok(());
+                    }
                 }
+                None => self.chooser.conflict(cell, digit),
             }
             match self.narrowed(masks, cell, !digit) {
                 Some(rest) => masks = rest,
-                None => return Ok(()),
+                None => {
+                    self.chooser.conflict(cell, digit);
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Demotes `cell` when placing a digit among five or more there
+    /// narrowed no other cell.
+    fn demote_if_idle(&mut self, before: &[u32], after: &[u32], cell: usize) {
+        let count = before[cell].count_ones();
+        if count >= MIN_DEMOTED_BRANCH {
+            let total = |masks: &[u32]| masks.iter().map(|m| m.count_ones()).sum::<u32>();
+            if total(after) == total(before) - (count - 1) {
+                self.chooser.demote(cell);
             }
         }
     }
@@ -132,22 +165,4 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
         }
         Ok(())
     }
-}
-
-/// The unplaced cell with the fewest candidates (the first of them), or
-/// `None` when every cell holds one digit.
-fn branch_cell(masks: &[u32]) -> Option<usize> {
-    let mut best = None;
-    let mut fewest = u32::MAX;
-    for (cell, mask) in masks.iter().enumerate() {
-        let count = mask.count_ones();
-        if count > 1 && count < fewest {
-            fewest = count;
-            best = Some(cell);
-            if count == 2 {
-                break;
-            }
-        }
-    }
-    best
 }
