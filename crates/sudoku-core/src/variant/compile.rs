@@ -19,7 +19,11 @@ pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
     for constraint in ordered {
         constraint.compile(&mut builder);
     }
-    let HouseSums { remainders, unions } = constraints::house_sums(puzzle, &houses);
+    let HouseSums {
+        remainders,
+        unions,
+        overhangs,
+    } = constraints::house_sums(puzzle, &houses);
     for (cells, sum) in remainders {
         builder.cage_sum(&cells, sum);
     }
@@ -35,6 +39,9 @@ pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
             .chain(outside.iter().map(|&cell| (cell, -1)))
             .collect();
         builder.linear(&terms, total);
+    }
+    for (cells, total) in overhangs {
+        builder.sum_if_tight(&cells, total);
     }
     builder.finish()
 }

@@ -52,6 +52,10 @@ pub(crate) enum PairMark {
     Xv,
 }
 
+/// A sum waiting for the peers to be known: its terms, its total, and
+/// whether it is kept only if tight.
+type PendingSum = (Vec<(u16, i64)>, i64, bool);
+
 /// Collects what the constraints say, then builds a [`Model`].
 pub(crate) struct Builder<'p> {
     puzzle: &'p VariantPuzzle,
@@ -61,7 +65,7 @@ pub(crate) struct Builder<'p> {
     house_set: BTreeSet<Vec<u16>>,
     relations: BTreeMap<CellPair, Vec<u32>>,
     marks: BTreeMap<CellPair, Vec<PairMark>>,
-    sums: Vec<(Vec<(u16, i64)>, i64)>,
+    sums: Vec<PendingSum>,
     digit_sets: BTreeMap<(usize, u32), Option<Arc<[u32]>>>,
     others: Vec<Propagator>,
 }
@@ -177,7 +181,15 @@ impl<'p> Builder<'p> {
     pub fn linear(&mut self, terms: &[(usize, i64)], total: i64) {
         let terms = terms.iter().map(|&(c, w)| (c as u16, w)).collect();
         // Built once every peer is known, to group the cells into cliques.
-        self.sums.push((terms, total));
+        self.sums.push((terms, total, false));
+    }
+
+    /// `sum(digits) == total` over `cells`, a sum the search may do
+    /// without: kept only if its cliques leave it tight, its total within
+    /// a quarter of its range from one end (or out of reach).
+    pub fn sum_if_tight(&mut self, cells: &[usize], total: i64) {
+        let terms = cells.iter().map(|&c| (c as u16, 1)).collect();
+        self.sums.push((terms, total, true));
     }
 
     /// `cells` hold distinct digits that sum to `sum`.
@@ -239,8 +251,11 @@ impl<'p> Builder<'p> {
             propagators.push(Propagator::Pair(Pair::new(a, b, table)));
         }
         propagators.extend(others);
-        for (terms, total) in self.sums {
+        for (terms, total, tight_only) in self.sums {
             let cliques = cliques(&terms, &peers);
+            if tight_only && !is_tight(&cliques, total, shape.size() as i64) {
+                continue;
+            }
             propagators.push(Propagator::Linear(Linear::new(cliques, total)));
         }
         let mut watchers = vec![Vec::new(); shape.cell_count()];
@@ -315,6 +330,21 @@ fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>]) -> CageSum
         .filter(|(_, seen)| seen.count_ones() >= 2)
         .collect();
     cage.surrounded(&complement, seers)
+}
+
+/// True when a sum of unit-weight `cliques` to `total` narrows much: the
+/// total lies within a quarter of the range of sums from one end of it,
+/// or outside it.
+fn is_tight(cliques: &[(Vec<u16>, i64)], total: i64, size: i64) -> bool {
+    let (mut least, mut most) = (0, 0);
+    for (clique, _) in cliques {
+        let count = clique.len() as i64;
+        least += count * (count + 1) / 2;
+        most += count * size - count * (count - 1) / 2;
+    }
+    let range = most - least;
+    let slack = (total - least).min(most - total);
+    range > 0 && 4 * slack < range
 }
 
 /// Sums with more terms than this are split into cliques first-fit: the

@@ -47,16 +47,108 @@ pub(crate) struct HouseSums {
     /// The sums over runs of houses, each at most [`MOST_DERIVED_CELLS`]
     /// cells, without repeats.
     pub unions: Vec<UnionSum>,
+    /// For each house that the summed cages crossing it cover, the cells
+    /// of those cages outside it and their sum; worth a propagator only
+    /// if tight (the builder's test).
+    pub overhangs: Vec<(Vec<usize>, i64)>,
 }
 
 /// The sums `puzzle`'s summed cages imply of its `houses` (rows, then
 /// columns, then regions, as [`VariantPuzzle::houses`] lists them).
 pub(crate) fn house_sums(puzzle: &VariantPuzzle, houses: &[Vec<usize>]) -> HouseSums {
     let cages = disjoint_cages(puzzle);
+    let mut unions = union_sums(puzzle, houses, &cages);
+    unions.extend(
+        houses
+            .iter()
+            .flat_map(|house| one_cell_outies(puzzle, house, &cages)),
+    );
+    unions.sort();
+    unions.dedup();
     HouseSums {
         remainders: house_remainders(puzzle, houses, &cages),
-        unions: union_sums(puzzle, houses, &cages),
+        unions,
+        overhangs: houses
+            .iter()
+            .filter_map(|house| overhang(puzzle, house, &cages))
+            .collect(),
     }
+}
+
+/// The cells of the summed cages crossing `house` that lie outside it, and
+/// their sum, when those cages cover the house and stick out of it.
+fn overhang(
+    puzzle: &VariantPuzzle,
+    house: &[usize],
+    cages: &[(&[usize], u32)],
+) -> Option<(Vec<usize>, i64)> {
+    let size = puzzle.shape().size() as i64;
+    let mut covered = vec![false; puzzle.shape().cell_count()];
+    let mut outside = Vec::new();
+    let mut total = -size * (size + 1) / 2;
+    for &(cells, sum) in cages {
+        if cells.iter().any(|cell| house.contains(cell)) {
+            total += i64::from(sum);
+            for &cell in cells {
+                covered[cell] = true;
+                if !house.contains(&cell) {
+                    outside.push(cell);
+                }
+            }
+        }
+    }
+    let whole = house.iter().all(|&cell| covered[cell]);
+    (whole && !outside.is_empty()).then(|| {
+        outside.sort_unstable();
+        (outside, total)
+    })
+}
+
+/// Most cells a house's one-cell outie sum may have, the outie included.
+const MOST_OUTIE_CELLS: usize = 6;
+
+/// For each summed cage with all its cells but one in `house`: the house's
+/// cells that neither it nor a cage inside covers, less the one cell
+/// outside, make up what the house's total leaves of the cages' sums.
+/// Like an arrow whose bulb is the cell that sticks out.
+fn one_cell_outies(
+    puzzle: &VariantPuzzle,
+    house: &[usize],
+    cages: &[(&[usize], u32)],
+) -> Vec<UnionSum> {
+    let size = puzzle.shape().size() as i64;
+    let inside = |cell: &usize| house.contains(cell);
+    let mut covered = vec![false; puzzle.shape().cell_count()];
+    let mut caged_total = 0i64;
+    for &(cells, sum) in cages {
+        if cells.iter().all(inside) {
+            cells.iter().for_each(|&cell| covered[cell] = true);
+            caged_total += i64::from(sum);
+        }
+    }
+    let mut sums = Vec::new();
+    for &(cells, sum) in cages {
+        let outside: Vec<usize> = cells.iter().copied().filter(|c| !inside(c)).collect();
+        if outside.len() != 1 || cells.len() < 2 {
+            continue;
+        }
+        let rest: Vec<usize> = house
+            .iter()
+            .copied()
+            .filter(|&cell| !covered[cell] && !cells.contains(&cell))
+            .collect();
+        if rest.is_empty() || rest.len() + 1 > MOST_OUTIE_CELLS {
+            continue;
+        }
+        let mut rest = rest;
+        rest.sort_unstable();
+        sums.push(UnionSum {
+            inside: rest,
+            outside,
+            total: size * (size + 1) / 2 - caged_total - i64::from(sum),
+        });
+    }
+    sums
 }
 
 fn house_remainders(
@@ -179,4 +271,57 @@ fn union_sum(
             total: houses_total - joined_total,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::PuzzleParts;
+
+    /// The sums a 9×9 with these summed cages (cells row-major) implies.
+    fn sums_of(cages: &[(&[usize], u32)]) -> HouseSums {
+        let constraints = cages
+            .iter()
+            .map(|&(cells, sum)| {
+                Cage {
+                    cells: cells.to_vec(),
+                    sum: Some(sum),
+                }
+                .into()
+            })
+            .collect();
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 9,
+            constraints,
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        house_sums(&puzzle, &puzzle.houses())
+    }
+
+    #[test]
+    fn a_cage_sticking_out_of_a_house_by_one_cell_links_that_cell_to_the_rest() {
+        // Row 5 (a middle row, apart from the runs from either edge):
+        // R5C1, R5C2 and R6C1 sum to 20; R5C3 to R5C7 to 25. So R5C8 +
+        // R5C9 = 45 - 25 - (20 - R6C1): R5C8 + R5C9 - R6C1 = 0.
+        let sums = sums_of(&[(&[36, 37, 45], 20), (&[38, 39, 40, 41, 42], 25)]);
+        let outie = UnionSum {
+            inside: vec![43, 44],
+            outside: vec![45],
+            total: 0,
+        };
+        assert!(sums.unions.contains(&outie), "{:?}", sums.unions);
+    }
+
+    #[test]
+    fn cages_covering_a_house_give_the_sum_of_what_sticks_out() {
+        // Row 1 is covered by R1C1-R1C4 + R2C1 (30) and R1C5-R1C9 + R2C9
+        // (25): R2C1 + R2C9 = 30 + 25 - 45 = 10.
+        let sums = sums_of(&[(&[0, 1, 2, 3, 9], 30), (&[4, 5, 6, 7, 8, 17], 25)]);
+        assert!(
+            sums.overhangs.contains(&(vec![9, 17], 10)),
+            "{:?}",
+            sums.overhangs
+        );
+    }
 }

@@ -56,6 +56,9 @@ impl Linear {
     }
 
     pub fn propagate(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
+        if let Some(open) = self.few_open(grid) {
+            return open.solve(grid);
+        }
         let (mut low, mut high) = (0, 0);
         for (cells, weight) in self.each_clique() {
             let bounds = CliqueBounds::of(cells, grid);
@@ -101,6 +104,30 @@ impl Linear {
             }
         }
         Ok(())
+    }
+
+    /// The open cells and what they must make, when there are at most
+    /// [`MOST_EXACT_CELLS`] of them.
+    fn few_open(&self, grid: &Narrowing<'_>) -> Option<FewOpen> {
+        let mut open = FewOpen {
+            cells: [(0, 0, 0); MOST_EXACT_CELLS],
+            count: 0,
+            target: self.total,
+        };
+        for (index, (cells, weight)) in self.each_clique().enumerate() {
+            for &cell in cells {
+                let mask = grid.mask(cell);
+                if mask.is_power_of_two() {
+                    open.target -= weight * i64::from(mask.trailing_zeros());
+                } else if open.count == MOST_EXACT_CELLS {
+                    return None;
+                } else {
+                    open.cells[open.count] = (cell, weight, index);
+                    open.count += 1;
+                }
+            }
+        }
+        Some(open)
     }
 
     pub fn accepts(&self, masks: &[u32]) -> bool {
@@ -193,4 +220,138 @@ fn extreme_sums(union: u32, count: usize) -> (i64, i64) {
 fn weighted(weight: i64, least: i64, most: i64) -> (i64, i64) {
     let (a, b) = (weight * least, weight * most);
     (a.min(b), a.max(b))
+}
+
+/// Most open cells a sum is solved for exactly, digit by digit.
+const MOST_EXACT_CELLS: usize = 3;
+
+/// A sum with few open cells: each (cell, weight, clique), and what they
+/// must add up to. Each digit of each cell is kept only if the others can
+/// make up the rest with digits of their own, distinct within a clique:
+/// exact where the bounds are not.
+struct FewOpen {
+    cells: [(u16, i64, usize); MOST_EXACT_CELLS],
+    count: usize,
+    target: i64,
+}
+
+impl FewOpen {
+    fn solve(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
+        let open = &self.cells[..self.count];
+        let mut masks = [0u32; MOST_EXACT_CELLS];
+        for (mask, &(cell, _, _)) in masks.iter_mut().zip(open) {
+            *mask = grid.mask(cell);
+        }
+        let mut kept = [0u32; MOST_EXACT_CELLS];
+        match open {
+            [] => {
+                return if self.target == 0 {
+                    Ok(())
+                } else {
+                    Err(Contradiction)
+                };
+            }
+            [(_, weight, _)] => {
+                kept[0] = digit_for(self.target, *weight, masks[0]).map_or(0, |d| 1 << d);
+            }
+            [(_, wa, ca), (_, wb, cb)] => {
+                for a in digits_of(masks[0]) {
+                    let rest = self.target - wa * i64::from(a);
+                    if let Some(b) = digit_for(rest, *wb, masks[1])
+                        && (ca != cb || a != b)
+                    {
+                        kept[0] |= 1 << a;
+                        kept[1] |= 1 << b;
+                    }
+                }
+            }
+            _ => {
+                let [(_, wa, ca), (_, wb, cb), (_, wc, cc)] = self.cells;
+                for a in digits_of(masks[0]) {
+                    for b in digits_of(masks[1]) {
+                        if ca == cb && a == b {
+                            continue;
+                        }
+                        let rest = self.target - wa * i64::from(a) - wb * i64::from(b);
+                        if let Some(c) = digit_for(rest, wc, masks[2])
+                            && (ca != cc || a != c)
+                            && (cb != cc || b != c)
+                        {
+                            kept[0] |= 1 << a;
+                            kept[1] |= 1 << b;
+                            kept[2] |= 1 << c;
+                        }
+                    }
+                }
+            }
+        }
+        for (&(cell, _, _), &keep) in open.iter().zip(&kept) {
+            grid.narrow(cell, keep)?;
+        }
+        Ok(())
+    }
+}
+
+/// The digit of `mask` that times `weight` makes `value`, if any.
+#[inline]
+fn digit_for(value: i64, weight: i64, mask: u32) -> Option<u32> {
+    let digit = match weight {
+        // The common weights, without a division.
+        1 => value,
+        -1 => -value,
+        0 => return None,
+        _ if value % weight != 0 => return None,
+        _ => value / weight,
+    };
+    (1..32)
+        .contains(&digit)
+        .then_some(digit as u32)
+        .filter(|&d| mask & 1 << d != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::search::narrowing::Queue;
+
+    /// `masks` narrowed by `linear`, or `None` on a contradiction.
+    fn narrowed(linear: &Linear, mut masks: Vec<u32>) -> Option<Vec<u32>> {
+        let mut queue = Queue::new(masks.len(), 0);
+        let mut grid = Narrowing {
+            masks: &mut masks,
+            queue: &mut queue,
+            all_digits: 0b11_1111_1110,
+        };
+        linear.propagate(&mut grid).ok()?;
+        Some(masks)
+    }
+
+    fn digits(list: &[u32]) -> u32 {
+        list.iter().fold(0, |mask, &d| mask | 1 << d)
+    }
+
+    #[test]
+    fn a_sum_of_few_open_cells_keeps_only_digits_that_make_it() {
+        // x + y = 10 with x in {1, 3} and y in {6, 9}: only 1 + 9 makes
+        // it, though 3 and 6 lie within the bounds.
+        let sum = Linear::new(vec![(vec![0], 1), (vec![1], 1)], 10);
+        let masks = narrowed(&sum, vec![digits(&[1, 3]), digits(&[6, 9])]);
+        assert_eq!(masks, Some(vec![digits(&[1]), digits(&[9])]));
+    }
+
+    #[test]
+    fn cells_of_one_clique_may_not_share_a_digit_in_an_exact_sum() {
+        // a + b - c = 5, a and b distinct: with c = 3, a + b = 8 from
+        // {4, 5} and {3, 4}: 4 + 4 would repeat, so a = 5 and b = 3.
+        let sum = Linear::new(vec![(vec![0, 1], 1), (vec![2], -1)], 5);
+        let masks = narrowed(&sum, vec![digits(&[4, 5]), digits(&[3, 4]), digits(&[3])]);
+        assert_eq!(masks, Some(vec![digits(&[5]), digits(&[3]), digits(&[3])]));
+        // Only 4 + 4 - 3 makes 5 below (the bounds allow -1 to 10): the
+        // rule fails.
+        let masks = narrowed(
+            &sum,
+            vec![digits(&[4, 6]), digits(&[4, 7]), digits(&[3, 9])],
+        );
+        assert_eq!(masks, None);
+    }
 }
