@@ -9,6 +9,18 @@ use super::puzzle::VariantPuzzle;
 
 /// Compiles `puzzle` into the model the search runs on.
 pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
+    let builder = rules(puzzle);
+    derive_sums(puzzle, builder).finish()
+}
+
+/// Compiles only what `puzzle` says, without what its rules imply
+/// together: enough to check a full grid, at a fraction of the cost.
+pub(crate) fn compile_rules(puzzle: &VariantPuzzle) -> Model {
+    rules(puzzle).finish_rules()
+}
+
+/// The builder with the houses and every constraint's own rule.
+fn rules(puzzle: &VariantPuzzle) -> Builder<'_> {
     let mut builder = Builder::new(puzzle);
     let houses = puzzle.houses();
     for cells in &houses {
@@ -19,6 +31,12 @@ pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
     for constraint in ordered {
         constraint.compile(&mut builder);
     }
+    builder
+}
+
+/// Adds the sums the summed cages imply of the houses.
+fn derive_sums<'p>(puzzle: &'p VariantPuzzle, mut builder: Builder<'p>) -> Builder<'p> {
+    let houses = puzzle.houses();
     let HouseSums {
         remainders,
         unions,
@@ -43,5 +61,5 @@ pub(crate) fn compile(puzzle: &VariantPuzzle) -> Model {
     for (cells, total) in overhangs {
         builder.sum_if_tight(&cells, total);
     }
-    builder.finish()
+    builder
 }

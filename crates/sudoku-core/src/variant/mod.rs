@@ -32,7 +32,7 @@ pub use error::{Place, VariantError};
 pub use geometry::{CellName, MAX_SIZE, Shape, char_digit, digit_char, digits_line};
 pub use puzzle::{PuzzleParts, VariantPuzzle};
 
-use compile::compile;
+use compile::{compile, compile_rules};
 use search::{Searcher, digits_of};
 
 use crate::{Board, Outcome, Stopped, solver};
@@ -83,7 +83,7 @@ pub fn keeps_rules(puzzle: &VariantPuzzle, digits: &[u8]) -> bool {
         && digits
             .iter()
             .all(|&digit| (1..=size).contains(&usize::from(digit)))
-        && compile(puzzle).accepts(digits)
+        && compile_rules(puzzle).accepts(digits)
 }
 
 /// A classic puzzle, by the classic solver.

@@ -221,8 +221,18 @@ impl<'p> Builder<'p> {
         self.start[cell] &= mask;
     }
 
-    /// The model of everything said so far.
+    /// The model of everything said so far, with what houses that meet
+    /// and what the cells around each cage imply.
     pub fn finish(self) -> Model {
+        self.build(true)
+    }
+
+    /// The model of what was said alone: enough to check a full grid.
+    pub fn finish_rules(self) -> Model {
+        self.build(false)
+    }
+
+    fn build(self, derived: bool) -> Model {
         let shape = self.shape();
         let peers: Vec<Box<[u16]>> = self
             .peers
@@ -233,12 +243,17 @@ impl<'p> Builder<'p> {
                 list.into_boxed_slice()
             })
             .collect();
-        let mut propagators: Vec<Propagator> = meeting_houses(&self.houses, shape.cell_count())
-            .into_iter()
-            .map(Propagator::Intersection)
-            .collect();
+        let meetings = match derived {
+            true => meeting_houses(&self.houses, shape.cell_count()),
+            false => Vec::new(),
+        };
+        let mut propagators: Vec<Propagator> =
+            meetings.into_iter().map(Propagator::Intersection).collect();
+        let mut sees = vec![0u32; shape.cell_count()];
         let others = self.others.into_iter().map(|propagator| match propagator {
-            Propagator::Cage(cage) => Propagator::Cage(surround(cage, &self.houses, &peers)),
+            Propagator::Cage(cage) if derived => {
+                Propagator::Cage(surround(cage, &self.houses, &peers, &mut sees))
+            }
             other => other,
         });
         let others: Vec<Propagator> = others.collect();
@@ -299,8 +314,9 @@ impl Model {
 const MOST_SURROUNDED_CELLS: usize = 32;
 
 /// `cage` with the rest of the smallest house holding it, and the cells
-/// outside that see two or more of its cells.
-fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>]) -> CageSum {
+/// outside that see two or more of its cells (`sees`: a zeroed scratch
+/// mask a cell, left zeroed).
+fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>], sees: &mut [u32]) -> CageSum {
     let cells = cage.cage().to_vec();
     if cells.len() > MOST_SURROUNDED_CELLS {
         return cage;
@@ -317,18 +333,24 @@ fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>]) -> CageSum
                 .collect()
         })
         .unwrap_or_default();
-    let mut sees: BTreeMap<u16, u32> = BTreeMap::new();
+    // `sees[cell]`: the cage cells `cell` sees, as bits; reset on the way out.
+    let mut touched = Vec::new();
     for (i, &cell) in cells.iter().enumerate() {
         for &peer in peers[usize::from(cell)].iter() {
-            if !cells.contains(&peer) {
-                *sees.entry(peer).or_default() |= 1 << i;
+            if sees[usize::from(peer)] == 0 {
+                touched.push(peer);
             }
+            sees[usize::from(peer)] |= 1 << i;
         }
     }
-    let seers = sees
-        .into_iter()
-        .filter(|(_, seen)| seen.count_ones() >= 2)
-        .collect();
+    touched.sort_unstable();
+    let mut seers = Vec::new();
+    for peer in touched {
+        let seen = std::mem::take(&mut sees[usize::from(peer)]);
+        if seen.count_ones() >= 2 && !cells.contains(&peer) {
+            seers.push((peer, seen));
+        }
+    }
     cage.surrounded(&complement, seers)
 }
 
@@ -360,31 +382,43 @@ fn cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16>, i64)> {
     if terms.len() > MOST_CAREFUL_TERMS {
         return first_fit_cliques(terms, peers);
     }
-    let is_peer = |a: u16, b: u16| peers[usize::from(a)].binary_search(&b).is_ok();
-    let mut left: Vec<(u16, i64)> = terms.to_vec();
+    // For each term, the terms of its weight among its peers, as bits.
+    let linked: Vec<u64> = terms
+        .iter()
+        .map(|&(cell, weight)| {
+            terms
+                .iter()
+                .enumerate()
+                .fold(0u64, |bits, (j, &(other, w))| {
+                    let peer =
+                        w == weight && peers[usize::from(cell)].binary_search(&other).is_ok();
+                    bits | u64::from(peer) << j
+                })
+        })
+        .collect();
+    let mut left: u64 = if terms.len() == 64 {
+        u64::MAX
+    } else {
+        (1 << terms.len()) - 1
+    };
     let mut cliques = Vec::new();
-    while let Some(&(_, weight)) = left.first() {
-        let mut candidates: Vec<u16> = left
+    while left != 0 {
+        let weight = terms[left.trailing_zeros() as usize].1;
+        let mut candidates = terms
             .iter()
-            .filter(|term| term.1 == weight)
-            .map(|term| term.0)
-            .collect();
+            .enumerate()
+            .filter(|&(i, term)| left & 1 << i != 0 && term.1 == weight)
+            .fold(0u64, |bits, (i, _)| bits | 1 << i);
         let mut clique = Vec::new();
-        while !candidates.is_empty() {
-            let linked = |cell: u16| candidates.iter().filter(|&&o| is_peer(cell, o)).count();
-            let best = *candidates
-                .iter()
-                .max_by_key(|&&cell| (linked(cell), std::cmp::Reverse(cell)))
+        while candidates != 0 {
+            // The candidate linked to the most others (the first on a tie).
+            let best = (0..terms.len())
+                .filter(|&i| candidates & 1 << i != 0)
+                .max_by_key(|&i| ((linked[i] & candidates).count_ones(), std::cmp::Reverse(i)))
                 .expect("a candidate");
-            clique.push(best);
-            candidates.retain(|&cell| is_peer(best, cell));
-        }
-        for &cell in &clique {
-            let taken = left
-                .iter()
-                .position(|&term| term == (cell, weight))
-                .expect("a term of the clique");
-            left.remove(taken);
+            clique.push(terms[best].0);
+            left &= !(1 << best);
+            candidates &= linked[best];
         }
         cliques.push((clique, weight));
     }

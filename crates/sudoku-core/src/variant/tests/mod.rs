@@ -34,6 +34,7 @@ fn agrees_with_enumeration(puzzle: &VariantPuzzle, label: &str) -> usize {
     if report.solutions.len() == 2 {
         assert_ne!(report.solutions[0], report.solutions[1], "{label}");
     }
+    clients_check_agrees(puzzle, &enumerated.solutions, label);
     if enumerated.solutions.len() == 1 {
         assert_eq!(report.solutions, enumerated.solutions, "{label}");
     }
@@ -54,6 +55,45 @@ fn agrees_with_enumeration(puzzle: &VariantPuzzle, label: &str) -> usize {
     );
     assert_eq!(candidates.outcome(), Some(expected), "{label}");
     enumerated.solutions.len().min(3)
+}
+
+/// The check a client makes of a server's solution (which compiles the
+/// puzzle's own rules alone) agrees with the independent checker on
+/// solutions, on grids one digit away from them, and on solutions with
+/// two digits traded everywhere (houses still whole, the constraints
+/// mostly not).
+fn clients_check_agrees(puzzle: &VariantPuzzle, solutions: &[Vec<u8>], label: &str) {
+    let size = puzzle.shape().size() as u8;
+    let agree = |grid: &[u8]| {
+        assert_eq!(
+            crate::variant::keeps_rules(puzzle, grid),
+            keeps_rules(puzzle, grid),
+            "{label}: {grid:?}"
+        );
+    };
+    for solution in solutions.iter().take(3) {
+        assert!(crate::variant::keeps_rules(puzzle, solution), "{label}");
+        for cell in [0, solution.len() / 2, solution.len() - 1] {
+            let mut changed = solution.clone();
+            changed[cell] = changed[cell] % size + 1;
+            agree(&changed);
+        }
+        for (a, b) in [(1, 2), (1, size), (2, size - 1)] {
+            let traded: Vec<u8> = solution
+                .iter()
+                .map(|&d| {
+                    if d == a {
+                        b
+                    } else if d == b {
+                        a
+                    } else {
+                        d
+                    }
+                })
+                .collect();
+            agree(&traded);
+        }
+    }
 }
 
 /// Runs the comparison on `count` random puzzles and checks that the mix
