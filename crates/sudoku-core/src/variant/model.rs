@@ -313,7 +313,7 @@ impl Model {
 /// bit each in a mask.
 const MOST_SURROUNDED_CELLS: usize = 32;
 
-/// `cage` with the rest of the smallest house holding it, and the cells
+/// `cage` with the rest of a house holding it, and the cells
 /// outside that see two or more of its cells (`sees`: a zeroed scratch
 /// mask a cell, left zeroed).
 fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>], sees: &mut [u32]) -> CageSum {
@@ -321,10 +321,10 @@ fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>], sees: &mut
     if cells.len() > MOST_SURROUNDED_CELLS {
         return cage;
     }
+    // Every house has `size` cells, so any that holds the cage will do.
     let complement: Vec<u16> = houses
         .iter()
-        .filter(|house| cells.iter().all(|cell| house.binary_search(cell).is_ok()))
-        .min_by_key(|house| house.len())
+        .find(|house| cells.iter().all(|cell| house.binary_search(cell).is_ok()))
         .map(|house| {
             house
                 .iter()
@@ -554,17 +554,22 @@ mod tests {
         Searcher::new(&model, || false).root().unwrap()
     }
 
-    /// A 4×4 with one cage, R1C1 + R1C2 = 3, propagated.
-    fn with_a_row_cage_of_three() -> Vec<u32> {
+    /// A grid of `size` with one summed cage over `cells`, propagated.
+    fn with_a_cage(size: usize, cells: &[usize], sum: u32) -> Vec<u32> {
         let cage = Cage {
-            cells: vec![0, 1],
-            sum: Some(3),
+            cells: cells.to_vec(),
+            sum: Some(sum),
         };
         propagated(PuzzleParts {
-            size: 4,
+            size,
             constraints: vec![cage.into()],
             ..PuzzleParts::default()
         })
+    }
+
+    /// A 4×4 with one cage, R1C1 + R1C2 = 3, propagated.
+    fn with_a_row_cage_of_three() -> Vec<u32> {
+        with_a_cage(4, &[0, 1], 3)
     }
 
     #[test]
@@ -586,28 +591,11 @@ mod tests {
         assert_eq!(masks[7], 0b110);
     }
 
-    /// A 9×9 with one summed cage over `names`, propagated.
-    fn with_a_cage(names: &[(usize, usize)], sum: u32) -> Vec<u32> {
-        let cells = names
-            .iter()
-            .map(|&(row, column)| row * 9 + column)
-            .collect();
-        let cage = Cage {
-            cells,
-            sum: Some(sum),
-        };
-        propagated(PuzzleParts {
-            size: 9,
-            constraints: vec![cage.into()],
-            ..PuzzleParts::default()
-        })
-    }
-
     #[test]
     fn a_digit_every_way_needs_leaves_the_cells_that_see_all_its_places() {
         // R1C3 + R1C4 + R2C4 = 6: 1, 2 and 3, in some order. R1C5 and
         // R1C6 see all three (the row, and the box of R1C4 and R2C4).
-        let masks = with_a_cage(&[(0, 2), (0, 3), (1, 3)], 6);
+        let masks = with_a_cage(9, &[2, 3, 12], 6);
         for cell in [4, 5] {
             assert_eq!(masks[cell] & 0b1110, 0, "R1C{}", cell + 1);
         }

@@ -118,21 +118,15 @@ fn one_cell_outies(
 ) -> Vec<UnionSum> {
     let size = puzzle.shape().size() as i64;
     let inside = |cell: &usize| house.contains(cell);
-    let mut covered = vec![false; puzzle.shape().cell_count()];
-    let mut caged_total = 0i64;
-    for &(cells, sum) in cages {
-        if cells.iter().all(inside) {
-            cells.iter().for_each(|&cell| covered[cell] = true);
-            caged_total += i64::from(sum);
-        }
-    }
+    let (covered, caged) = caged_within(puzzle, house, cages);
+    let caged_total = i64::from(caged);
     let mut sums = Vec::new();
     for &(cells, sum) in cages {
         let outside: Vec<usize> = cells.iter().copied().filter(|c| !inside(c)).collect();
         if outside.len() != 1 || cells.len() < 2 {
             continue;
         }
-        let rest: Vec<usize> = house
+        let mut rest: Vec<usize> = house
             .iter()
             .copied()
             .filter(|&cell| !covered[cell] && !cells.contains(&cell))
@@ -140,7 +134,6 @@ fn one_cell_outies(
         if rest.is_empty() || rest.len() + 1 > MOST_OUTIE_CELLS {
             continue;
         }
-        let mut rest = rest;
         rest.sort_unstable();
         sums.push(UnionSum {
             inside: rest,
@@ -149,6 +142,24 @@ fn one_cell_outies(
         });
     }
     sums
+}
+
+/// The cells of `house` that summed cages lying wholly in it cover (a
+/// flag a cell of the grid), and those cages' sums added up.
+fn caged_within(
+    puzzle: &VariantPuzzle,
+    house: &[usize],
+    cages: &[(&[usize], u32)],
+) -> (Vec<bool>, u32) {
+    let mut covered = vec![false; puzzle.shape().cell_count()];
+    let mut caged = 0;
+    for &(cells, sum) in cages {
+        if cells.iter().all(|cell| house.contains(cell)) {
+            cells.iter().for_each(|&cell| covered[cell] = true);
+            caged += sum;
+        }
+    }
+    (covered, caged)
 }
 
 fn house_remainders(
@@ -160,14 +171,7 @@ fn house_remainders(
     let total = size * (size + 1) / 2;
     let mut remainders = Vec::new();
     for house in houses {
-        let mut covered = vec![false; puzzle.shape().cell_count()];
-        let mut caged = 0;
-        for &(cells, sum) in cages {
-            if cells.iter().all(|cell| house.contains(cell)) {
-                cells.iter().for_each(|&cell| covered[cell] = true);
-                caged += sum;
-            }
-        }
+        let (covered, caged) = caged_within(puzzle, house, cages);
         let rest: Vec<usize> = house
             .iter()
             .copied()

@@ -6,7 +6,7 @@
 //! surviving set needs that one cell alone can take is placed there.
 //!
 //! Two things around the cage narrow it further, as a solver's eye would:
-//! - the rest of the smallest house the cage lies in (its complement)
+//! - the rest of a house the cage lies in (its complement)
 //!   holds exactly the house's digits the cage does not, so a digit the
 //!   complement cannot take must be in the cage's set, and a digit every
 //!   set needs leaves the complement;
@@ -45,7 +45,7 @@ impl CageSum {
         }
     }
 
-    /// The cage with the rest of the smallest house it lies in, and the
+    /// The cage with the rest of a house it lies in, and the
     /// cells outside that see several of its cells.
     pub fn surrounded(self, complement: &[u16], seers: Vec<(u16, u32)>) -> CageSum {
         let mut cells = self.cells[..self.cage_len].to_vec();
