@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::geometry::Shape;
 use super::puzzle::VariantPuzzle;
-use super::search::propagators::{CageSum, House, Intersection, Linear, Pair, Propagator};
+use super::search::propagators::{CageSum, House, Linear, Pair, Propagator};
 
 /// Most digit sets a cage's propagator keeps; a cage with more ways to
 /// make its sum (only possible on large grids) is narrowed by its bounds.
@@ -33,6 +33,9 @@ pub(crate) struct Model {
     pub propagators: Vec<Propagator>,
     /// For each cell, the propagators that read it.
     pub watchers: Vec<Box<[u32]>>,
+    /// For each cell, how much the rules on it weigh: where the search
+    /// starts branching, before it has learnt anything.
+    pub weights: Vec<u32>,
 }
 
 /// Two cells, smaller index first.
@@ -68,6 +71,7 @@ pub(crate) struct Builder<'p> {
     sums: Vec<PendingSum>,
     digit_sets: BTreeMap<(usize, u32), Option<Arc<[u32]>>>,
     others: Vec<Propagator>,
+    weights: Vec<u32>,
 }
 
 impl<'p> Builder<'p> {
@@ -92,6 +96,7 @@ impl<'p> Builder<'p> {
             sums: Vec::new(),
             digit_sets: BTreeMap::new(),
             others: Vec::new(),
+            weights: vec![0; shape.cell_count()],
         }
     }
 
@@ -107,6 +112,14 @@ impl<'p> Builder<'p> {
 
     /// `cells` hold distinct digits; `size` of them form a house.
     pub fn distinct(&mut self, cells: &[usize]) {
+        self.weigh(cells.iter().copied(), cells.len() as u32);
+        self.implied_distinct(cells);
+    }
+
+    /// `cells` hold distinct digits as a consequence of rules already
+    /// said (a thermometer's rising digits): the peers learn it, but the
+    /// rule adds no weight of its own.
+    pub fn implied_distinct(&mut self, cells: &[usize]) {
         for (i, &a) in cells.iter().enumerate() {
             for &b in &cells[i + 1..] {
                 self.peers[a].push(b as u16);
@@ -127,6 +140,7 @@ impl<'p> Builder<'p> {
     /// and `b`.
     pub fn relate(&mut self, a: usize, b: usize, allowed: impl Fn(u32, u32) -> bool) {
         let size = self.shape().size() as u32;
+        self.weigh([a, b], 2);
         // The table reads from the smaller cell to the larger.
         let swapped = a > b;
         let table = self
@@ -205,6 +219,7 @@ impl<'p> Builder<'p> {
             .clone();
         match sets {
             Some(sets) => {
+                self.weigh(cells.iter().copied(), sum_weight(size, cells.len()));
                 let cells = cells.iter().map(|&c| c as u16).collect();
                 self.others
                     .push(Propagator::Cage(CageSum::new(cells, sets)));
@@ -213,6 +228,13 @@ impl<'p> Builder<'p> {
                 let terms: Vec<_> = cells.iter().map(|&c| (c, 1)).collect();
                 self.linear(&terms, i64::from(sum));
             }
+        }
+    }
+
+    /// Adds `weight` to each of `cells`.
+    fn weigh(&mut self, cells: impl IntoIterator<Item = usize>, weight: u32) {
+        for cell in cells {
+            self.weights[cell] += weight;
         }
     }
 
@@ -247,8 +269,10 @@ impl<'p> Builder<'p> {
             true => meeting_houses(&self.houses, shape.cell_count()),
             false => Vec::new(),
         };
-        let mut propagators: Vec<Propagator> =
-            meetings.into_iter().map(Propagator::Intersection).collect();
+        let mut propagators: Vec<Propagator> = houses_that_meet(&self.houses, &meetings)
+            .into_iter()
+            .map(Propagator::House)
+            .collect();
         let mut sees = vec![0u32; shape.cell_count()];
         let others = self.others.into_iter().map(|propagator| match propagator {
             Propagator::Cage(cage) if derived => {
@@ -257,37 +281,34 @@ impl<'p> Builder<'p> {
             other => other,
         });
         let others: Vec<Propagator> = others.collect();
-        propagators.extend(
-            self.houses
-                .into_iter()
-                .map(|cells| Propagator::House(House::new(cells.into()))),
-        );
         for ((a, b), table) in self.relations {
-            propagators.push(Propagator::Pair(Pair::new(a, b, table)));
+            let pair = Pair::new(a, b, table);
+            let pair = match derived {
+                true => pair.with_seers(common_peers(&peers, a, b)),
+                false => pair,
+            };
+            propagators.push(Propagator::Pair(pair));
         }
         propagators.extend(others);
+        let mut weights = self.weights;
         for (terms, total, tight_only) in self.sums {
             let cliques = cliques(&terms, &peers);
             if tight_only && !is_tight(&cliques, total, shape.size() as i64) {
                 continue;
             }
-            propagators.push(Propagator::Linear(Linear::new(cliques, total)));
-        }
-        let mut watchers = vec![Vec::new(); shape.cell_count()];
-        for (index, propagator) in propagators.iter().enumerate() {
-            for &cell in propagator.cells() {
-                let list: &mut Vec<u32> = &mut watchers[usize::from(cell)];
-                if list.last() != Some(&(index as u32)) {
-                    list.push(index as u32);
-                }
+            let weight = sum_weight(shape.size() as u32, terms.len());
+            for &(cell, _) in &terms {
+                weights[usize::from(cell)] += weight;
             }
+            propagators.push(Propagator::Linear(Linear::new(cliques, total)));
         }
         Model {
             shape,
             start: self.start,
             peers,
+            watchers: watchers_of(&propagators, shape.cell_count()),
             propagators,
-            watchers: watchers.into_iter().map(Vec::into_boxed_slice).collect(),
+            weights,
         }
     }
 }
@@ -312,6 +333,22 @@ impl Model {
 /// Most cells a cage may have for the cells around it to be listed: one
 /// bit each in a mask.
 const MOST_SURROUNDED_CELLS: usize = 32;
+
+/// The cells that are peers of both `a` and `b`.
+fn common_peers(peers: &[Box<[u16]>], a: u16, b: u16) -> Vec<u16> {
+    let of_b = &peers[usize::from(b)];
+    peers[usize::from(a)]
+        .iter()
+        .copied()
+        .filter(|cell| of_b.binary_search(cell).is_ok())
+        .collect()
+}
+
+/// A sum's weight on each of its `len` cells: the fewer cells, the more
+/// it decides, and every sum weighs at least as much as a house's cell.
+fn sum_weight(size: u32, len: usize) -> u32 {
+    (2 * size).saturating_sub(len as u32).max(size)
+}
 
 /// `cage` with the rest of a house holding it, and the cells
 /// outside that see two or more of its cells (`sees`: a zeroed scratch
@@ -456,9 +493,35 @@ const MAX_MEETING_HOUSES: usize = 256;
 /// otherwise get millions. One left out loses speed, never a solution.
 const MAX_INTERSECTIONS: usize = 1024;
 
-/// For every two houses that share at least two cells but not all, the
-/// parts of each outside the other, up to the caps above.
-fn meeting_houses(houses: &[Vec<u16>], cell_count: usize) -> Vec<Intersection> {
+/// For each of `cell_count` cells, the propagators that read it.
+fn watchers_of(propagators: &[Propagator], cell_count: usize) -> Vec<Box<[u32]>> {
+    let mut watchers = vec![Vec::new(); cell_count];
+    for (index, propagator) in propagators.iter().enumerate() {
+        for &cell in propagator.cells() {
+            let list: &mut Vec<u32> = &mut watchers[usize::from(cell)];
+            if list.last() != Some(&(index as u32)) {
+                list.push(index as u32);
+            }
+        }
+    }
+    watchers.into_iter().map(Vec::into_boxed_slice).collect()
+}
+
+/// The houses, each knowing the houses it meets (`meetings`, by index).
+fn houses_that_meet(houses: &[Vec<u16>], meetings: &[(usize, usize)]) -> Vec<House> {
+    let mut built: Vec<House> = (houses.iter())
+        .map(|cells| House::new(cells.as_slice().into()))
+        .collect();
+    for &(a, b) in meetings {
+        built[a].meet(&houses[b]);
+        built[b].meet(&houses[a]);
+    }
+    built
+}
+
+/// Every two houses that share at least two cells but not all, by their
+/// index in `houses`, up to the caps above.
+fn meeting_houses(houses: &[Vec<u16>], cell_count: usize) -> Vec<(usize, usize)> {
     let houses = &houses[..houses.len().min(MAX_MEETING_HOUSES)];
     // Each house against those before it, so that the rows, columns and
     // regions (built first) meet each other before any extra house.
@@ -476,12 +539,7 @@ fn meeting_houses(houses: &[Vec<u16>], cell_count: usize) -> Vec<Intersection> {
                 if meetings.len() == MAX_INTERSECTIONS {
                     return meetings;
                 }
-                let outside =
-                    |a: &[u16], b: &[u16]| a.iter().copied().filter(|c| !b.contains(c)).collect();
-                meetings.push(Intersection::new(
-                    outside(house, &houses[earlier]),
-                    outside(&houses[earlier], house),
-                ));
+                meetings.push((index, earlier));
             }
         }
         for &cell in house {
@@ -583,6 +641,35 @@ mod tests {
     }
 
     #[test]
+    fn the_search_starts_where_the_rules_weigh_most() {
+        use crate::variant::constraints::Thermometer;
+        // A cage across two boxes and a thermometer of three cells.
+        let cage = Cage {
+            cells: vec![2, 3],
+            sum: Some(17),
+        };
+        let thermo = Thermometer {
+            cells: vec![72, 73, 74],
+        };
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 9,
+            constraints: vec![cage.into(), thermo.into()],
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        let weights = compile(&puzzle).weights;
+        // Three houses of nine cells.
+        assert_eq!(weights[40], 27);
+        // Its houses, the cage's own two cells, and its sum: a sum weighs
+        // twice the grid's size less its cells, so small cages most.
+        assert_eq!(weights[2], 27 + 2 + 16);
+        // A step of the thermometer weighs as a pair; that the steps
+        // rise, and so differ, adds nothing.
+        assert_eq!(weights[72], 27 + 2);
+        assert_eq!(weights[73], 27 + 2 + 2);
+    }
+
+    #[test]
     fn houses_that_meet_hold_the_same_digits_outside_each_other() {
         // R1C3 and R1C4 hold 3 and 4 (as above), so the rest of their box,
         // R2C3 and R2C4, holds 1 and 2: claiming, from the row to the box.
@@ -664,11 +751,13 @@ mod tests {
         })
         .unwrap();
         let model = compile(&puzzle);
-        let meetings = model
-            .propagators
-            .iter()
-            .filter(|p| matches!(p, Propagator::Intersection(_)))
-            .count();
+        let meetings = (model.propagators.iter())
+            .map(|p| match p {
+                Propagator::House(house) => house.meeting_count(),
+                _ => 0,
+            })
+            .sum::<usize>()
+            / 2;
         // 72 distinct regions would meet in 2556 pairs among themselves.
         assert!(meetings <= 1024, "{meetings}");
         // The rows, columns and boxes meet in 54 pairs, all kept.

@@ -29,6 +29,6 @@ impl Rule for Thermometer {
             builder.relate(step[0], step[1], |lower, higher| lower < higher);
         }
         // Rising digits differ, which the peers spread faster.
-        builder.distinct(&self.cells);
+        builder.implied_distinct(&self.cells);
     }
 }

@@ -28,6 +28,9 @@ const DECAY_EVERY: u32 = 1 << 14;
 pub(super) struct Choice {
     pub cell: usize,
     pub digit: u32,
+    /// The cell to blame when striking the digit fails: the other place
+    /// of a house digit, or `cell`.
+    pub other: usize,
 }
 
 /// The conflict scores and the houses a choice looks in.
@@ -45,26 +48,15 @@ pub(super) struct Chooser {
 
 impl Chooser {
     pub fn new(model: &Model) -> Chooser {
-        let mut scores = vec![0u32; model.shape.cell_count()];
-        let mut houses = Vec::new();
-        for propagator in &model.propagators {
-            let cells = match propagator {
-                // An intersection restates two houses already counted.
-                Propagator::Intersection(_) => &[],
-                // A cage's complement is its house's, already counted.
-                Propagator::Cage(cage) => cage.cage(),
-                _ => propagator.cells(),
-            };
-            for &cell in cells {
-                scores[usize::from(cell)] += cells.len() as u32;
-            }
-            if let Propagator::House(house) = propagator {
-                houses.push(house.cells().into());
-            }
-        }
-        for (score, peers) in scores.iter_mut().zip(&model.peers) {
-            *score += peers.len() as u32;
-        }
+        let scores = model.weights.clone();
+        let houses = model
+            .propagators
+            .iter()
+            .filter_map(|propagator| match propagator {
+                Propagator::House(house) => Some(house.cells().into()),
+                _ => None,
+            })
+            .collect();
         Chooser {
             scores,
             digit_scores: [0; 32],
@@ -121,11 +113,19 @@ impl Chooser {
         if !self.learning {
             let cell = fewest_candidates(masks)?;
             let digit = 1 << masks[cell].trailing_zeros();
-            return Some(Choice { cell, digit });
+            return Some(Choice {
+                cell,
+                digit,
+                other: cell,
+            });
         }
         let (cell, count) = self.best_cell(masks)?;
         let digit = 1 << masks[cell].trailing_zeros();
-        let choice = Choice { cell, digit };
+        let choice = Choice {
+            cell,
+            digit,
+            other: cell,
+        };
         if count == 2 || self.scores[cell] == 0 {
             return Some(choice);
         }
@@ -182,12 +182,16 @@ impl Chooser {
                 once |= mask;
             }
             for digit in digits_of(twice & !more).map(|d| 1u32 << d) {
-                let place = self.better_place(masks, house, digit);
+                let (place, other) = self.better_place(masks, house, digit);
                 let place_score = u64::from(self.scores[place]);
                 // place_score / 2 >= score / over
                 if place_score * over >= 2 * score {
                     (score, over) = (place_score, 2);
-                    found = Some(Choice { cell: place, digit });
+                    found = Some(Choice {
+                        cell: place,
+                        digit,
+                        other,
+                    });
                 }
             }
         }
@@ -196,7 +200,7 @@ impl Chooser {
 
     /// Of the two cells of `house` that may hold `digit`, the one that
     /// scores more (the first on a tie).
-    fn better_place(&self, masks: &[u32], house: &[u16], digit: u32) -> usize {
+    fn better_place(&self, masks: &[u32], house: &[u16], digit: u32) -> (usize, usize) {
         let mut places = house
             .iter()
             .map(|&cell| usize::from(cell))
@@ -204,9 +208,9 @@ impl Chooser {
         let first = places.next().expect("a digit with two places");
         let second = places.next().expect("a digit with two places");
         if self.scores[second] > self.scores[first] {
-            second
+            (second, first)
         } else {
-            first
+            (first, second)
         }
     }
 }
@@ -226,4 +230,45 @@ fn fewest_candidates(masks: &[u32]) -> Option<usize> {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::PuzzleParts;
+    use crate::variant::compile::compile;
+    use crate::variant::puzzle::VariantPuzzle;
+
+    #[test]
+    fn a_house_digit_names_its_other_place_to_blame_when_striking_fails() {
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 4,
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        let model = compile(&puzzle);
+        let chooser = Chooser::new(&model);
+        // Every cell open; R1C1 and R1C2 cannot hold 4, so the row's 4
+        // has two places left, R1C3 and R1C4.
+        let mut masks = vec![0b11110; 16];
+        masks[0] = 0b01110;
+        masks[1] = 0b01110;
+        let choice = chooser.choose(&masks).unwrap();
+        assert_ne!(choice.other, choice.cell);
+        let digit = choice.digit;
+        assert_eq!(masks[choice.cell] & digit, digit);
+        assert_eq!(masks[choice.other] & digit, digit);
+        // The two places share a house where the digit has no other.
+        let shares = |house: &[u16]| {
+            let places: Vec<usize> = (house.iter().map(|&c| usize::from(c)))
+                .filter(|&c| masks[c] & digit != 0)
+                .collect();
+            places.len() == 2 && places.contains(&choice.cell) && places.contains(&choice.other)
+        };
+        assert!(chooser.houses.iter().any(|house| shares(house)));
+        // A cell of two candidates is its own other place.
+        masks[5] = 0b00110;
+        let choice = chooser.choose(&masks).unwrap();
+        assert_eq!((choice.cell, choice.other), (5, 5));
+    }
 }

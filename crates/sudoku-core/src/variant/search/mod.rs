@@ -12,7 +12,6 @@ mod cage;
 mod choice;
 mod engine;
 mod house;
-mod intersection;
 mod linear;
 mod narrowing;
 mod pair;
@@ -112,7 +111,7 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
         found: &mut Vec<Vec<u8>>,
     ) -> Result<(), Stopped> {
         loop {
-            let Some(Choice { cell, digit }) = self.chooser.choose(&masks) else {
+            let Some(Choice { cell, digit, other }) = self.chooser.choose(&masks) else {
                 let digits: Vec<u8> = masks.iter().map(|m| m.trailing_zeros() as u8).collect();
                 // Propagation placed every cell; the model's own check
                 // guards against a propagator that let a broken rule by.
@@ -137,7 +136,7 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
             match self.narrowed(masks, cell, !digit) {
                 Some(rest) => masks = rest,
                 None => {
-                    self.chooser.conflict(cell, digit);
+                    self.chooser.conflict(other, digit);
                     return Ok(());
                 }
             }

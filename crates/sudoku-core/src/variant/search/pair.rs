@@ -9,6 +9,9 @@ use super::narrowing::{Contradiction, Narrowing, digits_of};
 #[derive(Debug, Clone)]
 pub(crate) struct Pair {
     cells: [u16; 2],
+    /// The cells that see both, when the relation can force a digit into
+    /// one of the two (it is not transitive); empty otherwise.
+    seers: Box<[u16]>,
     /// `forward[x]`: the digits the second cell may hold when the first
     /// holds `x`.
     forward: Box<[u32]>,
@@ -28,9 +31,30 @@ impl Pair {
         }
         Pair {
             cells: [first, second],
+            seers: Box::new([]),
             forward: forward.into(),
             backward: backward.into(),
         }
+    }
+
+    /// The pair, striking from `seers` (cells that see both of its
+    /// cells) any digit the relation forces into one of the two.
+    pub fn with_seers(mut self, seers: Vec<u16>) -> Pair {
+        if !self.is_transitive() {
+            self.seers = seers.into();
+        }
+        self
+    }
+
+    /// True when x~y and y~z always give x~z (as `<` does): then no digit
+    /// is ever forced into one of the pair, and the check is skipped.
+    fn is_transitive(&self) -> bool {
+        let table = &self.forward;
+        (1..table.len()).all(|x| {
+            digits_of(table[x])
+                .filter(|&y| (y as usize) < table.len())
+                .all(|y| table[y as usize] & !table[x] & !1 == 0)
+        })
     }
 
     pub fn cells(&self) -> &[u16] {
@@ -40,7 +64,35 @@ impl Pair {
     pub fn propagate(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
         let [first, second] = self.cells;
         grid.narrow(second, supported(&self.forward, grid.mask(first)))?;
-        grid.narrow(first, supported(&self.backward, grid.mask(second)))
+        grid.narrow(first, supported(&self.backward, grid.mask(second)))?;
+        if self.seers.is_empty() {
+            return Ok(());
+        }
+        let forced = self.forced(grid.mask(first), grid.mask(second));
+        if forced != 0 {
+            for &cell in self.seers.iter() {
+                grid.narrow(cell, !forced)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The digits that must stand in one of the two cells, holding
+    /// `first` and `second`: a digit `v` such that no allowed pair leaves
+    /// both cells without it.
+    fn forced(&self, first: u32, second: u32) -> u32 {
+        if first.is_power_of_two() || second.is_power_of_two() {
+            // A placed digit is struck from its peers already.
+            return 0;
+        }
+        let mut forced = 0;
+        for digit in digits_of(first & second).map(|d| 1u32 << d) {
+            let others = supported(&self.forward, first & !digit) & second;
+            if others == digit {
+                forced |= digit;
+            }
+        }
+        forced
     }
 
     pub fn accepts(&self, masks: &[u32]) -> bool {
@@ -55,4 +107,63 @@ impl Pair {
 /// The digits `table` allows beside any digit of `mask`.
 fn supported(table: &[u32], mask: u32) -> u32 {
     digits_of(mask).fold(0, |allowed, digit| allowed | table[digit as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::search::narrowing::Queue;
+
+    /// The table of `allowed` on 1 to 9, from the first cell to the second.
+    fn table(allowed: impl Fn(u32, u32) -> bool) -> Vec<u32> {
+        (0..=9)
+            .map(|x| {
+                (1..=9)
+                    .filter(|&y| allowed(x, y))
+                    .fold(0, |m, y| m | 1 << y)
+            })
+            .collect()
+    }
+
+    fn digits(list: &[u32]) -> u32 {
+        list.iter().fold(0, |mask, &d| mask | 1 << d)
+    }
+
+    /// `masks` narrowed by `pair`, or `None` on a contradiction.
+    fn narrowed(pair: &Pair, mut masks: Vec<u32>) -> Option<Vec<u32>> {
+        let mut queue = Queue::new(masks.len(), 0);
+        let mut grid = Narrowing {
+            masks: &mut masks,
+            queue: &mut queue,
+            all_digits: digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]),
+        };
+        pair.propagate(&mut grid).ok()?;
+        Some(masks)
+    }
+
+    #[test]
+    fn a_digit_one_of_the_pair_must_hold_leaves_the_cells_that_see_both() {
+        // A white dot on cells 0 and 1, holding 3 or 4 and 4 or 5: 3
+        // beside 4, or 4 beside 5. Either way one of them holds 4, so
+        // cells 2 and 3, which see both, do not.
+        let dot = Pair::new(0, 1, table(|x, y| x.abs_diff(y) == 1)).with_seers(vec![2, 3]);
+        let all = digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        let masks = vec![digits(&[3, 4]), digits(&[4, 5]), all, all];
+        let masks = narrowed(&dot, masks).unwrap();
+        assert_eq!(masks[2], all & !digits(&[4]));
+        assert_eq!(masks[3], all & !digits(&[4]));
+        // With 3 or 4 beside 2 or 4, no digit is bound to the pair.
+        let masks = vec![digits(&[3, 4]), digits(&[2, 4]), all, all];
+        let masks = narrowed(&dot, masks).unwrap();
+        assert_eq!(masks[2], all);
+    }
+
+    #[test]
+    fn an_order_binds_no_digit_to_the_pair_and_is_not_checked() {
+        let rising = Pair::new(0, 1, table(|x, y| x < y));
+        assert!(rising.is_transitive());
+        assert!(rising.with_seers(vec![2]).seers.is_empty());
+        let dot = Pair::new(0, 1, table(|x, y| x.abs_diff(y) == 1));
+        assert!(!dot.is_transitive());
+    }
 }

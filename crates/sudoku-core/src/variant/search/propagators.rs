@@ -8,7 +8,6 @@
 
 pub(crate) use super::cage::CageSum;
 pub(crate) use super::house::House;
-pub(crate) use super::intersection::Intersection;
 pub(crate) use super::linear::Linear;
 pub(crate) use super::pair::Pair;
 
@@ -25,8 +24,6 @@ pub(crate) enum Propagator {
     Linear(Linear),
     /// Distinct digits with a fixed sum, by the digit sets that make it.
     Cage(CageSum),
-    /// Two houses that meet: their outer parts hold the same digits.
-    Intersection(Intersection),
 }
 
 impl Propagator {
@@ -37,7 +34,6 @@ impl Propagator {
             Propagator::Pair(pair) => pair.cells(),
             Propagator::Linear(linear) => linear.cells(),
             Propagator::Cage(cage) => cage.cells(),
-            Propagator::Intersection(meeting) => meeting.cells(),
         }
     }
 
@@ -48,7 +44,6 @@ impl Propagator {
             Propagator::Pair(pair) => pair.propagate(grid),
             Propagator::Linear(linear) => linear.propagate(grid),
             Propagator::Cage(cage) => cage.propagate(grid),
-            Propagator::Intersection(meeting) => meeting.propagate(grid),
         }
     }
 
@@ -59,7 +54,6 @@ impl Propagator {
             Propagator::Pair(pair) => pair.accepts(masks),
             Propagator::Linear(linear) => linear.accepts(masks),
             Propagator::Cage(cage) => cage.accepts(masks),
-            Propagator::Intersection(meeting) => meeting.accepts(masks),
         }
     }
 }
