@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 use super::narrowing::{Contradiction, Narrowing, digits_of};
 
+/// Most cells a cage may have: its digits differ, and grids go to 25.
+const MOST_CAGE_CELLS: usize = 32;
+
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]
 pub(crate) struct CageSum {
@@ -37,6 +40,7 @@ pub(crate) struct CageSum {
 impl CageSum {
     /// A cage with no surroundings known yet.
     pub fn new(cells: Box<[u16]>, sets: Arc<[u32]>) -> CageSum {
+        assert!(cells.len() <= MOST_CAGE_CELLS, "a cage of distinct digits");
         CageSum {
             cage_len: cells.len(),
             cells,
@@ -69,13 +73,16 @@ impl CageSum {
 
     pub fn propagate(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
         let (cage, complement) = self.cells.split_at(self.cage_len);
+        // The cage cells' candidates, kept in step with what is narrowed.
+        let mut masks = [0u32; MOST_CAGE_CELLS];
+        let masks = &mut masks[..cage.len()];
         let mut union = 0;
         let mut placed = 0;
-        for &cell in cage {
-            let mask = grid.mask(cell);
-            union |= mask;
+        for (mask, &cell) in masks.iter_mut().zip(cage) {
+            *mask = grid.mask(cell);
+            union |= *mask;
             if mask.is_power_of_two() {
-                placed |= mask;
+                placed |= *mask;
             }
         }
         // The digits of the house the complement cannot hold.
@@ -89,7 +96,7 @@ impl CageSum {
             let fits = set & placed == placed
                 && set & !union == 0
                 && set & must == must
-                && cage.iter().all(|&cell| grid.mask(cell) & set != 0);
+                && masks.iter().all(|&mask| mask & set != 0);
             if fits {
                 allowed |= set;
                 needed &= set;
@@ -98,33 +105,30 @@ impl CageSum {
         if allowed == 0 {
             return Err(Contradiction);
         }
-        for &cell in cage {
+        for (mask, &cell) in masks.iter_mut().zip(cage) {
             grid.narrow(cell, allowed)?;
+            *mask &= allowed;
         }
         for &cell in complement {
             grid.narrow(cell, !needed)?;
         }
-        self.place_needed(grid, needed & !placed)?;
-        self.strike_from_seers(grid, needed & !placed)
+        self.place_needed(grid, masks, needed & !placed)?;
+        self.strike_from_seers(grid, masks, needed & !placed)
     }
 
     /// Strikes each needed digit from the cells outside that see every
-    /// cage cell still able to take it.
+    /// cage cell still able to take it (`masks`: the cage cells').
     fn strike_from_seers(
         &self,
         grid: &mut Narrowing<'_>,
+        masks: &[u32],
         needed: u32,
     ) -> Result<(), Contradiction> {
         if self.seers.is_empty() {
             return Ok(());
         }
         for digit in digits_of(needed).map(|d| 1u32 << d) {
-            let places = self
-                .cage()
-                .iter()
-                .enumerate()
-                .filter(|&(_, &cell)| grid.mask(cell) & digit != 0)
-                .fold(0u32, |places, (i, _)| places | 1 << i);
+            let places = places_of(masks, digit);
             if places.count_ones() < 2 {
                 continue;
             }
@@ -137,17 +141,23 @@ impl CageSum {
         Ok(())
     }
 
-    /// Places each needed digit that one cell alone can still take.
-    fn place_needed(&self, grid: &mut Narrowing<'_>, needed: u32) -> Result<(), Contradiction> {
+    /// Places each needed digit that one cell alone can still take
+    /// (`masks`: the cage cells', updated).
+    fn place_needed(
+        &self,
+        grid: &mut Narrowing<'_>,
+        masks: &mut [u32],
+        needed: u32,
+    ) -> Result<(), Contradiction> {
         for digit in digits_of(needed).map(|d| 1 << d) {
-            let mut places = self
-                .cage()
-                .iter()
-                .copied()
-                .filter(|&c| grid.mask(c) & digit != 0);
-            match (places.next(), places.next()) {
-                (None, _) => return Err(Contradiction),
-                (Some(cell), None) => grid.narrow(cell, digit)?,
+            let places = places_of(masks, digit);
+            match places.count_ones() {
+                0 => return Err(Contradiction),
+                1 => {
+                    let index = places.trailing_zeros() as usize;
+                    grid.narrow(self.cells[index], digit)?;
+                    masks[index] &= digit;
+                }
                 _ => {}
             }
         }
@@ -161,4 +171,11 @@ impl CageSum {
             .fold(0, |seen, &c| seen | masks[usize::from(c)]);
         self.sets.contains(&digits) && digits.count_ones() as usize == self.cage_len
     }
+}
+
+/// The positions (bit `i` for the `i`th) of the masks holding `digit`.
+fn places_of(masks: &[u32], digit: u32) -> u32 {
+    (masks.iter().enumerate())
+        .filter(|&(_, &mask)| mask & digit != 0)
+        .fold(0, |places, (i, _)| places | 1 << i)
 }

@@ -83,6 +83,7 @@ impl Linear {
             }
             let (least, most) = bounds.range(cells.len(), None)?;
             let (own_low, own_high) = weighted(weight, least, most);
+            let rest_of_union = RestOfUnion::new(bounds.union, cells.len() - 1);
             for &cell in cells {
                 let mask = grid.mask(cell);
                 // The rest of the clique, this cell apart.
@@ -90,8 +91,8 @@ impl Linear {
                 let mut keep = 0;
                 for digit in digits_of(mask) {
                     // The rest of the clique, with this digit here.
-                    let rest = others.range(cells.len() - 1, Some(digit as u8));
-                    let Ok((least, most)) = rest else { continue };
+                    let (least, most) = rest_of_union.without(digit);
+                    let (least, most) = (least.max(others.smallest), most.min(others.largest));
                     let (rest_low, rest_high) = weighted(weight, least, most);
                     let own = weight * i64::from(digit);
                     let with_low = low - own_low + own + rest_low;
@@ -197,6 +198,58 @@ impl CliqueBounds {
             distinct_least.max(self.smallest),
             distinct_most.min(self.largest),
         ))
+    }
+}
+
+/// The least and most `count` distinct digits of a clique's union can sum
+/// to with one digit of the union taken out, for any digit: the union has
+/// more than `count` digits, so the answer is the `count` smallest (or
+/// largest), or those and the next, less the digit if it is among them.
+struct RestOfUnion {
+    smallest: i64,
+    smallest_and_next: i64,
+    /// The largest of the `count` smallest digits (0 if `count` is 0).
+    last_small: u32,
+    largest: i64,
+    largest_and_next: i64,
+    /// The smallest of the `count` largest digits (32 if `count` is 0).
+    last_large: u32,
+}
+
+impl RestOfUnion {
+    fn new(union: u32, count: usize) -> RestOfUnion {
+        let (mut low, mut high) = (union, union);
+        let (mut smallest, mut largest) = (0, 0);
+        let (mut last_small, mut last_large) = (0, 32);
+        for _ in 0..count {
+            last_small = low.trailing_zeros();
+            low &= low - 1;
+            smallest += i64::from(last_small);
+            last_large = 31 - high.leading_zeros();
+            high &= !(1 << last_large);
+            largest += i64::from(last_large);
+        }
+        RestOfUnion {
+            smallest,
+            smallest_and_next: smallest + i64::from(low.trailing_zeros()),
+            last_small,
+            largest,
+            largest_and_next: largest + i64::from(31 - high.leading_zeros()),
+            last_large,
+        }
+    }
+
+    /// The bounds without `digit`, a digit of the union.
+    fn without(&self, digit: u32) -> (i64, i64) {
+        let least = match digit <= self.last_small && self.last_small != 0 {
+            true => self.smallest_and_next - i64::from(digit),
+            false => self.smallest,
+        };
+        let most = match digit >= self.last_large {
+            true => self.largest_and_next - i64::from(digit),
+            false => self.largest,
+        };
+        (least, most)
     }
 }
 
@@ -328,6 +381,21 @@ mod tests {
 
     fn digits(list: &[u32]) -> u32 {
         list.iter().fold(0, |mask, &d| mask | 1 << d)
+    }
+
+    #[test]
+    fn the_rest_of_a_union_is_bounded_as_if_summed_afresh() {
+        // Every union of digits 1 to 9, every count it can spare one digit
+        // for, every digit taken out.
+        for union in (0u32..1 << 9).map(|bits| bits << 1) {
+            for count in 0..union.count_ones() as usize {
+                let rest = RestOfUnion::new(union, count);
+                for digit in digits_of(union) {
+                    let fresh = extreme_sums(union & !(1 << digit), count);
+                    assert_eq!(rest.without(digit), fresh, "{union:b} {count} {digit}");
+                }
+            }
+        }
     }
 
     #[test]
