@@ -8,7 +8,8 @@
 //! ([`Builder::restrict`]). The builder merges what they say: the pairs
 //! that must differ become one peer list a cell, two relations on one pair
 //! become one table, a group of `size` distinct cells becomes a house that
-//! looks for hidden singles. The search then knows nothing of kinds.
+//! looks for hidden singles and, where it meets another house, points and
+//! claims. The search then knows nothing of kinds.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -488,10 +489,10 @@ fn first_fit_cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16
 /// diagonals and other extra houses, a few dozen in real puzzles.
 const MAX_MEETING_HOUSES: usize = 256;
 
-/// Most intersections kept. The rows, columns and standard boxes meet in
+/// Most meetings of two houses kept. The rows, columns and standard boxes meet in
 /// 250 pairs on 25×25; a puzzle of thousands of extra regions would
 /// otherwise get millions. One left out loses speed, never a solution.
-const MAX_INTERSECTIONS: usize = 1024;
+const MAX_MEETINGS: usize = 1024;
 
 /// For each of `cell_count` cells, the propagators that read it.
 fn watchers_of(propagators: &[Propagator], cell_count: usize) -> Vec<Box<[u32]>> {
@@ -536,7 +537,7 @@ fn meeting_houses(houses: &[Vec<u16>], cell_count: usize) -> Vec<(usize, usize)>
         }
         for (earlier, &count) in shared.iter().enumerate() {
             if count >= 2 && count < house.len() {
-                if meetings.len() == MAX_INTERSECTIONS {
+                if meetings.len() == MAX_MEETINGS {
                     return meetings;
                 }
                 meetings.push((index, earlier));
@@ -734,7 +735,7 @@ mod tests {
     }
 
     #[test]
-    fn thousands_of_extra_regions_meet_in_a_bounded_number_of_intersections() {
+    fn thousands_of_extra_regions_meet_in_a_bounded_number_of_meetings() {
         use crate::variant::constraints::ExtraRegion;
         // Each region holds R1C1 and R1C2 and seven cells of its own choice.
         let regions = (0..2000).map(|i| {

@@ -1,7 +1,8 @@
 //! Where the search branches next, learnt from where it fails.
 //!
 //! Each cell keeps a conflict score: it starts at the cell's weight in the
-//! model (how many rules read it, counted by their cells) and grows by one
+//! model (what the rules on it weigh, as the builder records them) and
+//! grows by one
 //! each time placing a digit there ends in a contradiction. The search
 //! branches on the unplaced cell with the highest score per candidate, so
 //! that it goes back to the cells whose choices decide the puzzle, rather

@@ -13,8 +13,9 @@
 
 use super::narrowing::{Contradiction, Narrowing, digits_of};
 
-/// Most cells a house may have: one bit each in a position mask.
-pub(crate) const MOST_HOUSE_CELLS: usize = 32;
+/// Most cells a house may have: one bit each in a position mask (grids
+/// go to 25).
+const MOST_HOUSE_CELLS: usize = 32;
 
 /// `size` distinct cells, so each digit exactly once.
 #[derive(Debug, Clone)]
@@ -33,7 +34,10 @@ struct Meeting {
 
 impl House {
     pub fn new(cells: Box<[u16]>) -> House {
-        debug_assert!(cells.len() <= MOST_HOUSE_CELLS);
+        assert!(
+            cells.len() <= MOST_HOUSE_CELLS,
+            "a house of distinct digits"
+        );
         House {
             cells,
             meetings: Vec::new(),

@@ -218,6 +218,7 @@ struct RestOfUnion {
 
 impl RestOfUnion {
     fn new(union: u32, count: usize) -> RestOfUnion {
+        debug_assert!(count < union.count_ones() as usize, "a digit to spare");
         let (mut low, mut high) = (union, union);
         let (mut smallest, mut largest) = (0, 0);
         let (mut last_small, mut last_large) = (0, 32);
@@ -241,7 +242,9 @@ impl RestOfUnion {
 
     /// The bounds without `digit`, a digit of the union.
     fn without(&self, digit: u32) -> (i64, i64) {
-        let least = match digit <= self.last_small && self.last_small != 0 {
+        // Digits start at 1, so with `count` 0 (`last_small` 0, `last_large`
+        // 32) neither test holds.
+        let least = match digit <= self.last_small {
             true => self.smallest_and_next - i64::from(digit),
             false => self.smallest,
         };
@@ -385,9 +388,11 @@ mod tests {
 
     #[test]
     fn the_rest_of_a_union_is_bounded_as_if_summed_afresh() {
-        // Every union of digits 1 to 9, every count it can spare one digit
-        // for, every digit taken out.
-        for union in (0u32..1 << 9).map(|bits| bits << 1) {
+        // Every union of digits 1 to 9, and a sample of those of 1 to 25;
+        // every count it can spare one digit for, every digit taken out.
+        let small = (0u32..1 << 9).map(|bits| bits << 1);
+        let large = (0u32..1 << 25).step_by(100_003).map(|bits| bits << 1);
+        for union in small.chain(large) {
             for count in 0..union.count_ones() as usize {
                 let rest = RestOfUnion::new(union, count);
                 for digit in digits_of(union) {
