@@ -143,20 +143,13 @@ impl House {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::search::narrowing::Queue;
+    use crate::variant::search::narrowing::testing;
 
     const ALL: u32 = 0b11110;
 
     /// `masks` narrowed by `house`, or `None` on a contradiction.
-    fn narrowed(house: &House, mut masks: Vec<u32>) -> Option<Vec<u32>> {
-        let mut queue = Queue::new(masks.len(), 0);
-        let mut grid = Narrowing {
-            masks: &mut masks,
-            queue: &mut queue,
-            all_digits: ALL,
-        };
-        house.propagate(&mut grid).ok()?;
-        Some(masks)
+    fn narrowed(house: &House, masks: Vec<u32>) -> Option<Vec<u32>> {
+        testing::narrowed(masks, ALL, |grid| house.propagate(grid))
     }
 
     #[test]

@@ -368,22 +368,11 @@ fn digit_for(value: i64, weight: i64, mask: u32) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::search::narrowing::Queue;
+    use crate::variant::search::narrowing::testing::{self, digits};
 
     /// `masks` narrowed by `linear`, or `None` on a contradiction.
-    fn narrowed(linear: &Linear, mut masks: Vec<u32>) -> Option<Vec<u32>> {
-        let mut queue = Queue::new(masks.len(), 0);
-        let mut grid = Narrowing {
-            masks: &mut masks,
-            queue: &mut queue,
-            all_digits: 0b11_1111_1110,
-        };
-        linear.propagate(&mut grid).ok()?;
-        Some(masks)
-    }
-
-    fn digits(list: &[u32]) -> u32 {
-        list.iter().fold(0, |mask, &d| mask | 1 << d)
+    fn narrowed(linear: &Linear, masks: Vec<u32>) -> Option<Vec<u32>> {
+        testing::narrowed(masks, 0b11_1111_1110, |grid| linear.propagate(grid))
     }
 
     #[test]

@@ -108,3 +108,31 @@ impl Queue {
         }
     }
 }
+
+/// What propagator tests share: masks narrowed in isolation.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Contradiction, Narrowing, Queue};
+
+    /// The mask of the digits in `list`.
+    pub fn digits(list: &[u32]) -> u32 {
+        list.iter().fold(0, |mask, &d| mask | 1 << d)
+    }
+
+    /// `masks` narrowed by `propagate` (a propagator run once, on a grid
+    /// whose digits are `all_digits`), or `None` on a contradiction.
+    pub fn narrowed(
+        mut masks: Vec<u32>,
+        all_digits: u32,
+        propagate: impl FnOnce(&mut Narrowing<'_>) -> Result<(), Contradiction>,
+    ) -> Option<Vec<u32>> {
+        let mut queue = Queue::new(masks.len(), 0);
+        let mut grid = Narrowing {
+            masks: &mut masks,
+            queue: &mut queue,
+            all_digits,
+        };
+        propagate(&mut grid).ok()?;
+        Some(masks)
+    }
+}

@@ -112,7 +112,7 @@ fn supported(table: &[u32], mask: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::search::narrowing::Queue;
+    use crate::variant::search::narrowing::testing::{self, digits};
 
     /// The table of `allowed` on 1 to 9, from the first cell to the second.
     fn table(allowed: impl Fn(u32, u32) -> bool) -> Vec<u32> {
@@ -125,20 +125,10 @@ mod tests {
             .collect()
     }
 
-    fn digits(list: &[u32]) -> u32 {
-        list.iter().fold(0, |mask, &d| mask | 1 << d)
-    }
-
     /// `masks` narrowed by `pair`, or `None` on a contradiction.
-    fn narrowed(pair: &Pair, mut masks: Vec<u32>) -> Option<Vec<u32>> {
-        let mut queue = Queue::new(masks.len(), 0);
-        let mut grid = Narrowing {
-            masks: &mut masks,
-            queue: &mut queue,
-            all_digits: digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]),
-        };
-        pair.propagate(&mut grid).ok()?;
-        Some(masks)
+    fn narrowed(pair: &Pair, masks: Vec<u32>) -> Option<Vec<u32>> {
+        let all = digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        testing::narrowed(masks, all, |grid| pair.propagate(grid))
     }
 
     #[test]
