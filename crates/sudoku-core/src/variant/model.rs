@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::geometry::Shape;
 use super::puzzle::VariantPuzzle;
-use super::search::propagators::{CageSum, House, Linear, Pair, Propagator};
+use super::search::propagators::{CageSum, House, Linear, MOST_CAGE_CELLS, Pair, Propagator};
 
 /// Most digit sets a cage's propagator keeps; a cage with more ways to
 /// make its sum (only possible on large grids) is narrowed by its bounds.
@@ -113,7 +113,7 @@ impl<'p> Builder<'p> {
 
     /// `cells` hold distinct digits; `size` of them form a house.
     pub fn distinct(&mut self, cells: &[usize]) {
-        self.weigh(cells.iter().copied(), cells.len() as u32);
+        weigh(&mut self.weights, cells.iter().copied(), cells.len() as u32);
         self.implied_distinct(cells);
     }
 
@@ -141,7 +141,7 @@ impl<'p> Builder<'p> {
     /// and `b`.
     pub fn relate(&mut self, a: usize, b: usize, allowed: impl Fn(u32, u32) -> bool) {
         let size = self.shape().size() as u32;
-        self.weigh([a, b], 2);
+        weigh(&mut self.weights, [a, b], 2);
         // The table reads from the smaller cell to the larger.
         let swapped = a > b;
         let table = self
@@ -220,7 +220,8 @@ impl<'p> Builder<'p> {
             .clone();
         match sets {
             Some(sets) => {
-                self.weigh(cells.iter().copied(), sum_weight(size, cells.len()));
+                let weight = sum_weight(size, cells.len());
+                weigh(&mut self.weights, cells.iter().copied(), weight);
                 let cells = cells.iter().map(|&c| c as u16).collect();
                 self.others
                     .push(Propagator::Cage(CageSum::new(cells, sets)));
@@ -229,13 +230,6 @@ impl<'p> Builder<'p> {
                 let terms: Vec<_> = cells.iter().map(|&c| (c, 1)).collect();
                 self.linear(&terms, i64::from(sum));
             }
-        }
-    }
-
-    /// Adds `weight` to each of `cells`.
-    fn weigh(&mut self, cells: impl IntoIterator<Item = usize>, weight: u32) {
-        for cell in cells {
-            self.weights[cell] += weight;
         }
     }
 
@@ -298,9 +292,11 @@ impl<'p> Builder<'p> {
                 continue;
             }
             let weight = sum_weight(shape.size() as u32, terms.len());
-            for &(cell, _) in &terms {
-                weights[usize::from(cell)] += weight;
-            }
+            weigh(
+                &mut weights,
+                terms.iter().map(|&(c, _)| usize::from(c)),
+                weight,
+            );
             propagators.push(Propagator::Linear(Linear::new(cliques, total)));
         }
         Model {
@@ -331,10 +327,6 @@ impl Model {
     }
 }
 
-/// Most cells a cage may have for the cells around it to be listed: one
-/// bit each in a mask.
-const MOST_SURROUNDED_CELLS: usize = 32;
-
 /// The cells that are peers of both `a` and `b`.
 fn common_peers(peers: &[Box<[u16]>], a: u16, b: u16) -> Vec<u16> {
     let of_b = &peers[usize::from(b)];
@@ -343,6 +335,13 @@ fn common_peers(peers: &[Box<[u16]>], a: u16, b: u16) -> Vec<u16> {
         .copied()
         .filter(|cell| of_b.binary_search(cell).is_ok())
         .collect()
+}
+
+/// Adds `weight` to each of `cells` in `weights`.
+fn weigh(weights: &mut [u32], cells: impl IntoIterator<Item = usize>, weight: u32) {
+    for cell in cells {
+        weights[cell] += weight;
+    }
 }
 
 /// A sum's weight on each of its `len` cells: the fewer cells, the more
@@ -356,9 +355,8 @@ fn sum_weight(size: u32, len: usize) -> u32 {
 /// mask a cell, left zeroed).
 fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>], sees: &mut [u32]) -> CageSum {
     let cells = cage.cage().to_vec();
-    if cells.len() > MOST_SURROUNDED_CELLS {
-        return cage;
-    }
+    // One bit a cage cell in `sees`.
+    debug_assert!(cells.len() <= MOST_CAGE_CELLS);
     // Every house has `size` cells, so any that holds the cage will do.
     let complement: Vec<u16> = houses
         .iter()
@@ -489,9 +487,10 @@ fn first_fit_cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16
 /// diagonals and other extra houses, a few dozen in real puzzles.
 const MAX_MEETING_HOUSES: usize = 256;
 
-/// Most meetings of two houses kept. The rows, columns and standard boxes meet in
-/// 250 pairs on 25×25; a puzzle of thousands of extra regions would
-/// otherwise get millions. One left out loses speed, never a solution.
+/// Most meetings of two houses kept. The rows, columns and standard boxes
+/// meet in 250 pairs on 25×25; a puzzle of thousands of extra regions
+/// would otherwise get millions. One left out loses speed, never a
+/// solution.
 const MAX_MEETINGS: usize = 1024;
 
 /// For each of `cell_count` cells, the propagators that read it.

@@ -19,8 +19,9 @@ use std::sync::Arc;
 
 use super::narrowing::{Contradiction, Narrowing, digits_of};
 
-/// Most cells a cage may have: its digits differ, and grids go to 25.
-const MOST_CAGE_CELLS: usize = 32;
+/// Most cells a cage may have: its digits differ, and grids go to 25. Its
+/// cells fit one bit each in a mask, as its seers record them.
+pub(crate) const MOST_CAGE_CELLS: usize = 32;
 
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]

@@ -2,13 +2,12 @@
 //!
 //! Each cell keeps a conflict score: it starts at the cell's weight in the
 //! model (what the rules on it weigh, as the builder records them) and
-//! grows by one
-//! each time placing a digit there ends in a contradiction. The search
-//! branches on the unplaced cell with the highest score per candidate, so
-//! that it goes back to the cells whose choices decide the puzzle, rather
-//! than to whichever cell has fewest candidates. Scores are halved every
-//! few thousand conflicts, so they follow the part of the grid the search
-//! is in. On hard thermos and killers this cuts the guesses many times
+//! grows by one each time placing a digit there ends in a contradiction.
+//! The search branches on the unplaced cell with the highest score per
+//! candidate, so that it goes back to the cells whose choices decide the
+//! puzzle, rather than to whichever cell has fewest candidates. Scores are
+//! halved every few thousand conflicts, so they follow the part of the grid
+//! the search is in. On hard thermos and killers this cuts the guesses many times
 //! over, the Interactive Sudoku Solver's measurements and ours agree.
 //!
 //! A cell with more than two candidates is a wide branch. Before taking
@@ -32,6 +31,17 @@ pub(super) struct Choice {
     /// The cell to blame when striking the digit fails: the other place
     /// of a house digit, or `cell`.
     pub other: usize,
+}
+
+impl Choice {
+    /// The smallest digit of `cell`, a cell's own branch.
+    fn smallest_in(cell: usize, masks: &[u32]) -> Choice {
+        Choice {
+            cell,
+            digit: 1 << masks[cell].trailing_zeros(),
+            other: cell,
+        }
+    }
 }
 
 /// The conflict scores and the houses a choice looks in.
@@ -112,21 +122,10 @@ impl Chooser {
     /// The next branch below `masks`, or `None` when every cell is placed.
     pub fn choose(&self, masks: &[u32]) -> Option<Choice> {
         if !self.learning {
-            let cell = fewest_candidates(masks)?;
-            let digit = 1 << masks[cell].trailing_zeros();
-            return Some(Choice {
-                cell,
-                digit,
-                other: cell,
-            });
+            return Some(Choice::smallest_in(fewest_candidates(masks)?, masks));
         }
         let (cell, count) = self.best_cell(masks)?;
-        let digit = 1 << masks[cell].trailing_zeros();
-        let choice = Choice {
-            cell,
-            digit,
-            other: cell,
-        };
+        let choice = Choice::smallest_in(cell, masks);
         if count == 2 || self.scores[cell] == 0 {
             return Some(choice);
         }

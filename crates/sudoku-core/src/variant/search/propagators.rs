@@ -6,7 +6,7 @@
 //! [`Contradiction`] when a cell is left with no digit or its rule can no
 //! longer hold. [`Propagator::accepts`] checks a full grid against the rule.
 
-pub(crate) use super::cage::CageSum;
+pub(crate) use super::cage::{CageSum, MOST_CAGE_CELLS};
 pub(crate) use super::house::House;
 pub(crate) use super::linear::Linear;
 pub(crate) use super::pair::Pair;
