@@ -2,7 +2,9 @@
 //!
 //! Each cell keeps a conflict score: it starts at the cell's weight in the
 //! model (what the rules on it weigh, as the builder records them) and
-//! grows by one each time placing a digit there ends in a contradiction.
+//! grows by one each time a contradiction is blamed on it: the cell of the
+//! branch, or a single that branch forced whose propagation failed (see
+//! the engine's rounds).
 //! The search branches on the unplaced cell with the highest score per
 //! candidate, so that it goes back to the cells whose choices decide the
 //! puzzle, rather than to whichever cell has fewest candidates. Scores are
@@ -84,7 +86,7 @@ impl Chooser {
         self.learning = learning;
     }
 
-    /// Placing a digit in `cell` ended in a contradiction.
+    /// A contradiction is blamed on `digit` (a mask) in `cell`.
     pub fn conflict(&mut self, cell: usize, digit: u32) {
         self.scores[cell] += 1;
         self.digit_scores[digit.trailing_zeros() as usize] += 1;

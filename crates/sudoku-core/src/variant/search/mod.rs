@@ -18,7 +18,7 @@ mod pair;
 pub(crate) mod propagators;
 
 use choice::{Choice, Chooser};
-use engine::propagate;
+use engine::{Blame, propagate, propagate_placement};
 use narrowing::Queue;
 pub(crate) use narrowing::digits_of;
 
@@ -104,6 +104,16 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
         Some(masks)
     }
 
+    /// `masks` with `digit` (a mask, one of the cell's candidates) placed
+    /// in `cell` and propagated in rounds; on a contradiction, where to
+    /// lay the blame.
+    fn placed(&mut self, mut masks: Vec<u32>, cell: usize, digit: u32) -> Result<Vec<u32>, Blame> {
+        debug_assert!(digit.is_power_of_two() && masks[cell] & digit != 0);
+        masks[cell] = digit;
+        propagate_placement(self.model, &mut masks, &mut self.queue, cell as u16)?;
+        Ok(masks)
+    }
+
     fn explore(
         &mut self,
         mut masks: Vec<u32>,
@@ -123,15 +133,15 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
                 return Ok(());
             };
             self.tick()?;
-            match self.narrowed(masks.clone(), cell, digit) {
-                Some(child) => {
+            match self.placed(masks.clone(), cell, digit) {
+                Ok(child) => {
                     self.demote_if_idle(&masks, &child, cell);
                     self.explore(child, limit, found)?;
                     if found.len() >= limit {
                         return Ok(());
                     }
                 }
-                None => self.chooser.conflict(cell, digit),
+                Err(blame) => self.chooser.conflict(blame.cell, blame.digit),
             }
             match self.narrowed(masks, cell, !digit) {
                 Some(rest) => masks = rest,

@@ -62,6 +62,15 @@ pub(crate) struct Queue {
     pub(super) cell_queued: Vec<bool>,
     pub(super) propagators: Vec<u32>,
     pub(super) propagator_queued: Vec<bool>,
+    /// True while a placement propagates in rounds: a cell newly left
+    /// with one digit is held back, its digit not yet struck from its
+    /// peers, until the next round releases it.
+    pub(super) holding: bool,
+    /// The singles held back this round.
+    pub(super) held: Vec<u16>,
+    /// Cells held or released in the current placement: their digit is
+    /// struck from their peers when next taken from the queue.
+    pub(super) released: Vec<bool>,
 }
 
 impl Queue {
@@ -72,6 +81,9 @@ impl Queue {
             cell_queued: vec![false; cells],
             propagators: Vec::new(),
             propagator_queued: vec![false; propagators],
+            holding: false,
+            held: Vec::new(),
+            released: vec![false; cells],
         }
     }
 

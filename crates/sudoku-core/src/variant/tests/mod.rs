@@ -5,7 +5,7 @@
 mod brute;
 mod cases;
 mod checker;
-mod random;
+pub(crate) mod random;
 
 use brute::enumerate;
 use checker::keeps_rules;
