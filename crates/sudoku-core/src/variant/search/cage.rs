@@ -30,9 +30,11 @@ pub(crate) struct CageSum {
     cells: Box<[u16]>,
     /// How many of `cells` are the cage's.
     cage_len: usize,
-    /// Cells outside that see two or more cage cells, each with the cage
-    /// cells it sees (bit `i` for the cage's `i`th cell).
-    seers: Box<[(u16, u32)]>,
+    /// Cells outside that see two or more cage cells, grouped by the cage
+    /// cells they see (bit `i` for the cage's `i`th cell): each group's
+    /// mask, and where its cells end in `seer_cells`.
+    seer_groups: Box<[(u32, usize)]>,
+    seer_cells: Box<[u16]>,
     /// The digit sets that make the sum, as masks (shared by the cages of
     /// one size and sum).
     sets: Arc<[u32]>,
@@ -45,19 +47,29 @@ impl CageSum {
         CageSum {
             cage_len: cells.len(),
             cells,
-            seers: Box::new([]),
+            seer_groups: Box::new([]),
+            seer_cells: Box::new([]),
             sets,
         }
     }
 
     /// The cage with the rest of a house it lies in, and the
     /// cells outside that see several of its cells.
-    pub fn surrounded(self, complement: &[u16], seers: Vec<(u16, u32)>) -> CageSum {
+    pub fn surrounded(self, complement: &[u16], mut seers: Vec<(u16, u32)>) -> CageSum {
         let mut cells = self.cells[..self.cage_len].to_vec();
         cells.extend_from_slice(complement);
+        seers.sort_unstable_by_key(|&(cell, sees)| (sees, cell));
+        let mut groups: Vec<(u32, usize)> = Vec::new();
+        for (end, &(_, sees)) in seers.iter().enumerate() {
+            match groups.last_mut() {
+                Some(group) if group.0 == sees => group.1 = end + 1,
+                _ => groups.push((sees, end + 1)),
+            }
+        }
         CageSum {
             cells: cells.into(),
-            seers: seers.into(),
+            seer_groups: groups.into(),
+            seer_cells: seers.into_iter().map(|(cell, _)| cell).collect(),
             ..self
         }
     }
@@ -125,7 +137,7 @@ impl CageSum {
         masks: &[u32],
         needed: u32,
     ) -> Result<(), Contradiction> {
-        if self.seers.is_empty() {
+        if self.seer_groups.is_empty() {
             return Ok(());
         }
         for digit in digits_of(needed).map(|d| 1u32 << d) {
@@ -133,10 +145,14 @@ impl CageSum {
             if places.count_ones() < 2 {
                 continue;
             }
-            for &(cell, sees) in self.seers.iter() {
+            let mut start = 0;
+            for &(sees, end) in self.seer_groups.iter() {
                 if places & !sees == 0 {
-                    grid.narrow(cell, !digit)?;
+                    for &cell in &self.seer_cells[start..end] {
+                        grid.narrow(cell, !digit)?;
+                    }
                 }
+                start = end;
             }
         }
         Ok(())
@@ -179,4 +195,31 @@ fn places_of(masks: &[u32], digit: u32) -> u32 {
     (masks.iter().enumerate())
         .filter(|&(_, &mask)| mask & digit != 0)
         .fold(0, |places, (i, _)| places | 1 << i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::search::narrowing::testing::{self, digits};
+
+    #[test]
+    fn a_needed_digit_leaves_the_cells_outside_that_see_all_its_places() {
+        // Cells 0, 1 and 2 of a 4×4 make 6, so they hold 1, 2 and 3.
+        let cage = CageSum::new(vec![0, 1, 2].into(), vec![digits(&[1, 2, 3])].into());
+        // Cells 10 and 12 see cage cells 0 and 1, cell 11 all three,
+        // cell 13 cells 1 and 2.
+        let seers = vec![(10, 0b011), (11, 0b111), (12, 0b011), (13, 0b110)];
+        let cage = cage.surrounded(&[], seers);
+        let all = digits(&[1, 2, 3, 4]);
+        let mut masks = vec![all; 16];
+        masks[0] = digits(&[1, 2]);
+        masks[1] = digits(&[1, 2]);
+        masks[2] = digits(&[3]);
+        let masks = testing::narrowed(masks, all, |grid| cage.propagate(grid)).unwrap();
+        // 1 and 2 stand in cells 0 and 1: every cell that sees both loses them.
+        for cell in [10, 11, 12] {
+            assert_eq!(masks[cell], digits(&[3, 4]), "cell {cell}");
+        }
+        assert_eq!(masks[13], all);
+    }
 }

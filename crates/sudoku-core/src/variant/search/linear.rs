@@ -59,13 +59,18 @@ impl Linear {
         if let Some(open) = self.few_open(grid) {
             return open.solve(grid);
         }
+        // Each clique's bounds, kept for the second pass when they fit:
+        // narrowing one clique's cells leaves the others' as they were.
+        let mut kept = [CliqueRange::default(); KEPT_CLIQUES];
         let (mut low, mut high) = (0, 0);
-        for (cells, weight) in self.each_clique() {
-            let bounds = CliqueBounds::of(cells, grid);
-            let (least, most) = bounds.range(cells.len(), None)?;
-            let range = weighted(weight, least, most);
+        for (index, (cells, weight)) in self.each_clique().enumerate() {
+            let clique = CliqueRange::of(cells, grid)?;
+            let range = weighted(weight, clique.least, clique.most);
             low += range.0;
             high += range.1;
+            if let Some(slot) = kept.get_mut(index) {
+                *slot = clique;
+            }
         }
         if self.total < low || self.total > high {
             return Err(Contradiction);
@@ -74,14 +79,20 @@ impl Linear {
         // clique's spread of digits (times its weight); a clique whose
         // spread fits within the slack on both sides loses no digit.
         let slack = (self.total - low).min(high - self.total);
-        for (cells, weight) in self.each_clique() {
-            let bounds = CliqueBounds::of(cells, grid);
+        for (index, (cells, weight)) in self.each_clique().enumerate() {
+            let CliqueRange {
+                bounds,
+                least,
+                most,
+            } = match kept.get(index) {
+                Some(&clique) => clique,
+                None => CliqueRange::of(cells, grid)?,
+            };
             let spread = i64::from(31 - bounds.union.leading_zeros())
                 - i64::from(bounds.union.trailing_zeros());
             if weight.abs() * spread <= slack {
                 continue;
             }
-            let (least, most) = bounds.range(cells.len(), None)?;
             let (own_low, own_high) = weighted(weight, least, most);
             let rest_of_union = RestOfUnion::new(bounds.union, cells.len() - 1);
             for &cell in cells {
@@ -148,9 +159,34 @@ impl Linear {
     }
 }
 
+/// Cliques a sum keeps the bounds of between its two passes (more are
+/// worked out again).
+const KEPT_CLIQUES: usize = 16;
+
+/// A clique's bounds, and the least and most its digits can sum to.
+#[derive(Debug, Clone, Copy, Default)]
+struct CliqueRange {
+    bounds: CliqueBounds,
+    least: i64,
+    most: i64,
+}
+
+impl CliqueRange {
+    fn of(cells: &[u16], grid: &Narrowing<'_>) -> Result<CliqueRange, Contradiction> {
+        let bounds = CliqueBounds::of(cells, grid);
+        let (least, most) = bounds.range(cells.len(), None)?;
+        Ok(CliqueRange {
+            bounds,
+            least,
+            most,
+        })
+    }
+}
+
 /// What bounds a clique's sum: its cells' smallest and largest digits
 /// added up (cells taken alone), and the union of their candidates
 /// (cells taken as distinct). Each gives bounds; the tighter are used.
+#[derive(Debug, Clone, Copy, Default)]
 struct CliqueBounds {
     smallest: i64,
     largest: i64,
@@ -389,6 +425,21 @@ mod tests {
                     assert_eq!(rest.without(digit), fresh, "{union:b} {count} {digit}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_sum_of_more_cliques_than_it_keeps_bounds_for_narrows_them_all() {
+        // Twenty cells apart, each its own clique, summing to 20: nineteen
+        // hold 1 or 2 and one anything, so every one must hold 1, whether
+        // the wide cell's clique comes first (its bounds kept) or last.
+        let cells = KEPT_CLIQUES + 4;
+        for wide in [0, cells - 1] {
+            let cliques = (0..cells as u16).map(|c| (vec![c], 1)).collect();
+            let sum = Linear::new(cliques, cells as i64);
+            let mut masks = vec![digits(&[1, 2]); cells];
+            masks[wide] = digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+            assert_eq!(narrowed(&sum, masks), Some(vec![digits(&[1]); cells]));
         }
     }
 
