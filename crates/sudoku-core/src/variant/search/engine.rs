@@ -10,10 +10,10 @@
 //! Solver's does: the placed digit and all it narrows first, holding back
 //! the singles it makes; then those singles together, then the singles
 //! they make, and so on. The fixed point is the same; what the rounds add
-//! is which cell a contradiction is blamed on, the first single of the
-//! round that met it. The search learns where to branch from that blame,
-//! and a long chain of forced cells then teaches it the cell where the
-//! chain broke, not only the guess that started it.
+//! is which cell a contradiction is blamed on: a single of the round that
+//! met it (the first by index). The search learns where to branch from
+//! that blame, and a long chain of forced cells then teaches it a cell of
+//! the round where the chain broke, not only the guess that started it.
 
 use super::narrowing::{Contradiction, Narrowing, Queue};
 use crate::variant::model::Model;
@@ -44,13 +44,19 @@ pub(crate) struct Blame {
 /// Propagates `cell`, just narrowed to one digit in `masks`, in rounds of
 /// singles (see the module doc). On a contradiction the queue is emptied,
 /// `masks` is left part-narrowed, and the blame says which round's first
-/// single (by index) met it: `cell` itself in the first round.
+/// single (by index) met it: `cell` itself in the first round. Either
+/// way the queue is left empty, with no cell held or released.
 pub(crate) fn propagate_placement(
     model: &Model,
     masks: &mut [u32],
     queue: &mut Queue,
     cell: u16,
 ) -> Result<(), Blame> {
+    debug_assert!(
+        !queue.holding && queue.held.is_empty(),
+        "a placement at a time"
+    );
+    debug_assert!(masks[usize::from(cell)].is_power_of_two());
     queue.holding = true;
     let mut round = vec![cell];
     let mut settled = Vec::new();
@@ -62,6 +68,8 @@ pub(crate) fn propagate_placement(
         settled.extend_from_slice(&round);
         if propagate(model, masks, queue).is_err() {
             let first = usize::from(round[0]);
+            // Narrowing never empties a mask, it fails first.
+            debug_assert!(masks[first].is_power_of_two());
             settled.append(&mut queue.held);
             break Err(Blame {
                 cell: first,
@@ -155,6 +163,8 @@ mod tests {
             && queue.cells.is_empty()
             && queue.propagators.is_empty()
             && queue.released.iter().all(|&released| !released)
+            && queue.cell_queued.iter().all(|&queued| !queued)
+            && queue.propagator_queued.iter().all(|&queued| !queued)
     }
 
     #[test]

@@ -26,7 +26,8 @@ pub(crate) struct Linear {
 
 impl Linear {
     /// A sum over `cliques`: each a list of cells that must differ, with
-    /// their common weight.
+    /// their common weight. No cell is in two terms (a clique's bounds
+    /// are kept while another clique is narrowed).
     pub fn new(cliques: Vec<(Vec<u16>, i64)>, total: i64) -> Linear {
         let mut cells = Vec::new();
         let mut ends = Vec::new();
@@ -34,6 +35,14 @@ impl Linear {
             cells.extend(clique);
             ends.push((cells.len(), weight));
         }
+        debug_assert!(
+            cells
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+                == cells.len(),
+            "a cell in two terms of a sum"
+        );
         Linear {
             cells: cells.into(),
             cliques: ends.into(),

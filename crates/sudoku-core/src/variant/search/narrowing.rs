@@ -68,8 +68,9 @@ pub(crate) struct Queue {
     pub(super) holding: bool,
     /// The singles held back this round.
     pub(super) held: Vec<u16>,
-    /// Cells held or released in the current placement: their digit is
-    /// struck from their peers when next taken from the queue.
+    /// Cells seen as singles in the current placement, held or released:
+    /// never held again, their digit struck from their peers when next
+    /// taken from the queue.
     pub(super) released: Vec<bool>,
 }
 
