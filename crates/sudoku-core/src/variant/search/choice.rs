@@ -4,13 +4,13 @@
 //! model (what the rules on it weigh, as the builder records them) and
 //! grows by one each time a contradiction is blamed on it: the cell of the
 //! branch, or a single that branch forced whose propagation failed (see
-//! the engine's rounds).
-//! The search branches on the unplaced cell with the highest score per
-//! candidate, so that it goes back to the cells whose choices decide the
-//! puzzle, rather than to whichever cell has fewest candidates. Scores are
-//! halved every few thousand conflicts, so they follow the part of the grid
-//! the search is in. On hard thermos and killers this cuts the guesses many times
-//! over, the Interactive Sudoku Solver's measurements and ours agree.
+//! the engine's rounds). The search branches on the unplaced cell with the
+//! highest score per candidate, so that it goes back to the cells whose
+//! choices decide the puzzle, rather than to whichever cell has fewest
+//! candidates. Scores are halved every few thousand conflicts, so they
+//! follow the part of the grid the search is in. On hard thermos and
+//! killers this cuts the guesses many times over, the Interactive Sudoku
+//! Solver's measurements and ours agree.
 //!
 //! A cell with more than two candidates is a wide branch. Before taking
 //! one, the choice looks for a digit that has only two places left in a

@@ -58,19 +58,18 @@ pub(crate) fn propagate_placement(
     );
     debug_assert!(masks[usize::from(cell)].is_power_of_two());
     queue.holding = true;
+    queue.release(cell);
     let mut round = vec![cell];
-    let mut settled = Vec::new();
     let result = loop {
+        // Each was released when first seen single (held, in the rounds
+        // after the first).
         for &single in &round {
-            queue.released[usize::from(single)] = true;
             queue.push_cell(single);
         }
-        settled.extend_from_slice(&round);
         if propagate(model, masks, queue).is_err() {
             let first = usize::from(round[0]);
             // Narrowing never empties a mask, it fails first.
             debug_assert!(masks[first].is_power_of_two());
-            settled.append(&mut queue.held);
             break Err(Blame {
                 cell: first,
                 digit: masks[first],
@@ -82,10 +81,7 @@ pub(crate) fn propagate_placement(
         round = std::mem::take(&mut queue.held);
         round.sort_unstable();
     };
-    for single in settled {
-        queue.released[usize::from(single)] = false;
-    }
-    queue.holding = false;
+    queue.end_placement();
     result
 }
 
@@ -98,7 +94,7 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
             if mask.is_power_of_two() {
                 if queue.holding && !queue.released[usize::from(cell)] {
                     // Its peers wait for the next round.
-                    queue.released[usize::from(cell)] = true;
+                    queue.release(cell);
                     queue.held.push(cell);
                 } else {
                     strike_from_peers(model, masks, queue, cell, mask)?;

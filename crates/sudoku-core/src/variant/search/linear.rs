@@ -183,7 +183,7 @@ struct CliqueRange {
 impl CliqueRange {
     fn of(cells: &[u16], grid: &Narrowing<'_>) -> Result<CliqueRange, Contradiction> {
         let bounds = CliqueBounds::of(cells, grid);
-        let (least, most) = bounds.range(cells.len(), None)?;
+        let (least, most) = bounds.range(cells.len())?;
         Ok(CliqueRange {
             bounds,
             least,
@@ -228,17 +228,12 @@ impl CliqueBounds {
         }
     }
 
-    /// The least and most `count` cells can sum to, one of them being
-    /// left out of the union as `without` if given.
-    fn range(&self, count: usize, without: Option<u8>) -> Result<(i64, i64), Contradiction> {
-        let union = match without {
-            Some(digit) => self.union & !(1 << digit),
-            None => self.union,
-        };
-        if (union.count_ones() as usize) < count {
+    /// The least and most `count` cells can sum to.
+    fn range(&self, count: usize) -> Result<(i64, i64), Contradiction> {
+        if (self.union.count_ones() as usize) < count {
             return Err(Contradiction);
         }
-        let (distinct_least, distinct_most) = extreme_sums(union, count);
+        let (distinct_least, distinct_most) = extreme_sums(self.union, count);
         Ok((
             distinct_least.max(self.smallest),
             distinct_most.min(self.largest),

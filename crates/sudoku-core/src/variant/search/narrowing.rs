@@ -72,6 +72,8 @@ pub(crate) struct Queue {
     /// never held again, their digit struck from their peers when next
     /// taken from the queue.
     pub(super) released: Vec<bool>,
+    /// The cells marked in `released`, to clear them when it ends.
+    released_cells: Vec<u16>,
 }
 
 impl Queue {
@@ -85,6 +87,7 @@ impl Queue {
             holding: false,
             held: Vec::new(),
             released: vec![false; cells],
+            released_cells: Vec::new(),
         }
     }
 
@@ -110,6 +113,24 @@ impl Queue {
             *queued = true;
             self.propagators.push(index);
         }
+    }
+
+    /// Marks `cell` seen as a single in the current placement.
+    pub(super) fn release(&mut self, cell: u16) {
+        let released = &mut self.released[usize::from(cell)];
+        if !*released {
+            *released = true;
+            self.released_cells.push(cell);
+        }
+    }
+
+    /// Ends a placement in rounds: nothing held or released any more.
+    pub(super) fn end_placement(&mut self) {
+        for cell in self.released_cells.drain(..) {
+            self.released[usize::from(cell)] = false;
+        }
+        self.held.clear();
+        self.holding = false;
     }
 
     pub(super) fn clear(&mut self) {
