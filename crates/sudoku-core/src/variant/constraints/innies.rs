@@ -20,6 +20,13 @@ use crate::variant::puzzle::VariantPuzzle;
 /// ones narrow little and cost a propagation each.
 const MOST_DERIVED_CELLS: usize = 9;
 
+/// The most cells such a sum may have when some of them stick out of the
+/// houses (outies), as the Interactive Sudoku Solver caps its own. Those
+/// of seven to nine cells cost more than they narrow: on the ISS's
+/// hardest killers (TAREK_ALL) they made a guess half as dear again and
+/// the search no shorter.
+const MOST_MIXED_CELLS: usize = 6;
+
 /// The summed cages that overlap no summed cage before them.
 fn disjoint_cages(puzzle: &VariantPuzzle) -> Vec<(&[usize], u32)> {
     let mut taken = vec![false; puzzle.shape().cell_count()];
@@ -265,8 +272,10 @@ fn union_sum(
         .filter(|&cell| inside[cell] && !caged[cell])
         .collect();
     let cells = innies.len() + outside.len();
-    let small =
-        cells > 0 && cells <= MOST_DERIVED_CELLS && (innies.len() <= 2 || outside.len() <= 2);
+    let small = match outside.len() {
+        0 => cells > 0 && cells <= MOST_DERIVED_CELLS,
+        _ => cells <= MOST_MIXED_CELLS && (innies.len() <= 2 || outside.len() <= 2),
+    };
     small.then(|| {
         outside.sort_unstable();
         UnionSum {
@@ -315,6 +324,32 @@ mod tests {
             total: 0,
         };
         assert!(sums.unions.contains(&outie), "{:?}", sums.unions);
+    }
+
+    #[test]
+    fn a_sum_with_outies_is_derived_up_to_six_cells_and_one_without_up_to_nine() {
+        // R1C1-R1C4 and R2C1 sum to 25: R1C5-R1C9 less R2C1 make 20, six
+        // cells in all.
+        let six = UnionSum {
+            inside: vec![4, 5, 6, 7, 8],
+            outside: vec![9],
+            total: 20,
+        };
+        assert!(sums_of(&[(&[0, 1, 2, 3, 9], 25)]).unions.contains(&six));
+        // R1C1-R1C3 and R2C1 sum to 20: R1C4-R1C9 less R2C1 would be seven.
+        let seven = sums_of(&[(&[0, 1, 2, 9], 20)]);
+        assert!(
+            seven.unions.iter().all(|sum| sum.outside.is_empty()),
+            "{:?}",
+            seven.unions
+        );
+        // R1C1 and R1C2 sum to 3: R1C3-R1C9 make 42, seven cells inside.
+        let inside = UnionSum {
+            inside: (2..9).collect(),
+            outside: Vec::new(),
+            total: 42,
+        };
+        assert!(sums_of(&[(&[0, 1], 3)]).unions.contains(&inside));
     }
 
     #[test]
