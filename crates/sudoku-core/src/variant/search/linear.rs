@@ -108,8 +108,7 @@ impl Linear {
                 let mask = grid.mask(cell);
                 // The rest of the clique, this cell apart.
                 let others = bounds.without((mask.trailing_zeros(), 31 - mask.leading_zeros()));
-                let mut keep = 0;
-                for digit in digits_of(mask) {
+                let fits = |digit: u32| {
                     // The rest of the clique, with this digit here.
                     let (least, most) = rest_of_union.without(digit);
                     let (least, most) = (least.max(others.smallest), most.min(others.largest));
@@ -117,10 +116,16 @@ impl Linear {
                     let own = weight * i64::from(digit);
                     let with_low = low - own_low + own + rest_low;
                     let with_high = high - own_high + own + rest_high;
-                    if with_low <= self.total && self.total <= with_high {
-                        keep |= 1 << digit;
-                    }
-                }
+                    with_low <= self.total && self.total <= with_high
+                };
+                let keep = kept_run(mask, fits);
+                debug_assert_eq!(
+                    keep,
+                    digits_of(mask)
+                        .filter(|&digit| fits(digit))
+                        .fold(0, |kept, digit| kept | 1 << digit),
+                    "a sum's digits that fit are a run"
+                );
                 grid.narrow(cell, keep)?;
             }
         }
@@ -239,6 +244,33 @@ impl CliqueBounds {
             distinct_most.min(self.largest),
         ))
     }
+}
+
+/// The digits of `mask` that `fits`, when those form a run of its digits
+/// (none fits below one that fits and above one that does not, or the
+/// other way round): tried from each end inward until one fits, rather
+/// than one by one.
+///
+/// A cell's digits in a sum are such a run. With the cell's digit `d`,
+/// the sum's bounds move with `weight × (d + the rest's bound)`, and the
+/// rest's bound without `d` ([`RestOfUnion::without`]) never falls by
+/// more than `d` rises: so both bounds rise with `d` (fall, for a
+/// negative weight), and the digits that fit lie between a lowest and a
+/// highest. Debug builds check this against trying every digit.
+fn kept_run(mask: u32, fits: impl Fn(u32) -> bool) -> u32 {
+    let Some(lowest) = digits_of(mask).find(|&digit| fits(digit)) else {
+        return 0;
+    };
+    let mut rest = mask;
+    let highest = loop {
+        let digit = 31 - rest.leading_zeros();
+        if digit == lowest || fits(digit) {
+            break digit;
+        }
+        rest &= !(1 << digit);
+    };
+    let up_to_highest = ((2u64 << highest) - 1) as u32;
+    mask & up_to_highest & !((1 << lowest) - 1)
 }
 
 /// The least and most `count` distinct digits of a clique's union can sum
@@ -427,6 +459,23 @@ mod tests {
                 for digit in digits_of(union) {
                     let fresh = extreme_sums(union & !(1 << digit), count);
                     assert_eq!(rest.without(digit), fresh, "{union:b} {count} {digit}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_of_fitting_digits_is_found_from_its_ends() {
+        // Every mask of digits 1 to 9, every run of digits 1 to 9 (and
+        // none) as what fits.
+        for mask in (0u32..1 << 9).map(|bits| bits << 1) {
+            for low in 1..=10u32 {
+                for high in low - 1..=9 {
+                    let fits = |digit: u32| (low..=high).contains(&digit);
+                    let expected = digits_of(mask)
+                        .filter(|&d| fits(d))
+                        .fold(0, |kept, d| kept | 1 << d);
+                    assert_eq!(kept_run(mask, fits), expected, "{mask:b} {low}..={high}");
                 }
             }
         }
