@@ -20,12 +20,13 @@ use crate::variant::puzzle::VariantPuzzle;
 /// ones narrow little and cost a propagation each.
 const MOST_DERIVED_CELLS: usize = 9;
 
-/// The most cells such a sum may have when some of them stick out of the
-/// houses (outies), as the Interactive Sudoku Solver caps its own. Those
-/// of seven to nine cells cost more than they narrow: on the ISS's
-/// hardest killers (TAREK_ALL) they made a guess half as dear again and
-/// the search no shorter.
-const MOST_MIXED_CELLS: usize = 6;
+/// The most cells such a sum may have when every one of them lies in a
+/// summed cage already, as the Interactive Sudoku Solver caps its own:
+/// those cells have a sum's help anyway, and a sum of seven to nine of
+/// them costs more than it narrows (on the ISS's hardest killers,
+/// TAREK_ALL, they made a guess half as dear again and the search no
+/// shorter).
+const MOST_CAGED_CELLS: usize = 6;
 
 /// The summed cages that overlap no summed cage before them.
 fn disjoint_cages(puzzle: &VariantPuzzle) -> Vec<(&[usize], u32)> {
@@ -52,7 +53,7 @@ pub(crate) struct HouseSums {
     /// since they share a house.
     pub remainders: Vec<(Vec<usize>, u32)>,
     /// The sums over runs of houses, each at most [`MOST_DERIVED_CELLS`]
-    /// cells, without repeats.
+    /// cells ([`MOST_CAGED_CELLS`] if all lie in cages), without repeats.
     pub unions: Vec<UnionSum>,
     /// For each house that the summed cages crossing it cover, the cells
     /// of those cages outside it and their sum; worth a propagator only
@@ -223,6 +224,10 @@ fn union_sums(
 ) -> Vec<UnionSum> {
     let size = puzzle.shape().size();
     let house_total = (size * (size + 1) / 2) as i64;
+    let mut caged = vec![false; puzzle.shape().cell_count()];
+    for &(cells, _) in cages {
+        cells.iter().for_each(|&cell| caged[cell] = true);
+    }
     let mut sums = Vec::new();
     for run in house_runs(houses, size) {
         let mut inside = vec![false; puzzle.shape().cell_count()];
@@ -235,7 +240,13 @@ fn union_sums(
                     joined[index] = true;
                 }
             }
-            if let Some(sum) = union_sum(cages, &joined, &inside, house_total * (k as i64 + 1)) {
+            if let Some(sum) = union_sum(
+                cages,
+                &joined,
+                &inside,
+                &caged,
+                house_total * (k as i64 + 1),
+            ) {
                 sums.push(sum);
             }
         }
@@ -251,6 +262,7 @@ fn union_sum(
     cages: &[(&[usize], u32)],
     joined: &[bool],
     inside: &[bool],
+    in_any_cage: &[bool],
     houses_total: i64,
 ) -> Option<UnionSum> {
     let mut caged = vec![false; inside.len()];
@@ -272,10 +284,12 @@ fn union_sum(
         .filter(|&cell| inside[cell] && !caged[cell])
         .collect();
     let cells = innies.len() + outside.len();
-    let small = match outside.len() {
-        0 => cells > 0 && cells <= MOST_DERIVED_CELLS,
-        _ => cells <= MOST_MIXED_CELLS && (innies.len() <= 2 || outside.len() <= 2),
+    // Outies lie in cages; innies may lie in cages not joined.
+    let most = match innies.iter().all(|&cell| in_any_cage[cell]) {
+        true => MOST_CAGED_CELLS,
+        false => MOST_DERIVED_CELLS,
     };
+    let small = cells > 0 && cells <= most && (innies.len() <= 2 || outside.len() <= 2);
     small.then(|| {
         outside.sort_unstable();
         UnionSum {
@@ -327,29 +341,32 @@ mod tests {
     }
 
     #[test]
-    fn a_sum_with_outies_is_derived_up_to_six_cells_and_one_without_up_to_nine() {
-        // R1C1-R1C4 and R2C1 sum to 25: R1C5-R1C9 less R2C1 make 20, six
-        // cells in all.
-        let six = UnionSum {
-            inside: vec![4, 5, 6, 7, 8],
+    fn a_derived_sum_of_caged_cells_stops_at_six_and_one_with_a_free_cell_at_nine() {
+        // R1C1-R1C3 and R2C1 sum to 20: R1C4-R1C9 less R2C1 make 25,
+        // seven cells; kept while R1C4-R1C9 lie in no cage.
+        let cage = (&[0, 1, 2, 9][..], 20);
+        let seven = UnionSum {
+            inside: (3..9).collect(),
             outside: vec![9],
-            total: 20,
+            total: 25,
         };
-        assert!(sums_of(&[(&[0, 1, 2, 3, 9], 25)]).unions.contains(&six));
-        // R1C1-R1C3 and R2C1 sum to 20: R1C4-R1C9 less R2C1 would be seven.
-        let seven = sums_of(&[(&[0, 1, 2, 9], 20)]);
-        assert!(
-            seven.unions.iter().all(|sum| sum.outside.is_empty()),
-            "{:?}",
-            seven.unions
-        );
-        // R1C1 and R1C2 sum to 3: R1C3-R1C9 make 42, seven cells inside.
-        let inside = UnionSum {
-            inside: (2..9).collect(),
-            outside: Vec::new(),
-            total: 42,
+        assert!(sums_of(&[cage]).unions.contains(&seven));
+        // With R1C4-R1C9 each in a cage of two that hangs below row 1
+        // (so not joined to it), all seven are caged: too many.
+        let pairs: Vec<[usize; 2]> = (3..9).map(|c| [c, c + 9]).collect();
+        let mut cages = vec![cage];
+        cages.extend(pairs.iter().map(|pair| (&pair[..], 10)));
+        assert!(!sums_of(&cages).unions.contains(&seven));
+        // R1C1-R1C3, R2C1 and R2C2 sum to 25 and R1C4-R1C5 to 9: R1C6-R1C9
+        // less R2C1 and R2C2 make 11, six caged cells: kept.
+        let mut cages = vec![(&[0, 1, 2, 9, 10][..], 25), (&[3, 4][..], 9)];
+        cages.extend(pairs[2..].iter().map(|pair| (&pair[..], 10)));
+        let six = UnionSum {
+            inside: (5..9).collect(),
+            outside: vec![9, 10],
+            total: 11,
         };
-        assert!(sums_of(&[(&[0, 1], 3)]).unions.contains(&inside));
+        assert!(sums_of(&cages).unions.contains(&six));
     }
 
     #[test]

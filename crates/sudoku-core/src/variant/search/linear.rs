@@ -247,9 +247,8 @@ impl CliqueBounds {
 }
 
 /// The digits of `mask` that `fits`, when those form a run of its digits
-/// (none fits below one that fits and above one that does not, or the
-/// other way round): tried from each end inward until one fits, rather
-/// than one by one.
+/// (no digit fails between two that fit): tried from each end inward
+/// until one fits, rather than one by one.
 ///
 /// A cell's digits in a sum are such a run. With the cell's digit `d`,
 /// the sum's bounds move with `weight × (d + the rest's bound)`, and the
@@ -466,11 +465,16 @@ mod tests {
 
     #[test]
     fn a_run_of_fitting_digits_is_found_from_its_ends() {
-        // Every mask of digits 1 to 9, every run of digits 1 to 9 (and
-        // none) as what fits.
-        for mask in (0u32..1 << 9).map(|bits| bits << 1) {
-            for low in 1..=10u32 {
-                for high in low - 1..=9 {
+        // Every mask of digits 1 to 9 and a sample of those of 1 to 25
+        // (with 25 itself), every run of digits 1 to 25 (and none) as
+        // what fits.
+        let small = (0u32..1 << 9).map(|bits| bits << 1);
+        let large = (0u32..1 << 25)
+            .step_by(1_000_003)
+            .map(|bits| bits << 1 | 1 << 25);
+        for mask in small.chain(large) {
+            for low in 1..=26u32 {
+                for high in low - 1..=25 {
                     let fits = |digit: u32| (low..=high).contains(&digit);
                     let expected = digits_of(mask)
                         .filter(|&d| fits(d))
