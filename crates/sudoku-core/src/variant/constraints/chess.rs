@@ -67,7 +67,7 @@ impl Rule for AntiKnight {
 
     fn compile(&self, builder: &mut Builder<'_>) {
         for (a, b) in AntiKnight::pairs(builder.shape()) {
-            builder.distinct(&[a, b]);
+            builder.exclude(a, b);
         }
     }
 }
@@ -79,7 +79,7 @@ impl Rule for AntiKing {
 
     fn compile(&self, builder: &mut Builder<'_>) {
         for (a, b) in AntiKing::pairs(builder.shape()) {
-            builder.distinct(&[a, b]);
+            builder.exclude(a, b);
         }
     }
 }
