@@ -224,9 +224,9 @@ fn union_sums(
 ) -> Vec<UnionSum> {
     let size = puzzle.shape().size();
     let house_total = (size * (size + 1) / 2) as i64;
-    let mut caged = vec![false; puzzle.shape().cell_count()];
+    let mut in_any_cage = vec![false; puzzle.shape().cell_count()];
     for &(cells, _) in cages {
-        cells.iter().for_each(|&cell| caged[cell] = true);
+        cells.iter().for_each(|&cell| in_any_cage[cell] = true);
     }
     let mut sums = Vec::new();
     for run in house_runs(houses, size) {
@@ -244,7 +244,7 @@ fn union_sums(
                 cages,
                 &joined,
                 &inside,
-                &caged,
+                &in_any_cage,
                 house_total * (k as i64 + 1),
             ) {
                 sums.push(sum);
