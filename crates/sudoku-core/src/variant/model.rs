@@ -16,7 +16,9 @@ use std::sync::Arc;
 
 use super::geometry::Shape;
 use super::puzzle::VariantPuzzle;
-use super::search::propagators::{CageSum, House, Linear, MOST_CAGE_CELLS, Pair, Propagator};
+use super::search::propagators::{
+    CageSum, House, Linear, MOST_CAGE_CELLS, Pair, Propagator, SupportCache,
+};
 
 /// Most digit sets a cage's propagator keeps; a cage with more ways to
 /// make its sum (only possible on large grids) is narrowed by its bounds.
@@ -285,8 +287,9 @@ impl<'p> Builder<'p> {
             other => other,
         });
         let others: Vec<Propagator> = others.collect();
+        let mut support = SupportCache::default();
         for ((a, b), table) in self.relations {
-            let pair = Pair::new(a, b, table);
+            let pair = Pair::new(a, b, table, &mut support);
             let pair = match derived {
                 true => pair.with_seers(common_peers(&peers, a, b)),
                 false => pair,

@@ -9,7 +9,7 @@
 pub(crate) use super::cage::{CageSum, MOST_CAGE_CELLS};
 pub(crate) use super::house::House;
 pub(crate) use super::linear::Linear;
-pub(crate) use super::pair::Pair;
+pub(crate) use super::pair::{Pair, SupportCache};
 
 use super::narrowing::{Contradiction, Narrowing};
 
