@@ -141,21 +141,18 @@ impl House {
         if once != grid.all_digits() {
             return Err(Contradiction);
         }
-        for digit in digits_of(once & !twice).map(|d| 1 << d) {
-            let place = self
-                .cells
-                .iter()
-                .copied()
-                .find(|&c| grid.mask(c) & digit != 0);
-            if let Some(place) = place {
-                grid.narrow(place, digit)?;
+        // Hidden singles: digits with one place, not yet placed there.
+        let masks = &masks[..self.cells.len()];
+        for digit in digits_of(once & !twice & !placed).map(|d| 1 << d) {
+            if let Some(position) = masks.iter().position(|&mask| mask & digit != 0) {
+                grid.narrow(self.cells[position], digit)?;
             }
         }
         // Digits with two places or more (one place is a hidden single,
         // whose peers the engine strikes).
         let open = twice & !placed;
         if open != 0 {
-            self.point(grid, &masks[..self.cells.len()], open)?;
+            self.point(grid, masks, open)?;
         }
         Ok(())
     }
@@ -272,5 +269,18 @@ mod tests {
         assert_eq!(masks[4], ALL);
         assert_eq!(masks[5], ALL & !0b10);
         assert_eq!(masks[6], ALL & !0b10);
+    }
+
+    #[test]
+    fn a_digit_with_one_place_left_is_placed_there() {
+        let row = House::new(vec![0, 1, 2, 3].into());
+        // 1 is placed in cell 0; 4 can stand only in cell 2.
+        let (one, two, three, four) = (0b10, 0b100, 0b1000, 0b10000);
+        let masks = vec![one, two | three, two | three | four, two | three];
+        let masks = narrowed(&row, masks).unwrap();
+        assert_eq!(masks, [one, two | three, four, two | three]);
+        // 3 and 4 both have only cell 2 left: it cannot hold both.
+        let masks = vec![one, two, two | three | four, two];
+        assert_eq!(narrowed(&row, masks), None);
     }
 }
