@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use super::narrowing::{Contradiction, Narrowing, digits_of};
+use super::narrowing::{Contradiction, Narrowing, digits_of, is_single};
 
 /// Most cells a cage may have: its digits differ, and grids go to 25. Its
 /// cells fit one bit each in a mask, as its seers record them.
@@ -94,7 +94,7 @@ impl CageSum {
         for (mask, &cell) in masks.iter_mut().zip(cage) {
             *mask = grid.mask(cell);
             union |= *mask;
-            if mask.is_power_of_two() {
+            if is_single(*mask) {
                 placed |= *mask;
             }
         }

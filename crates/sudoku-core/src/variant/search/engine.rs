@@ -15,7 +15,7 @@
 //! that blame, and a long chain of forced cells then teaches it a cell of
 //! the round where the chain broke, not only the guess that started it.
 
-use super::narrowing::{Contradiction, Narrowing, Queue};
+use super::narrowing::{Contradiction, Narrowing, Queue, is_single};
 use crate::variant::model::Model;
 
 /// Runs the model's rules on `masks` until nothing changes. On a
@@ -91,7 +91,7 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
         if let Some(cell) = queue.cells.pop() {
             queue.cell_queued[usize::from(cell)] = false;
             let mask = masks[usize::from(cell)];
-            if mask.is_power_of_two() {
+            if is_single(mask) {
                 if queue.holding && !queue.released[usize::from(cell)] {
                     // Its peers wait for the next round.
                     queue.release(cell);

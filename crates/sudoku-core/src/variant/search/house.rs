@@ -17,7 +17,7 @@
 //! no other cell of the house, which one pass over the house tells for
 //! every meeting at once, rather than a pass per meeting.
 
-use super::narrowing::{Contradiction, Narrowing, digits_of};
+use super::narrowing::{Contradiction, Narrowing, digits_of, is_single};
 
 /// Most cells a house may have: one bit each in a position mask (grids
 /// go to 25).
@@ -134,7 +134,7 @@ impl House {
             *mask = grid.mask(cell);
             twice |= once & *mask;
             once |= *mask;
-            if mask.is_power_of_two() {
+            if is_single(*mask) {
                 placed |= *mask;
             }
         }

@@ -12,7 +12,7 @@
 //! Bounds are exact once every cell is placed, so the search never
 //! accepts a broken sum.
 
-use super::narrowing::{Contradiction, Narrowing, digits_of};
+use super::narrowing::{Contradiction, Narrowing, digits_of, is_single};
 
 /// `sum(weight × digit) == total`, over cliques of equal weight.
 #[derive(Debug, Clone)]
@@ -143,7 +143,7 @@ impl Linear {
         for (index, (cells, weight)) in self.each_clique().enumerate() {
             for &cell in cells {
                 let mask = grid.mask(cell);
-                if mask.is_power_of_two() {
+                if is_single(mask) {
                     open.target -= weight * i64::from(mask.trailing_zeros());
                 } else if open.count == MOST_EXACT_CELLS {
                     return None;
