@@ -16,8 +16,8 @@ pub(crate) fn digits_of(mask: u32) -> impl Iterator<Item = u32> {
 }
 
 /// True when `mask` holds one digit at most (a cell's mask is never
-/// empty). Cheaper than `is_power_of_two`, which counts the bits, slowly on
-/// processors built for without the popcnt instruction.
+/// empty). Cheaper than `is_power_of_two`, which counts the bits: slowly,
+/// since the build targets x86-64 without the popcnt instruction.
 #[inline]
 pub(crate) fn is_single(mask: u32) -> bool {
     mask & mask.wrapping_sub(1) == 0
