@@ -99,9 +99,10 @@ impl CageSum {
             }
         }
         // The digits of the house the complement cannot hold.
+        let outside = complement.iter().fold(0, |u, &c| u | grid.mask(c));
         let must = match complement {
             [] => 0,
-            _ => grid.all_digits() & !complement.iter().fold(0, |u, &c| u | grid.mask(c)),
+            _ => grid.all_digits() & !outside,
         };
         let mut allowed = 0;
         let mut needed = u32::MAX;
@@ -118,12 +119,18 @@ impl CageSum {
         if allowed == 0 {
             return Err(Contradiction);
         }
-        for (mask, &cell) in masks.iter_mut().zip(cage) {
-            grid.narrow(cell, allowed)?;
-            *mask &= allowed;
+        // Each loop only when it can narrow something (the cage's cells
+        // are not the complement's, so `outside` still holds).
+        if union & !allowed != 0 {
+            for (mask, &cell) in masks.iter_mut().zip(cage) {
+                grid.narrow(cell, allowed)?;
+                *mask &= allowed;
+            }
         }
-        for &cell in complement {
-            grid.narrow(cell, !needed)?;
+        if outside & needed != 0 {
+            for &cell in complement {
+                grid.narrow(cell, !needed)?;
+            }
         }
         self.place_needed(grid, masks, needed & !placed)?;
         self.strike_from_seers(grid, masks, needed & !placed)
@@ -221,5 +228,31 @@ mod tests {
             assert_eq!(masks[cell], digits(&[3, 4]), "cell {cell}");
         }
         assert_eq!(masks[13], all);
+    }
+
+    #[test]
+    fn a_cage_keeps_its_sets_digits_and_the_rest_of_its_house_the_others() {
+        // Cells 0 and 1 of a 4×4's first row make 5: 1 and 4, or 2 and 3.
+        let sets: Arc<[u32]> = vec![digits(&[1, 4]), digits(&[2, 3])].into();
+        let cage = CageSum::new(vec![0, 1].into(), sets).surrounded(&[2, 3], Vec::new());
+        let all = digits(&[1, 2, 3, 4]);
+        // Neither set is ruled out: nothing moves.
+        let masks = testing::narrowed(vec![all; 16], all, |grid| cage.propagate(grid)).unwrap();
+        assert_eq!(masks, vec![all; 16]);
+        // The rest of the row cannot hold 4, so the cage holds 1 and 4,
+        // and the rest of the row neither.
+        let mut masks = vec![all; 16];
+        masks[2] = digits(&[1, 2, 3]);
+        masks[3] = digits(&[1, 2, 3]);
+        let masks = testing::narrowed(masks, all, |grid| cage.propagate(grid)).unwrap();
+        assert_eq!(
+            masks[..4],
+            [
+                digits(&[1, 4]),
+                digits(&[1, 4]),
+                digits(&[2, 3]),
+                digits(&[2, 3])
+            ]
+        );
     }
 }
