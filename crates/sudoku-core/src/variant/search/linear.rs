@@ -235,10 +235,8 @@ impl CliqueBounds {
 
     /// The least and most `count` cells can sum to.
     fn range(&self, count: usize) -> Result<(i64, i64), Contradiction> {
-        if (self.union.count_ones() as usize) < count {
-            return Err(Contradiction);
-        }
-        let (distinct_least, distinct_most) = extreme_sums(self.union, count);
+        let (distinct_least, distinct_most) =
+            extreme_sums(self.union, count).ok_or(Contradiction)?;
         Ok((
             distinct_least.max(self.smallest),
             distinct_most.min(self.largest),
@@ -328,11 +326,15 @@ impl RestOfUnion {
 }
 
 /// The sums of the `count` smallest and the `count` largest digits of a
-/// mask (which has at least `count`).
-fn extreme_sums(union: u32, count: usize) -> (i64, i64) {
+/// mask, or `None` if it has fewer (found on the way: no bit count, which
+/// is slow without the popcnt instruction).
+fn extreme_sums(union: u32, count: usize) -> Option<(i64, i64)> {
     let (mut least, mut most) = (0, 0);
     let (mut low, mut high) = (union, union);
     for _ in 0..count {
+        if low == 0 {
+            return None;
+        }
         let smallest = low.trailing_zeros();
         low &= low - 1;
         least += i64::from(smallest);
@@ -340,7 +342,7 @@ fn extreme_sums(union: u32, count: usize) -> (i64, i64) {
         high &= !(1 << largest);
         most += i64::from(largest);
     }
-    (least, most)
+    Some((least, most))
 }
 
 /// The range `weight × sum` covers when the sum runs from `least` to `most`.
@@ -456,11 +458,22 @@ mod tests {
             for count in 0..union.count_ones() as usize {
                 let rest = RestOfUnion::new(union, count);
                 for digit in digits_of(union) {
-                    let fresh = extreme_sums(union & !(1 << digit), count);
+                    let fresh = extreme_sums(union & !(1 << digit), count).unwrap();
                     assert_eq!(rest.without(digit), fresh, "{union:b} {count} {digit}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_union_short_of_digits_has_no_extreme_sums() {
+        // 1, 2 and 4: the two smallest make 3, the two largest 6; three
+        // cells fit, four do not.
+        assert_eq!(extreme_sums(0b10110, 2), Some((3, 6)));
+        assert_eq!(extreme_sums(0b10110, 3), Some((7, 7)));
+        assert_eq!(extreme_sums(0b10110, 4), None);
+        assert_eq!(extreme_sums(0, 1), None);
+        assert_eq!(extreme_sums(0, 0), Some((0, 0)));
     }
 
     #[test]
