@@ -298,8 +298,11 @@ impl<'p> Builder<'p> {
         }
         propagators.extend(others);
         let mut weights = self.weights;
+        let mut term_weights = vec![None; shape.cell_count()];
         for (terms, total, tight_only) in self.sums {
-            let cliques = cliques(&terms, &peers);
+            let (kept, total) =
+                without_whole_houses(&terms, total, &self.houses, &mut term_weights);
+            let cliques = cliques(&kept, &peers);
             if tight_only && !is_tight(&cliques, total, shape.size() as i64) {
                 continue;
             }
@@ -400,6 +403,50 @@ fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>], sees: &mut
         }
     }
     cage.surrounded(&complement, seers)
+}
+
+/// `terms` less every house whose cells all lie among them with one weight,
+/// and `total` less what those houses add (each digit once, times the
+/// weight): a whole house adds the same to every solution, and a sum that
+/// kept it would walk its cells on every run for nothing. Overhangs of a
+/// house the cages cross often hold a whole neighbouring row. The terms
+/// stay whole when nothing else would be left. `weights`: a `None` a
+/// cell, left so.
+fn without_whole_houses(
+    terms: &[(u16, i64)],
+    total: i64,
+    houses: &[Vec<u16>],
+    weights: &mut [Option<i64>],
+) -> (Vec<(u16, i64)>, i64) {
+    let Some(size) = houses.first().map(Vec::len) else {
+        return (terms.to_vec(), total);
+    };
+    if terms.len() <= size {
+        return (terms.to_vec(), total);
+    }
+    for &(cell, weight) in terms {
+        weights[usize::from(cell)] = Some(weight);
+    }
+    let house_total = (size * (size + 1) / 2) as i64;
+    let mut left = total;
+    for house in houses {
+        let weight = weights[usize::from(house[0])];
+        if weight.is_some() && house.iter().all(|&c| weights[usize::from(c)] == weight) {
+            // Taken out, so that a house crossing it is not taken too.
+            house.iter().for_each(|&c| weights[usize::from(c)] = None);
+            left -= weight.unwrap_or(0) * house_total;
+        }
+    }
+    let kept: Vec<(u16, i64)> = (terms.iter().copied())
+        .filter(|&(cell, _)| weights[usize::from(cell)].is_some())
+        .collect();
+    terms
+        .iter()
+        .for_each(|&(c, _)| weights[usize::from(c)] = None);
+    match kept.is_empty() {
+        true => (terms.to_vec(), total),
+        false => (kept, left),
+    }
 }
 
 /// True when a sum of unit-weight `cliques` to `total` narrows much: the
@@ -824,6 +871,38 @@ mod tests {
         });
         assert_eq!(masks[2], 1 << 1 | 1 << 9);
         assert_eq!(masks[3], 1 << 1 | 1 << 9);
+    }
+
+    #[test]
+    fn a_whole_house_in_a_sum_leaves_it_for_what_it_adds() {
+        // A 4×4's rows, then its boxes.
+        let rows = (0..4u16).map(|r| (4 * r..4 * r + 4).collect());
+        let boxes = [0u16, 2, 8, 10].map(|c| vec![c, c + 1, c + 4, c + 5]);
+        let houses: Vec<Vec<u16>> = rows.chain(boxes).collect();
+        let mut scratch = vec![None; 16];
+        let mut fold = |terms: &[(u16, i64)], total| {
+            let folded = without_whole_houses(terms, total, &houses, &mut scratch);
+            assert!(scratch.iter().all(Option::is_none), "scratch left clean");
+            folded
+        };
+        let unit = |cells: &[u16]| cells.iter().map(|&c| (c, 1)).collect::<Vec<_>>();
+        // Row 1 and R2C1: R2C1 alone makes what the row's 10 leaves.
+        assert_eq!(fold(&unit(&[0, 1, 2, 3, 4]), 14), (vec![(4, 1)], 4));
+        // Row 1 and R2C1, R2C2 also hold box 1, which shares row 1's
+        // first two cells: only one of the two is taken out.
+        assert_eq!(
+            fold(&unit(&[0, 1, 2, 3, 4, 5]), 13),
+            (vec![(4, 1), (5, 1)], 3)
+        );
+        // Weighed against: row 2 at -1 adds -10.
+        let terms = [(0, 1), (4, -1), (5, -1), (6, -1), (7, -1)];
+        assert_eq!(fold(&terms, -7), (vec![(0, 1)], 3));
+        // A house of mixed weights stays.
+        let terms = [(0, 2), (1, 1), (2, 1), (3, 1), (4, 1)];
+        assert_eq!(fold(&terms, 16), (terms.to_vec(), 16));
+        // Nothing left but houses: the sum stays as it was, to fail or hold.
+        let rows = unit(&[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(fold(&rows, 21), (rows.clone(), 21));
     }
 
     #[test]
