@@ -149,7 +149,7 @@ impl CageSum {
         }
         for digit in digits_of(needed).map(|d| 1u32 << d) {
             let places = places_of(masks, digit);
-            if places.count_ones() < 2 {
+            if is_single(places) {
                 continue;
             }
             let mut start = 0;
@@ -175,14 +175,13 @@ impl CageSum {
     ) -> Result<(), Contradiction> {
         for digit in digits_of(needed).map(|d| 1 << d) {
             let places = places_of(masks, digit);
-            match places.count_ones() {
-                0 => return Err(Contradiction),
-                1 => {
-                    let index = places.trailing_zeros() as usize;
-                    grid.narrow(self.cells[index], digit)?;
-                    masks[index] &= digit;
-                }
-                _ => {}
+            if places == 0 {
+                return Err(Contradiction);
+            }
+            if is_single(places) {
+                let index = places.trailing_zeros() as usize;
+                grid.narrow(self.cells[index], digit)?;
+                masks[index] &= digit;
             }
         }
         Ok(())
@@ -228,6 +227,29 @@ mod tests {
             assert_eq!(masks[cell], digits(&[3, 4]), "cell {cell}");
         }
         assert_eq!(masks[13], all);
+    }
+
+    #[test]
+    fn a_needed_digit_with_one_place_left_is_placed_there() {
+        // Cells 0, 1 and 2 of a 4×4 make 6: 1, 2 and 3. Only cell 2 can
+        // still take the 3.
+        let cage = CageSum::new(vec![0, 1, 2].into(), vec![digits(&[1, 2, 3])].into());
+        let all = digits(&[1, 2, 3, 4]);
+        let mut masks = vec![all; 16];
+        masks[0] = digits(&[1, 2]);
+        masks[1] = digits(&[1, 2]);
+        masks[2] = digits(&[2, 3, 4]);
+        let masks = testing::narrowed(masks, all, |grid| cage.propagate(grid)).unwrap();
+        assert_eq!(masks[2], digits(&[3]));
+        // With the 3 nowhere, no set fits.
+        let mut masks = vec![all; 16];
+        masks[0] = digits(&[1, 2]);
+        masks[1] = digits(&[1, 2]);
+        masks[2] = digits(&[2, 4]);
+        assert_eq!(
+            testing::narrowed(masks, all, |grid| cage.propagate(grid)),
+            None
+        );
     }
 
     #[test]
