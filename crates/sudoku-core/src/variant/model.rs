@@ -34,12 +34,19 @@ pub(crate) struct Model {
     pub peers: Vec<Box<[u16]>>,
     /// Everything else that narrows candidates.
     pub propagators: Vec<Propagator>,
-    /// For each cell, the propagators that read it.
+    /// For each cell, the propagators woken when it narrows.
     pub watchers: Vec<Box<[u32]>>,
+    /// For each cell, the propagators that read it but are woken only
+    /// once it holds one digit.
+    pub fixed_watchers: Vec<Box<[u32]>>,
     /// For each cell, how much the rules on it weigh: where the search
     /// starts branching, before it has learnt anything.
     pub weights: Vec<u32>,
 }
+
+/// For each cell, the propagators woken when it narrows, and those woken
+/// only when it is left one digit.
+type Watchers = (Vec<Box<[u32]>>, Vec<Box<[u32]>>);
 
 /// Two cells, smaller index first.
 type CellPair = (u16, u16);
@@ -314,11 +321,13 @@ impl<'p> Builder<'p> {
             );
             propagators.push(Propagator::Linear(Linear::new(cliques, total)));
         }
+        let (watchers, fixed_watchers) = watchers_of(&propagators, shape.cell_count());
         Model {
             shape,
             start: self.start,
             peers,
-            watchers: watchers_of(&propagators, shape.cell_count()),
+            watchers,
+            fixed_watchers,
             propagators,
             weights,
         }
@@ -638,17 +647,22 @@ const MAX_MEETING_HOUSES: usize = 256;
 const MAX_MEETINGS: usize = 1024;
 
 /// For each of `cell_count` cells, the propagators that read it.
-fn watchers_of(propagators: &[Propagator], cell_count: usize) -> Vec<Box<[u32]>> {
-    let mut watchers = vec![Vec::new(); cell_count];
+fn watchers_of(propagators: &[Propagator], cell_count: usize) -> Watchers {
+    let mut any = vec![Vec::new(); cell_count];
+    let mut fixed = vec![Vec::new(); cell_count];
     for (index, propagator) in propagators.iter().enumerate() {
-        for &cell in propagator.cells() {
-            let list: &mut Vec<u32> = &mut watchers[usize::from(cell)];
-            if list.last() != Some(&(index as u32)) {
-                list.push(index as u32);
+        let (woken, woken_when_fixed) = propagator.cells().split_at(propagator.woken_by());
+        for (lists, cells) in [(&mut any, woken), (&mut fixed, woken_when_fixed)] {
+            for &cell in cells {
+                let list: &mut Vec<u32> = &mut lists[usize::from(cell)];
+                if list.last() != Some(&(index as u32)) {
+                    list.push(index as u32);
+                }
             }
         }
     }
-    watchers.into_iter().map(Vec::into_boxed_slice).collect()
+    let boxed = |lists: Vec<Vec<u32>>| lists.into_iter().map(Vec::into_boxed_slice).collect();
+    (boxed(any), boxed(fixed))
 }
 
 /// The houses, each knowing the houses it meets (`meetings`, by index).

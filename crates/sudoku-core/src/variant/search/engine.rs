@@ -99,6 +99,9 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
                 } else {
                     strike_from_peers(model, masks, queue, cell, mask)?;
                 }
+                for &index in model.fixed_watchers[usize::from(cell)].iter() {
+                    queue.push_propagator(index);
+                }
             }
             for &index in model.watchers[usize::from(cell)].iter() {
                 queue.push_propagator(index);
@@ -199,6 +202,68 @@ mod tests {
         assert_eq!((masks[1], masks[2]), (two, three));
         assert_eq!(masks[3] & (one | two | three), 0);
         assert!(is_clean(&queue));
+    }
+
+    #[test]
+    fn a_cage_hears_of_a_cell_in_the_rest_of_its_house_once_it_is_fixed() {
+        use crate::variant::constraints::Cage;
+        use crate::variant::search::propagators::Propagator;
+        // R1C3 + R1C4 = 10, which R1C3 and R1C4 cannot make with a 5.
+        let cage = Cage {
+            cells: vec![2, 3],
+            sum: Some(10),
+        };
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 9,
+            constraints: vec![cage.into()],
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        let mut model = compile(&puzzle);
+        let index = (model.propagators.iter())
+            .position(|p| matches!(p, Propagator::Cage(cage) if cage.cage() == [2, 3]))
+            .unwrap() as u32;
+        // Only the houses and the cage run: the sums derived from the cage
+        // (the rest of the row makes 35) would find the same by themselves.
+        let silenced: Vec<u32> = (0..model.propagators.len() as u32)
+            .filter(|&i| {
+                i != index && !matches!(model.propagators[i as usize], Propagator::House(_))
+            })
+            .collect();
+        for lists in [&mut model.watchers, &mut model.fixed_watchers] {
+            for list in lists.iter_mut() {
+                *list = list
+                    .iter()
+                    .copied()
+                    .filter(|i| !silenced.contains(i))
+                    .collect();
+            }
+        }
+        let mut queue = queue_for(&model);
+        let (all, five, nine) = (model.shape.all_digits(), 1 << 5, 1 << 9);
+        let mut masks = vec![all; 81];
+        masks[2] = all & !five;
+        masks[3] = all & !five;
+        // The rest of row 1 holds no 9 but maybe in R1C1, which is then
+        // left a 5: the row's 9 is in the cage, with a 1.
+        for cell in [1, 4, 5, 6, 7, 8] {
+            masks[cell] = all & !nine;
+        }
+        masks[0] = five;
+        queue.push_cell(0);
+        propagate(&model, &mut masks, &mut queue).unwrap();
+        assert_eq!((masks[2], masks[3]), (1 << 1 | nine, 1 << 1 | nine));
+        // The cage is woken by its own cells on any change, and by the
+        // rest of its house only as its cells are fixed.
+        for cell in 0..9 {
+            let caged = cell == 2 || cell == 3;
+            assert_eq!(model.watchers[cell].contains(&index), caged, "{cell}");
+            assert_eq!(
+                model.fixed_watchers[cell].contains(&index),
+                !caged,
+                "{cell}"
+            );
+        }
     }
 
     #[test]

@@ -37,6 +37,18 @@ impl Propagator {
         }
     }
 
+    /// How many of [`Self::cells`], from the first, wake it whenever they
+    /// narrow; the rest wake it only when left one digit.
+    pub fn woken_by(&self) -> usize {
+        match self {
+            // The rest of the cage's house matters to the cage when a
+            // digit leaves all of it, which is rare: waking the cage on
+            // every change there cost a fifth of a killer's search.
+            Propagator::Cage(cage) => cage.cage().len(),
+            other => other.cells().len(),
+        }
+    }
+
     /// Narrows its cells' masks as far as its rule allows by itself.
     pub fn propagate(&self, grid: &mut Narrowing<'_>) -> Result<(), Contradiction> {
         match self {
