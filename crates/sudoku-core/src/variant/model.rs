@@ -9,7 +9,8 @@
 //! that must differ become one peer list a cell, two relations on one pair
 //! become one table, a group of `size` distinct cells becomes a house that
 //! looks for hidden singles and, where it meets another house, points and
-//! claims. The search then knows nothing of kinds.
+//! claims. A sum loses every whole house among its terms, for the constant
+//! the house adds. The search then knows nothing of kinds.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -419,39 +420,48 @@ fn surround(cage: CageSum, houses: &[Vec<u16>], peers: &[Box<[u16]>], sees: &mut
 /// weight): a whole house adds the same to every solution, and a sum that
 /// kept it would walk its cells on every run for nothing. Overhangs of a
 /// house the cages cross often hold a whole neighbouring row. The terms
-/// stay whole when nothing else would be left. `weights`: a `None` a
+/// stay whole when nothing else would be left. `scratch`: a `None` a
 /// cell, left so.
 fn without_whole_houses(
     terms: &[(u16, i64)],
     total: i64,
     houses: &[Vec<u16>],
-    weights: &mut [Option<i64>],
+    scratch: &mut [Option<i64>],
 ) -> (Vec<(u16, i64)>, i64) {
     let Some(size) = houses.first().map(Vec::len) else {
         return (terms.to_vec(), total);
     };
-    if terms.len() <= size {
-        return (terms.to_vec(), total);
-    }
+    let clear = |scratch: &mut [Option<i64>]| {
+        (terms.iter()).for_each(|&(c, _)| scratch[usize::from(c)] = None);
+    };
+    let mut repeated = false;
     for &(cell, weight) in terms {
-        weights[usize::from(cell)] = Some(weight);
+        repeated |= scratch[usize::from(cell)].replace(weight).is_some();
+    }
+    // A cell named twice would be dropped twice: such a sum stays whole.
+    if terms.len() <= size || repeated {
+        clear(scratch);
+        return (terms.to_vec(), total);
     }
     let house_total = (size * (size + 1) / 2) as i64;
     let mut left = total;
     for house in houses {
-        let weight = weights[usize::from(house[0])];
-        if weight.is_some() && house.iter().all(|&c| weights[usize::from(c)] == weight) {
+        let Some(weight) = scratch[usize::from(house[0])] else {
+            continue;
+        };
+        if house
+            .iter()
+            .all(|&c| scratch[usize::from(c)] == Some(weight))
+        {
             // Taken out, so that a house crossing it is not taken too.
-            house.iter().for_each(|&c| weights[usize::from(c)] = None);
-            left -= weight.unwrap_or(0) * house_total;
+            house.iter().for_each(|&c| scratch[usize::from(c)] = None);
+            left -= weight * house_total;
         }
     }
     let kept: Vec<(u16, i64)> = (terms.iter().copied())
-        .filter(|&(cell, _)| weights[usize::from(cell)].is_some())
+        .filter(|&(cell, _)| scratch[usize::from(cell)].is_some())
         .collect();
-    terms
-        .iter()
-        .for_each(|&(c, _)| weights[usize::from(c)] = None);
+    clear(scratch);
     match kept.is_empty() {
         true => (terms.to_vec(), total),
         false => (kept, left),
@@ -491,12 +501,11 @@ const MIN_REORDERED_TERMS: usize = 8;
 /// A sum's terms in cliques: cells of equal weight that are all peers of
 /// each other. Larger cliques bound a sum more tightly (a clique of `t`
 /// cells sums to at least 1 + 2 + … + t, and with unit weights the bounds'
-/// range shrinks by the sum of the squares of the cliques' sizes), so
-/// several splits are
-/// made and the one with the largest sum of squares is kept: cliques grown
-/// from the cell that is a peer of the most others still able to join, and
-/// cliques grown in a few orders of the cells, each taking every cell that
-/// still fits. No one way finds the best split on every line: on "Long
+/// range shrinks by the sum of the squares of the cliques' sizes). Cliques
+/// are grown from the cell that is a peer of the most others still able
+/// to join; a sum of [`MIN_REORDERED_TERMS`] terms or more is also split
+/// in a few orders of its cells, each clique taking every cell that still
+/// fits, and the split with the largest sum of squares is kept. No one way finds the best split on every line: on "Long
 /// sums 2", a 32-cell arrow with disjoint groups, the greedy split and
 /// the cells' own order bound the line at 97, and the first shuffled
 /// order at 98, which forces the pill (404 guesses to 32).
@@ -653,7 +662,9 @@ const MAX_MEETING_HOUSES: usize = 256;
 /// solution.
 const MAX_MEETINGS: usize = 1024;
 
-/// For each of `cell_count` cells, the propagators that read it.
+/// For each of `cell_count` cells, the propagators woken whenever it
+/// narrows (each propagator's first [`Propagator::woken_by`] cells) and
+/// those woken only once it is fixed (the rest of its cells).
 fn watchers_of(propagators: &[Propagator], cell_count: usize) -> Watchers {
     let mut any = vec![Vec::new(); cell_count];
     let mut fixed = vec![Vec::new(); cell_count];
@@ -921,6 +932,9 @@ mod tests {
         // A house of mixed weights stays.
         let terms = [(0, 2), (1, 1), (2, 1), (3, 1), (4, 1)];
         assert_eq!(fold(&terms, 16), (terms.to_vec(), 16));
+        // A cell named twice: the sum stays as it was.
+        let twice = unit(&[0, 1, 2, 3, 4, 0]);
+        assert_eq!(fold(&twice, 15), (twice.clone(), 15));
         // Nothing left but houses: the sum stays as it was, to fail or hold.
         let rows = unit(&[0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(fold(&rows, 21), (rows.clone(), 21));

@@ -9,7 +9,9 @@
 //! - the rest of a house the cage lies in (its complement)
 //!   holds exactly the house's digits the cage does not, so a digit the
 //!   complement cannot take must be in the cage's set, and a digit every
-//!   set needs leaves the complement;
+//!   set needs leaves the complement. The complement is read whenever the
+//!   cage runs, but wakes it only as its cells are fixed (the sum derived
+//!   for the same house sees most of the rest from its own side);
 //! - a digit every set needs stands in one of the cage cells that can
 //!   take it, so it leaves every cell outside that sees all of those.
 //!   The builder lists, for each cell outside that sees two or more cage
@@ -246,6 +248,16 @@ mod tests {
         masks[0] = digits(&[1, 2]);
         masks[1] = digits(&[1, 2]);
         masks[2] = digits(&[2, 4]);
+        assert_eq!(
+            testing::narrowed(masks, all, |grid| cage.propagate(grid)),
+            None
+        );
+        // The set fits, but once the 2 is placed in its one place the 3
+        // has none.
+        let mut masks = vec![all; 16];
+        masks[0] = digits(&[1]);
+        masks[1] = digits(&[1]);
+        masks[2] = digits(&[2, 3]);
         assert_eq!(
             testing::narrowed(masks, all, |grid| cage.propagate(grid)),
             None

@@ -2,15 +2,19 @@
 //!
 //! A cell whose mask changed is queued once. When it is taken from the
 //! queue and holds one digit, that digit is struck from its peers (the
-//! cheap, common case, kept out of the propagators); then every propagator
-//! that reads the cell is queued once. The loop ends when both queues are
-//! empty, or at the first [`Contradiction`].
+//! cheap, common case, kept out of the propagators) and the propagators
+//! that read it only once it is fixed are queued (a cage, for the rest of
+//! a house it lies in); then every propagator woken by any change of the
+//! cell is queued. Each is queued once at a time. The loop ends when both
+//! queues are empty, or at the first [`Contradiction`].
 //!
 //! A branch's placement propagates in rounds, as the Interactive Sudoku
 //! Solver's does: the placed digit and all it narrows first, holding back
 //! the singles it makes; then those singles together, then the singles
-//! they make, and so on. The fixed point is the same; what the rounds add
-//! is which cell a contradiction is blamed on: a single of the round that
+//! they make, and so on. The fixed point is the same (but for what a cage
+//! last read of its house's rest, which it reads only when woken, so the
+//! order can matter there); what the rounds add is which cell a
+//! contradiction is blamed on: a single of the round that
 //! met it (the first by index). The search learns where to branch from
 //! that blame, and a long chain of forced cells then teaches it a cell of
 //! the round where the chain broke, not only the guess that started it.
@@ -148,6 +152,7 @@ fn strike_from_peers(
 mod tests {
     use super::*;
     use crate::variant::compile::compile;
+    use crate::variant::search::propagators::Propagator;
     use crate::variant::tests::random::random_puzzle;
     use crate::variant::{PuzzleParts, VariantPuzzle};
 
@@ -204,10 +209,27 @@ mod tests {
         assert!(is_clean(&queue));
     }
 
+    /// `model` with no propagator woken but its houses and `kept`.
+    fn silence_all_but_houses_and(model: &mut Model, kept: u32) {
+        let silenced: Vec<u32> = (0..model.propagators.len() as u32)
+            .filter(|&i| {
+                i != kept && !matches!(model.propagators[i as usize], Propagator::House(_))
+            })
+            .collect();
+        for lists in [&mut model.watchers, &mut model.fixed_watchers] {
+            for list in lists.iter_mut() {
+                *list = list
+                    .iter()
+                    .copied()
+                    .filter(|i| !silenced.contains(i))
+                    .collect();
+            }
+        }
+    }
+
     #[test]
     fn a_cage_hears_of_a_cell_in_the_rest_of_its_house_once_it_is_fixed() {
         use crate::variant::constraints::Cage;
-        use crate::variant::search::propagators::Propagator;
         // R1C3 + R1C4 = 10, which R1C3 and R1C4 cannot make with a 5.
         let cage = Cage {
             cells: vec![2, 3],
@@ -225,20 +247,7 @@ mod tests {
             .unwrap() as u32;
         // Only the houses and the cage run: the sums derived from the cage
         // (the rest of the row makes 35) would find the same by themselves.
-        let silenced: Vec<u32> = (0..model.propagators.len() as u32)
-            .filter(|&i| {
-                i != index && !matches!(model.propagators[i as usize], Propagator::House(_))
-            })
-            .collect();
-        for lists in [&mut model.watchers, &mut model.fixed_watchers] {
-            for list in lists.iter_mut() {
-                *list = list
-                    .iter()
-                    .copied()
-                    .filter(|i| !silenced.contains(i))
-                    .collect();
-            }
-        }
+        silence_all_but_houses_and(&mut model, index);
         let mut queue = queue_for(&model);
         let (all, five, nine) = (model.shape.all_digits(), 1 << 5, 1 << 9);
         let mut masks = vec![all; 81];
