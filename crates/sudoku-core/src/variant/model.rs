@@ -431,6 +431,9 @@ fn without_whole_houses(
     let Some(size) = houses.first().map(Vec::len) else {
         return (terms.to_vec(), total);
     };
+    if terms.len() <= size {
+        return (terms.to_vec(), total);
+    }
     let clear = |scratch: &mut [Option<i64>]| {
         (terms.iter()).for_each(|&(c, _)| scratch[usize::from(c)] = None);
     };
@@ -439,7 +442,7 @@ fn without_whole_houses(
         repeated |= scratch[usize::from(cell)].replace(weight).is_some();
     }
     // A cell named twice would be dropped twice: such a sum stays whole.
-    if terms.len() <= size || repeated {
+    if repeated {
         clear(scratch);
         return (terms.to_vec(), total);
     }
@@ -502,13 +505,14 @@ const MIN_REORDERED_TERMS: usize = 8;
 /// each other. Larger cliques bound a sum more tightly (a clique of `t`
 /// cells sums to at least 1 + 2 + … + t, and with unit weights the bounds'
 /// range shrinks by the sum of the squares of the cliques' sizes). Cliques
-/// are grown from the cell that is a peer of the most others still able
-/// to join; a sum of [`MIN_REORDERED_TERMS`] terms or more is also split
-/// in a few orders of its cells, each clique taking every cell that still
-/// fits, and the split with the largest sum of squares is kept. No one way finds the best split on every line: on "Long
-/// sums 2", a 32-cell arrow with disjoint groups, the greedy split and
-/// the cells' own order bound the line at 97, and the first shuffled
-/// order at 98, which forces the pill (404 guesses to 32).
+/// are grown from the cell that is a peer of the most others still able to
+/// join; a sum of [`MIN_REORDERED_TERMS`] terms or more is also split in a
+/// few orders of its cells, each clique taking every cell that still fits,
+/// and the split with the largest sum of squares is kept. No one way finds
+/// the best split on every line: on "Long sums 2", a 32-cell arrow with
+/// disjoint groups, the greedy split and the cells' own order bound the
+/// line at 97, and the first shuffled order at 98, which forces the pill
+/// (404 guesses to 32).
 fn cliques(terms: &[(u16, i64)], peers: &[Box<[u16]>]) -> Vec<(Vec<u16>, i64)> {
     if terms.len() > MOST_CAREFUL_TERMS {
         return first_fit_cliques(terms, peers);
