@@ -49,7 +49,7 @@ struct Meeting {
 impl Family {
     /// The digits of `open` that lie in exactly one meeting's cells and in
     /// no cell the family leaves uncovered.
-    fn confined(&self, masks: &[u32], open: u32) -> u32 {
+    fn confined(&self, masks: &[u32; MOST_HOUSE_CELLS], open: u32) -> u32 {
         let (mut once, mut twice) = (0u32, 0u32);
         for meeting in &self.meetings {
             let inside = union_at(masks, meeting.shared);
@@ -60,10 +60,18 @@ impl Family {
     }
 }
 
-/// The union of the masks at the positions set in `positions`.
+/// The union of the masks at the positions set in `positions` (in a
+/// house's padded array, so that no position needs a bounds check). A
+/// plain loop over the bits: through `digits_of` a thermometer puzzle
+/// took 4 % more instructions.
 #[inline]
-fn union_at(masks: &[u32], positions: u32) -> u32 {
-    digits_of(positions).fold(0, |union, position| union | masks[position as usize])
+fn union_at(masks: &[u32; MOST_HOUSE_CELLS], mut positions: u32) -> u32 {
+    let mut union = 0;
+    while positions != 0 {
+        union |= masks[positions.trailing_zeros() as usize];
+        positions &= positions - 1;
+    }
+    union
 }
 
 impl House {
@@ -142,6 +150,7 @@ impl House {
             return Err(Contradiction);
         }
         // Hidden singles: digits with one place, not yet placed there.
+        let padded = &masks;
         let masks = &masks[..self.cells.len()];
         for digit in digits_of(once & !twice & !placed).map(|d| 1 << d) {
             if let Some(position) = masks.iter().position(|&mask| mask & digit != 0) {
@@ -152,7 +161,7 @@ impl House {
         // whose peers the engine strikes).
         let open = twice & !placed;
         if open != 0 {
-            self.point(grid, masks, open)?;
+            self.point(grid, padded, open)?;
         }
         Ok(())
     }
@@ -162,7 +171,7 @@ impl House {
     fn point(
         &self,
         grid: &mut Narrowing<'_>,
-        masks: &[u32],
+        masks: &[u32; MOST_HOUSE_CELLS],
         open: u32,
     ) -> Result<(), Contradiction> {
         for family in &self.families {
