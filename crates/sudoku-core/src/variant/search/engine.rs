@@ -63,7 +63,9 @@ pub(crate) fn propagate_placement(
     debug_assert!(masks[usize::from(cell)].is_power_of_two());
     queue.holding = true;
     queue.release(cell);
-    let mut round = vec![cell];
+    let mut round = std::mem::take(&mut queue.round);
+    round.clear();
+    round.push(cell);
     let result = loop {
         // Each was released when first seen single (held, in the rounds
         // after the first).
@@ -82,9 +84,13 @@ pub(crate) fn propagate_placement(
         if queue.held.is_empty() {
             break Ok(());
         }
-        round = std::mem::take(&mut queue.held);
+        // The held singles become the round; the old round's buffer
+        // holds the next ones.
+        std::mem::swap(&mut round, &mut queue.held);
+        queue.held.clear();
         round.sort_unstable();
     };
+    queue.round = round;
     queue.end_placement();
     result
 }

@@ -76,6 +76,9 @@ pub(crate) struct Queue {
     pub(super) holding: bool,
     /// The singles held back this round.
     pub(super) held: Vec<u16>,
+    /// The singles of the round being propagated: kept here between
+    /// placements so that a placement allocates nothing.
+    pub(super) round: Vec<u16>,
     /// Cells seen as singles in the current placement, held or released:
     /// never held again, their digit struck from their peers when next
     /// taken from the queue.
@@ -94,6 +97,7 @@ impl Queue {
             propagator_queued: vec![false; propagators],
             holding: false,
             held: Vec::new(),
+            round: Vec::new(),
             released: vec![false; cells],
             released_cells: Vec::new(),
         }
