@@ -90,6 +90,7 @@ pub(crate) fn propagate_placement(
         queue.held.clear();
         round.sort_unstable();
     };
+    round.clear();
     queue.round = round;
     queue.end_placement();
     result
@@ -170,6 +171,7 @@ mod tests {
     fn is_clean(queue: &Queue) -> bool {
         !queue.holding
             && queue.held.is_empty()
+            && queue.round.is_empty()
             && queue.cells.is_empty()
             && queue.propagators.is_empty()
             && queue.released.iter().all(|&released| !released)

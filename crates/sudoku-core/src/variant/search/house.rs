@@ -62,8 +62,8 @@ impl Family {
 
 /// The union of the masks at the positions set in `positions` (in a
 /// house's padded array, so that no position needs a bounds check). A
-/// plain loop over the bits: through `digits_of` a thermometer puzzle
-/// took 4 % more instructions.
+/// plain loop over the bits: folding `digits_of` over a slice, checked
+/// at each position, took 4 % more instructions on a thermometer puzzle.
 #[inline]
 fn union_at(masks: &[u32; MOST_HOUSE_CELLS], mut positions: u32) -> u32 {
     let mut union = 0;

@@ -76,8 +76,8 @@ pub(crate) struct Queue {
     pub(super) holding: bool,
     /// The singles held back this round.
     pub(super) held: Vec<u16>,
-    /// The singles of the round being propagated: kept here between
-    /// placements so that a placement allocates nothing.
+    /// A spare buffer for a placement's rounds of singles, kept here so
+    /// that a placement allocates nothing; empty between placements.
     pub(super) round: Vec<u16>,
     /// Cells seen as singles in the current placement, held or released:
     /// never held again, their digit struck from their peers when next
