@@ -45,11 +45,14 @@ fn derive_sums<'p>(puzzle: &'p VariantPuzzle, mut builder: Builder<'p>) -> Build
     for (cells, sum) in remainders {
         builder.cage_sum(&cells, sum);
     }
-    for UnionSum {
-        inside,
-        outside,
-        total,
-    } in unions
+    for (
+        UnionSum {
+            inside,
+            outside,
+            total,
+        },
+        found,
+    ) in unions
     {
         let terms: Vec<(usize, i64)> = inside
             .iter()
@@ -57,6 +60,9 @@ fn derive_sums<'p>(puzzle: &'p VariantPuzzle, mut builder: Builder<'p>) -> Build
             .chain(outside.iter().map(|&cell| (cell, -1)))
             .collect();
         builder.linear(&terms, total);
+        for _ in 1..found {
+            builder.weigh_sum(terms.iter().map(|&(cell, _)| cell));
+        }
     }
     for (cells, total) in overhangs {
         builder.sum_if_tight(&cells, total);

@@ -218,6 +218,13 @@ impl<'p> Builder<'p> {
         self.sums.push((terms, total, false));
     }
 
+    /// Weighs `cells` as a sum over them would, with no rule: for a sum
+    /// found again, which is run once.
+    pub fn weigh_sum(&mut self, cells: impl ExactSizeIterator<Item = usize>) {
+        let weight = sum_weight(self.shape().size() as u32, cells.len());
+        weigh(&mut self.weights, cells, weight);
+    }
+
     /// `sum(digits) == total` over `cells`, a sum the search may do
     /// without: kept only if its cliques leave it tight, its total within
     /// a quarter of its range from one end (or out of reach).

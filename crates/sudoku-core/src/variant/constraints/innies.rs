@@ -13,6 +13,9 @@
 //! optimizer derives the same sums, they cut hard killers' searches by
 //! tens of times.
 
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
 use super::{Cage, Constraint};
 use crate::variant::puzzle::VariantPuzzle;
 
@@ -53,8 +56,10 @@ pub(crate) struct HouseSums {
     /// since they share a house.
     pub remainders: Vec<(Vec<usize>, u32)>,
     /// The sums over runs of houses, each at most [`MOST_DERIVED_CELLS`]
-    /// cells ([`MOST_CAGED_CELLS`] if all lie in cages), without repeats.
-    pub unions: Vec<UnionSum>,
+    /// cells ([`MOST_CAGED_CELLS`] if all lie in cages), without repeats,
+    /// each with how many ways it was found (a sum and its negation are
+    /// one).
+    pub unions: Vec<(UnionSum, u32)>,
     /// For each house that the summed cages crossing it cover, the cells
     /// of those cages outside it and their sum; worth a propagator only
     /// if tight (the builder's test).
@@ -73,6 +78,22 @@ pub(crate) fn house_sums(puzzle: &VariantPuzzle, houses: &[Vec<usize>]) -> House
     );
     unions.sort();
     unions.dedup();
+    // The runs from either edge meet: k rows from the top imply what the
+    // other rows from the bottom do, negated. Such a twin is run once, but
+    // weighs for each time it was found: with one weight, the MATHEMAGIC
+    // killers took 4.20M guesses against 3.22M.
+    let mut found: Vec<(UnionSum, u32)> = Vec::with_capacity(unions.len());
+    let mut index_of: BTreeMap<UnionSum, usize> = BTreeMap::new();
+    for union in unions {
+        match index_of.entry(union.clone().canonical()) {
+            Entry::Occupied(at) => found[*at.get()].1 += 1,
+            Entry::Vacant(slot) => {
+                slot.insert(found.len());
+                found.push((union, 1));
+            }
+        }
+    }
+    let unions = found;
     HouseSums {
         remainders: house_remainders(puzzle, houses, &cages),
         unions,
@@ -203,6 +224,19 @@ pub(crate) struct UnionSum {
     pub total: i64,
 }
 
+impl UnionSum {
+    /// The sum or its negation (innies and outies swapped), whichever
+    /// orders first: one form for a sum found either way.
+    fn canonical(self) -> UnionSum {
+        let negated = UnionSum {
+            inside: self.outside.clone(),
+            outside: self.inside.clone(),
+            total: -self.total,
+        };
+        self.min(negated)
+    }
+}
+
 /// The runs of houses the unions grow along: rows from the top and from
 /// the bottom, columns from the left and from the right, regions in order.
 fn house_runs(houses: &[Vec<usize>], size: usize) -> [Vec<&Vec<usize>>; 5] {
@@ -307,6 +341,11 @@ mod tests {
 
     /// The sums a 9×9 with these summed cages (cells row-major) implies.
     fn sums_of(cages: &[(&[usize], u32)]) -> HouseSums {
+        sums_of_size(9, cages)
+    }
+
+    /// The sums a grid of `size` with these summed cages implies.
+    fn sums_of_size(size: usize, cages: &[(&[usize], u32)]) -> HouseSums {
         let constraints = cages
             .iter()
             .map(|&(cells, sum)| {
@@ -318,7 +357,7 @@ mod tests {
             })
             .collect();
         let puzzle = VariantPuzzle::new(PuzzleParts {
-            size: 9,
+            size,
             constraints,
             ..PuzzleParts::default()
         })
@@ -337,7 +376,7 @@ mod tests {
             outside: vec![45],
             total: 0,
         };
-        assert!(sums.unions.contains(&outie), "{:?}", sums.unions);
+        assert!(sums.unions.contains(&(outie, 1)), "{:?}", sums.unions);
     }
 
     #[test]
@@ -350,13 +389,14 @@ mod tests {
             outside: vec![9],
             total: 25,
         };
-        assert!(sums_of(&[cage]).unions.contains(&seven));
+        let has = |sums: HouseSums, union: &UnionSum| sums.unions.iter().any(|(u, _)| u == union);
+        assert!(has(sums_of(&[cage]), &seven));
         // With R1C4-R1C9 each in a cage of two that hangs below row 1
         // (so not joined to it), all seven are caged: too many.
         let pairs: Vec<[usize; 2]> = (3..9).map(|c| [c, c + 9]).collect();
         let mut cages = vec![cage];
         cages.extend(pairs.iter().map(|pair| (&pair[..], 10)));
-        assert!(!sums_of(&cages).unions.contains(&seven));
+        assert!(!has(sums_of(&cages), &seven));
         // R1C1-R1C3, R2C1 and R2C2 sum to 25 and R1C4-R1C5 to 9: R1C6-R1C9
         // less R2C1 and R2C2 make 11, six caged cells: kept.
         let mut cages = vec![(&[0, 1, 2, 9, 10][..], 25), (&[3, 4][..], 9)];
@@ -366,7 +406,32 @@ mod tests {
             outside: vec![9, 10],
             total: 11,
         };
-        assert!(sums_of(&cages).unions.contains(&six));
+        assert!(has(sums_of(&cages), &six));
+    }
+
+    #[test]
+    fn a_sum_found_from_both_edges_is_kept_once_and_counted_twice() {
+        // A 4×4 covered by cages. Row 1 with its cage R1C1-R1C3 + R2C1
+        // (10) gives R1C4 - R2C1 = 0; rows 2-4 with theirs give R2C1 -
+        // R1C4 = 0, the same sum negated.
+        let sums = sums_of_size(
+            4,
+            &[
+                (&[0, 1, 2, 4], 10),
+                (&[3, 7, 11], 7),
+                (&[5, 6], 5),
+                (&[8, 9, 10], 8),
+                (&[12, 13, 14, 15], 10),
+            ],
+        );
+        let twins: Vec<&(UnionSum, u32)> = (sums.unions.iter())
+            .filter(|(union, _)| {
+                let cells = [union.inside.as_slice(), union.outside.as_slice()];
+                cells == [&[3], &[4]] || cells == [&[4], &[3]]
+            })
+            .collect();
+        assert_eq!(twins.len(), 1, "{:?}", sums.unions);
+        assert_eq!((twins[0].0.total, twins[0].1), (0, 2));
     }
 
     #[test]
