@@ -10,8 +10,9 @@ import { expect, shot, test } from "./fixtures";
 import { CHAIN_HINT, fakeHint } from "./grpcweb";
 import { goTo, openPuzzle, PUZZLE, SOLUTION } from "./helpers";
 
-// axe takes a second or so per state on two cores.
-test.describe.configure({ timeout: 60_000 });
+// axe takes a second or so per state on two cores, several when the VM is
+// busy (a run hit 60 s on the screenshot after the last state).
+test.describe.configure({ timeout: 120_000 });
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
