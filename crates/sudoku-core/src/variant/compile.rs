@@ -45,21 +45,9 @@ fn derive_sums<'p>(puzzle: &'p VariantPuzzle, mut builder: Builder<'p>) -> Build
     for (cells, sum) in remainders {
         builder.cage_sum(&cells, sum);
     }
-    for (
-        UnionSum {
-            inside,
-            outside,
-            total,
-        },
-        found,
-    ) in unions
-    {
-        let terms: Vec<(usize, i64)> = inside
-            .iter()
-            .map(|&cell| (cell, 1))
-            .chain(outside.iter().map(|&cell| (cell, -1)))
-            .collect();
-        builder.linear(&terms, total);
+    for (union, found) in unions {
+        let terms = union_terms(&union);
+        builder.linear(&terms, union.total);
         for _ in 1..found {
             builder.weigh_sum(terms.iter().map(|&(cell, _)| cell));
         }
@@ -68,4 +56,75 @@ fn derive_sums<'p>(puzzle: &'p VariantPuzzle, mut builder: Builder<'p>) -> Build
         builder.sum_if_tight(&cells, total);
     }
     builder
+}
+
+/// A derived sum's terms: its innies count 1, its outies -1.
+fn union_terms(union: &UnionSum) -> Vec<(usize, i64)> {
+    let innies = union.inside.iter().map(|&cell| (cell, 1));
+    innies
+        .chain(union.outside.iter().map(|&cell| (cell, -1)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::PuzzleParts;
+    use crate::variant::constraints::Cage;
+    use crate::variant::search::propagators::Propagator;
+
+    #[test]
+    fn a_derived_sum_found_twice_runs_once_and_weighs_as_if_run_twice() {
+        // A 4×4 covered by cages, whose top row and bottom three rows
+        // imply R1C4 - R2C1 = 0 both ways (see the innies tests).
+        let cages: [(&[usize], u32); 5] = [
+            (&[0, 1, 2, 4], 10),
+            (&[3, 7, 11], 7),
+            (&[5, 6], 5),
+            (&[8, 9, 10], 8),
+            (&[12, 13, 14, 15], 10),
+        ];
+        let constraints = (cages.iter())
+            .map(|&(cells, sum)| {
+                let cells = cells.to_vec();
+                Cage {
+                    cells,
+                    sum: Some(sum),
+                }
+                .into()
+            })
+            .collect();
+        let parts = PuzzleParts {
+            size: 4,
+            constraints,
+            ..PuzzleParts::default()
+        };
+        let puzzle = VariantPuzzle::new(parts).unwrap();
+        let merged = compile(&puzzle);
+        // Every derived sum run as often as it was found.
+        let sums = constraints::house_sums(&puzzle, &puzzle.houses());
+        let mut builder = rules(&puzzle);
+        for (cells, sum) in sums.remainders {
+            builder.cage_sum(&cells, sum);
+        }
+        let mut twins = 0;
+        for (union, found) in &sums.unions {
+            for _ in 0..*found {
+                builder.linear(&union_terms(union), union.total);
+            }
+            twins += found - 1;
+        }
+        for (cells, total) in sums.overhangs {
+            builder.sum_if_tight(&cells, total);
+        }
+        let each_run = builder.finish();
+        assert!(twins > 0);
+        assert_eq!(merged.weights, each_run.weights);
+        let linears = |model: &Model| {
+            (model.propagators.iter())
+                .filter(|p| matches!(p, Propagator::Linear(_)))
+                .count()
+        };
+        assert_eq!(linears(&merged) + twins as usize, linears(&each_run));
+    }
 }

@@ -5,7 +5,8 @@
 //! that must differ ([`Builder::distinct`]), a relation between two cells
 //! ([`Builder::relate`]), a weighted sum ([`Builder::linear`]), a cage's
 //! sum of distinct digits ([`Builder::cage_sum`]), a cell's allowed digits
-//! ([`Builder::restrict`]). The builder merges what they say: the pairs
+//! ([`Builder::restrict`]); [`Builder::weigh_sum`] weighs a sum's cells
+//! again without a second rule. The builder merges what they say: the pairs
 //! that must differ become one peer list a cell, two relations on one pair
 //! become one table, a group of `size` distinct cells becomes a house that
 //! looks for hidden singles and, where it meets another house, points and
@@ -218,8 +219,8 @@ impl<'p> Builder<'p> {
         self.sums.push((terms, total, false));
     }
 
-    /// Weighs `cells` as a sum over them would, with no rule: for a sum
-    /// found again, which is run once.
+    /// Weighs `cells` as a sum over them would, with no rule: for a
+    /// derived sum found twice (as it is and negated), which runs once.
     pub fn weigh_sum(&mut self, cells: impl ExactSizeIterator<Item = usize>) {
         let weight = sum_weight(self.shape().size() as u32, cells.len());
         weigh(&mut self.weights, cells, weight);
