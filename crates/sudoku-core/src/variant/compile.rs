@@ -69,37 +69,14 @@ fn union_terms(union: &UnionSum) -> Vec<(usize, i64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::PuzzleParts;
-    use crate::variant::constraints::Cage;
+    use crate::variant::constraints::{TWIN_CAGES, caged_puzzle};
     use crate::variant::search::propagators::Propagator;
 
     #[test]
     fn a_derived_sum_found_twice_runs_once_and_weighs_as_if_run_twice() {
-        // A 4×4 covered by cages, whose top row and bottom three rows
-        // imply R1C4 - R2C1 = 0 both ways (see the innies tests).
-        let cages: [(&[usize], u32); 5] = [
-            (&[0, 1, 2, 4], 10),
-            (&[3, 7, 11], 7),
-            (&[5, 6], 5),
-            (&[8, 9, 10], 8),
-            (&[12, 13, 14, 15], 10),
-        ];
-        let constraints = (cages.iter())
-            .map(|&(cells, sum)| {
-                let cells = cells.to_vec();
-                Cage {
-                    cells,
-                    sum: Some(sum),
-                }
-                .into()
-            })
-            .collect();
-        let parts = PuzzleParts {
-            size: 4,
-            constraints,
-            ..PuzzleParts::default()
-        };
-        let puzzle = VariantPuzzle::new(parts).unwrap();
+        // Its top row and bottom three rows imply R1C4 - R2C1 = 0 both
+        // ways.
+        let puzzle = caged_puzzle(4, TWIN_CAGES);
         let merged = compile(&puzzle);
         // Every derived sum run as often as it was found.
         let sums = constraints::house_sums(&puzzle, &puzzle.houses());

@@ -345,35 +345,46 @@ fn union_sum(
     })
 }
 
+/// A 4×4 covered by summed cages. Row 1 with its cage R1C1-R1C3 + R2C1
+/// (10) gives R1C4 - R2C1 = 0; rows 2-4 with theirs give R2C1 - R1C4 = 0,
+/// the same sum negated.
+#[cfg(test)]
+pub(crate) const TWIN_CAGES: &[(&[usize], u32)] = &[
+    (&[0, 1, 2, 4], 10),
+    (&[3, 7, 11], 7),
+    (&[5, 6], 5),
+    (&[8, 9, 10], 8),
+    (&[12, 13, 14, 15], 10),
+];
+
+/// A grid of `size` with these summed cages (cells row-major).
+#[cfg(test)]
+pub(crate) fn caged_puzzle(size: usize, cages: &[(&[usize], u32)]) -> VariantPuzzle {
+    let constraints = (cages.iter())
+        .map(|&(cells, sum)| {
+            let cells = cells.to_vec();
+            Cage {
+                cells,
+                sum: Some(sum),
+            }
+            .into()
+        })
+        .collect();
+    let parts = crate::variant::PuzzleParts {
+        size,
+        constraints,
+        ..Default::default()
+    };
+    VariantPuzzle::new(parts).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::PuzzleParts;
 
     /// The sums a 9×9 with these summed cages (cells row-major) implies.
     fn sums_of(cages: &[(&[usize], u32)]) -> HouseSums {
-        sums_of_size(9, cages)
-    }
-
-    /// The sums a grid of `size` with these summed cages (cells
-    /// row-major) implies.
-    fn sums_of_size(size: usize, cages: &[(&[usize], u32)]) -> HouseSums {
-        let constraints = cages
-            .iter()
-            .map(|&(cells, sum)| {
-                Cage {
-                    cells: cells.to_vec(),
-                    sum: Some(sum),
-                }
-                .into()
-            })
-            .collect();
-        let puzzle = VariantPuzzle::new(PuzzleParts {
-            size,
-            constraints,
-            ..PuzzleParts::default()
-        })
-        .unwrap();
+        let puzzle = caged_puzzle(9, cages);
         house_sums(&puzzle, &puzzle.houses())
     }
 
@@ -423,19 +434,8 @@ mod tests {
 
     #[test]
     fn a_sum_found_from_both_edges_is_kept_once_and_counted_twice() {
-        // A 4×4 covered by cages. Row 1 with its cage R1C1-R1C3 + R2C1
-        // (10) gives R1C4 - R2C1 = 0; rows 2-4 with theirs give R2C1 -
-        // R1C4 = 0, the same sum negated.
-        let sums = sums_of_size(
-            4,
-            &[
-                (&[0, 1, 2, 4], 10),
-                (&[3, 7, 11], 7),
-                (&[5, 6], 5),
-                (&[8, 9, 10], 8),
-                (&[12, 13, 14, 15], 10),
-            ],
-        );
+        let puzzle = caged_puzzle(4, TWIN_CAGES);
+        let sums = house_sums(&puzzle, &puzzle.houses());
         let twins: Vec<&(UnionSum, u32)> = (sums.unions.iter())
             .filter(|(union, _)| {
                 let cells = [union.inside.as_slice(), union.outside.as_slice()];

@@ -23,6 +23,8 @@ pub use chess::{AntiKing, AntiKnight};
 pub use diagonal::Diagonal;
 pub use dots::{Difference, Ratio, XvSum};
 pub(crate) use innies::{HouseSums, UnionSum, house_sums};
+#[cfg(test)]
+pub(crate) use innies::{TWIN_CAGES, caged_puzzle};
 pub use negative::{NegativeRatio, NegativeXv, NonConsecutive};
 pub use parity::Parity;
 pub use regions::{DisjointGroups, ExtraRegion};
