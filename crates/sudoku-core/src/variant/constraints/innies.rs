@@ -51,9 +51,9 @@ fn disjoint_cages(puzzle: &VariantPuzzle) -> Vec<(&[usize], u32)> {
 
 /// What the summed cages imply of the houses they lie in.
 pub(crate) struct HouseSums {
-    /// For each row, column and region with a summed cage inside, the
-    /// cells no such cage covers and the sum they hold: distinct digits,
-    /// since they share a house.
+    /// For each row, column and region with summed cages inside covering
+    /// two cells or more, the cells no such cage covers and the sum they
+    /// hold: distinct digits, since they share a house.
     pub remainders: Vec<(Vec<usize>, u32)>,
     /// The sums over runs of houses, each at most [`MOST_DERIVED_CELLS`]
     /// cells ([`MOST_CAGED_CELLS`] if all lie in cages), without repeats:
@@ -214,7 +214,10 @@ fn house_remainders(
             .copied()
             .filter(|&cell| !covered[cell])
             .collect();
-        if caged > 0 && !rest.is_empty() && rest.len() < house.len() {
+        // One caged cell is a given in all but name: the house alone
+        // leaves its rest the other digits, and a sum of them would only
+        // cost a propagation each time one narrows.
+        if caged > 0 && !rest.is_empty() && rest.len() + 1 < house.len() {
             remainders.push((rest, total.saturating_sub(caged)));
         }
     }
@@ -430,6 +433,20 @@ mod tests {
             total: 11,
         };
         assert!(has(sums_of(&cages), &six));
+    }
+
+    #[test]
+    fn a_house_with_two_caged_cells_or_more_gives_the_sum_of_the_rest() {
+        // R5C5 alone makes 5: a given, which leaves rows, columns and box
+        // nothing a sum of their rest would add.
+        let given = (&[40][..], 5);
+        let sums = sums_of(&[given]);
+        assert!(sums.remainders.is_empty(), "{:?}", sums.remainders);
+        // R5C4 and R5C5 make 3: row 5 and box 5 less them make 42.
+        let sums = sums_of(&[(&[39, 40][..], 3)]);
+        let row_rest: Vec<usize> = (36..45).filter(|&c| c != 39 && c != 40).collect();
+        let box_rest = vec![30, 31, 32, 41, 48, 49, 50];
+        assert_eq!(sums.remainders, vec![(row_rest, 42), (box_rest, 42)]);
     }
 
     #[test]
