@@ -3,8 +3,8 @@
 //!
 //! Every row, column and region holds each digit once, so its digits sum
 //! to `size × (size + 1) / 2`. In one house, the cells no summed cage
-//! inside it covers sum to what the cages leave of that total
-//! ([`HouseSums::remainders`]). Across a run of houses (the first k rows, from
+//! inside it covers sum to what the cages leave of that total, once the
+//! cages cover two cells or more ([`HouseSums::remainders`]). Across a run of houses (the first k rows, from
 //! the top or the bottom; the first k columns, either way; the first k
 //! regions), a cage that lies mostly inside counts whole: the cells inside
 //! that no such cage covers, less the cells of those cages that stick out,
@@ -199,6 +199,8 @@ fn caged_within(
     (covered, caged)
 }
 
+/// For each house whose summed cages inside cover two cells or more, the
+/// rest of its cells and what they sum to.
 fn house_remainders(
     puzzle: &VariantPuzzle,
     houses: &[Vec<usize>],
@@ -214,10 +216,15 @@ fn house_remainders(
             .copied()
             .filter(|&cell| !covered[cell])
             .collect();
-        // One caged cell is a given in all but name: the house alone
-        // leaves its rest the other digits, and a sum of them would only
-        // cost a propagation each time one narrows.
-        if caged > 0 && !rest.is_empty() && rest.len() + 1 < house.len() {
+        // One caged cell is a given in all but name: the house leaves its
+        // rest the other digits, so a sum of them narrows the house's
+        // cells no further. It would cost a propagation each time one
+        // narrows, for one deduction of its own, rare and narrow: a digit
+        // of the rest confined to cells that a cell outside sees by
+        // another rule (a knight's move) leaves that cell, which a house's
+        // pointing does only for the houses it meets. The ISS's optimizer
+        // skips this sum too.
+        if !rest.is_empty() && rest.len() + 1 < house.len() {
             remainders.push((rest, total.saturating_sub(caged)));
         }
     }
@@ -436,7 +443,7 @@ mod tests {
     }
 
     #[test]
-    fn a_house_with_two_caged_cells_or_more_gives_the_sum_of_the_rest() {
+    fn a_house_whose_cages_cover_one_cell_gets_no_sum_of_its_rest() {
         // R5C5 alone makes 5: a given, which leaves rows, columns and box
         // nothing a sum of their rest would add.
         let given = (&[40][..], 5);

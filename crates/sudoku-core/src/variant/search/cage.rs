@@ -9,9 +9,10 @@
 //! a cell left one of the set's digits keeps it from the others, and a
 //! digit of the set left one place takes it, until nothing moves. A cell
 //! then keeps only what some set leaves it. This is what a player sees as
-//! "only one way to make it", and the Interactive Sudoku Solver's sum
-//! finds as much on its hardest killers (the MATHEMAGIC killers: 3.08M
-//! guesses without it, 1.91M with it, the ISS 2.60M).
+//! "only one way to make it", and what the Interactive Sudoku Solver's sum
+//! finds on its hardest killers that the plain test does not (the
+//! figures are in docs/variants.md). With more cells open it costs more a
+//! guess than it saves.
 //!
 //! Two things around the cage narrow it further, as a solver's eye would:
 //! - the rest of a house the cage lies in (its complement)
@@ -32,6 +33,13 @@ use super::narrowing::{Contradiction, Narrowing, digits_of, is_single};
 /// Most cells a cage may have: its digits differ, and grids go to 25. Its
 /// cells fit one bit each in a mask, as its seers record them.
 pub(crate) const MOST_CAGE_CELLS: usize = 32;
+
+/// Most open cells a cage follows the singles within each set for. With
+/// more open (on TAREK_ALL's cages of six to nine cells) it costs more a
+/// guess than it saves: under callgrind, TAREK_ALL took 6.83G instructions
+/// (26.7k guesses) with five, 7.46G (31.2k) with four and 7.94G (30.3k)
+/// with any number, against 6.87G (45.1k) without the check.
+const MOST_OPEN_FOR_SINGLES: usize = 5;
 
 /// Distinct digits with a fixed sum.
 #[derive(Debug, Clone)]
@@ -122,7 +130,7 @@ impl CageSum {
             union,
             must,
         };
-        let needed = if open <= MOST_MATCHED_OPEN {
+        let needed = if open <= MOST_OPEN_FOR_SINGLES {
             self.fit_sets_within(grid, masks, wanted)?
         } else {
             self.fit_sets(grid, masks, wanted)?
@@ -276,6 +284,8 @@ struct Wanted {
 }
 
 impl Wanted {
+    /// True when `set` holds every placed and every needed digit, and
+    /// only digits some cell can take.
     fn admits(&self, set: u32) -> bool {
         set & self.placed == self.placed && set & !self.union == 0 && set & self.must == self.must
     }
@@ -286,7 +296,7 @@ impl Wanted {
 /// a digit left one cell takes it. False when the set cannot fill the
 /// cage so.
 fn assign_within(set: u32, masks: &[u32], within: &mut [u32]) -> bool {
-    // The first pass only reads: most sets narrow nothing.
+    // The first pass narrows nothing: most sets end with it.
     let (mut twice, mut once, mut alone, mut wide) = (0u32, 0u32, 0u32, 0u32);
     for (w, &mask) in within.iter_mut().zip(masks) {
         let left = mask & set;
@@ -337,13 +347,6 @@ fn assign_within(set: u32, masks: &[u32], within: &mut [u32]) -> bool {
     }
     true
 }
-
-/// Most open cells a cage follows the singles within each set for. Larger
-/// cages (TAREK_ALL's, of six to nine cells) pay more a guess than it
-/// saves: under callgrind, TAREK_ALL took 6.83G instructions (26.7k
-/// guesses) with five, 7.46G (31.2k) with four and 7.94G (30.3k) with no
-/// limit, against 6.87G (45.1k) with none.
-const MOST_MATCHED_OPEN: usize = 5;
 
 /// The positions (bit `i` for the `i`th) of the masks holding `digit`.
 fn places_of(masks: &[u32], digit: u32) -> u32 {
@@ -430,23 +433,127 @@ mod tests {
             masks[..3],
             [digits(&[1, 4]), digits(&[2, 5, 6]), digits(&[3, 5, 6])]
         );
-        // With 1 or 2 in both cells 0 and 1 and 2 or 3 in cell 2, 1 2 3
-        // is left 1 and 2 for two cells and 3 for the third: it fits.
-        // Let cell 2 hold only 2 and 4, and 1 2 3 leaves its 3 nowhere.
-        let mut masks = vec![all; 16];
-        masks[0] = digits(&[1, 2]);
-        masks[1] = digits(&[1, 2]);
-        masks[2] = digits(&[2, 3, 4]);
+    }
+
+    #[test]
+    fn with_six_cells_open_a_cage_keeps_its_sets_digits_without_following_them() {
+        // Cells 0 to 5 hold 1 to 5 with a 6 or a 7.
+        let sets: Arc<[u32]> =
+            vec![digits(&[1, 2, 3, 4, 5, 6]), digits(&[1, 2, 3, 4, 5, 7])].into();
+        let cage = CageSum::new((0..6).collect(), sets);
+        let all = digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        let mut masks = vec![digits(&[1, 2, 3, 4, 5, 8, 9]); 16];
+        masks[5] = digits(&[6, 7, 8]);
         let masks = testing::narrowed(masks, all, |grid| cage.propagate(grid)).unwrap();
-        assert_eq!(masks[..3], [digits(&[1, 2]), digits(&[1, 2]), digits(&[3])]);
-        let mut masks = vec![all; 16];
-        masks[0] = digits(&[1, 2]);
-        masks[1] = digits(&[1, 2]);
-        masks[2] = digits(&[2, 4]);
-        assert_eq!(
-            testing::narrowed(masks, all, |grid| cage.propagate(grid)),
-            None
-        );
+        assert_eq!(masks[..5], [digits(&[1, 2, 3, 4, 5]); 5]);
+        assert_eq!(masks[5], digits(&[6, 7]));
+    }
+
+    /// Small random cages: following each set's singles keeps every digit
+    /// some filling of the cage uses, and never more than the plain test.
+    #[test]
+    fn following_a_sets_singles_keeps_every_real_filling_and_no_more_than_the_plain_test() {
+        let all = digits(&[1, 2, 3, 4, 5, 6, 7]);
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut random = |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        let (mut filled, mut narrowed) = (0, 0);
+        for _ in 0..2000 {
+            let len = 2 + random(4) as usize;
+            let total = random_subset(&mut random, len).into_iter().sum::<u32>();
+            let sets: Vec<u32> = (0u32..1 << 7)
+                .map(|bits| bits << 1)
+                .filter(|&set| set.count_ones() as usize == len)
+                .filter(|&set| digits_of(set).sum::<u32>() == total)
+                .collect();
+            let cage = CageSum::new((0..len as u16).collect(), sets.clone().into());
+            let masks: Vec<u32> = (0..len)
+                .map(|_| match random(4) {
+                    0 => 1 << (1 + random(7)),
+                    _ => (random(127) as u32 + 1) << 1,
+                })
+                .collect();
+            let run = |within: bool| {
+                testing::narrowed(masks.clone(), all, |grid| {
+                    let mut cells = masks.clone();
+                    let wanted = Wanted {
+                        placed: masks
+                            .iter()
+                            .filter(|&&m| is_single(m))
+                            .fold(0, |p, &m| p | m),
+                        union: masks.iter().fold(0, |u, &m| u | m),
+                        must: 0,
+                    };
+                    match within {
+                        true => cage.fit_sets_within(grid, &mut cells, wanted),
+                        false => cage.fit_sets(grid, &mut cells, wanted),
+                    }
+                    .map(|_| ())
+                })
+            };
+            let (followed, plain) = (run(true), run(false));
+            let real = fillings(&masks, &sets);
+            if real.iter().any(|&used| used != 0) {
+                filled += 1;
+                let followed = followed.as_ref().expect("a cage with a filling fails");
+                for (cell, &used) in real.iter().enumerate() {
+                    assert_eq!(followed[cell] & used, used, "{masks:?} {sets:?}");
+                }
+            }
+            match (&followed, &plain) {
+                (Some(followed), Some(plain)) => {
+                    for (f, p) in followed.iter().zip(plain) {
+                        assert_eq!(f & !p, 0, "{masks:?} {sets:?}");
+                    }
+                    narrowed += usize::from(followed != plain);
+                }
+                (Some(_), None) => panic!("the plain test fails where following does not"),
+                _ => {}
+            }
+        }
+        // Both kinds of case came up often.
+        assert!(filled > 300 && narrowed > 50, "{filled} {narrowed}");
+    }
+
+    /// `len` distinct digits from 1 to 7.
+    fn random_subset(random: &mut impl FnMut(u64) -> u64, len: usize) -> Vec<u32> {
+        let mut digits: Vec<u32> = (1..=7).collect();
+        for i in 0..len {
+            let j = i + random((7 - i) as u64) as usize;
+            digits.swap(i, j);
+        }
+        digits.truncate(len);
+        digits
+    }
+
+    /// For each cell, the digits it takes in some filling of the cage: a
+    /// digit of its mask for each cell, all distinct, making one of `sets`.
+    fn fillings(masks: &[u32], sets: &[u32]) -> Vec<u32> {
+        fn fill(masks: &[u32], sets: &[u32], chosen: &mut Vec<u32>, used: &mut [u32]) {
+            let cell = chosen.len();
+            if cell == masks.len() {
+                let set = chosen.iter().fold(0, |s, &d| s | d);
+                if sets.contains(&set) {
+                    for (u, &d) in used.iter_mut().zip(chosen.iter()) {
+                        *u |= d;
+                    }
+                }
+                return;
+            }
+            let taken = chosen.iter().fold(0, |s, &d| s | d);
+            for digit in digits_of(masks[cell] & !taken).map(|d| 1 << d) {
+                chosen.push(digit);
+                fill(masks, sets, chosen, used);
+                chosen.pop();
+            }
+        }
+        let mut used = vec![0; masks.len()];
+        fill(masks, sets, &mut Vec::new(), &mut used);
+        used
     }
 
     #[test]
