@@ -4,12 +4,13 @@
 //! Every row, column and region holds each digit once, so its digits sum
 //! to `size × (size + 1) / 2`. In one house, the cells no summed cage
 //! inside it covers sum to what the cages leave of that total, once the
-//! cages cover two cells or more ([`HouseSums::remainders`]). Across a run of houses (the first k rows, from
-//! the top or the bottom; the first k columns, either way; the first k
-//! regions), a cage that lies mostly inside counts whole: the cells inside
-//! that no such cage covers, less the cells of those cages that stick out,
-//! make up the difference between the houses' total and the cages' sums
-//! ([`HouseSums::unions`]). Measured on the Interactive Sudoku Solver, whose
+//! cages cover two cells or more ([`HouseSums::remainders`]). Across a run
+//! of houses (the first k rows, from the top or the bottom; the first k
+//! columns, either way; the first k regions), a cage that lies mostly
+//! inside counts whole: the cells inside that no such cage covers, less
+//! the cells of those cages that stick out, make up the difference between
+//! the houses' total and the cages' sums ([`HouseSums::unions`]).
+//! Measured on the Interactive Sudoku Solver, whose
 //! optimizer derives the same sums, they cut hard killers' searches by
 //! tens of times.
 

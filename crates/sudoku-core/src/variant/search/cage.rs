@@ -135,8 +135,8 @@ impl CageSum {
         } else {
             self.fit_sets(grid, masks, wanted)?
         };
-        // Each loop only when it can narrow something (the cage's cells
-        // are not the complement's, so `outside` still holds).
+        // Only when it can narrow something (the cage's cells are not the
+        // complement's, so `outside` still holds).
         if outside & needed != 0 {
             for &cell in complement {
                 grid.narrow(cell, !needed)?;
