@@ -5,8 +5,12 @@
 //! cheap, common case, kept out of the propagators) and the propagators
 //! that read it only once it is fixed are queued (a cage, for the rest of
 //! a house it lies in); then every propagator woken by any change of the
-//! cell is queued. Each is queued once at a time. The loop ends when both
-//! queues are empty, or at the first [`Contradiction`].
+//! cell is queued. Each is queued once at a time. Queued cells go first,
+//! then queued propagators, the last queued first; a sum
+//! ([`Propagator::runs_late`]) waits until no other propagator does. The
+//! loop ends when both queues are empty, or at the first [`Contradiction`].
+//!
+//! [`Propagator::runs_late`]: super::propagators::Propagator::runs_late
 //!
 //! A branch's placement propagates in rounds, as the Interactive Sudoku
 //! Solver's does: the placed digit and all it narrows first, holding back
@@ -21,6 +25,12 @@
 
 use super::narrowing::{Contradiction, Narrowing, Queue, is_single};
 use crate::variant::model::Model;
+
+/// An empty queue for `model`'s cells and propagators.
+pub(crate) fn queue_for(model: &Model) -> Queue {
+    let late = model.propagators.iter().map(|p| p.runs_late()).collect();
+    Queue::new(model.shape.cell_count(), late)
+}
 
 /// Runs the model's rules on `masks` until nothing changes. On a
 /// contradiction the queue is emptied and `masks` is left part-narrowed,
@@ -119,10 +129,9 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
             }
             continue;
         }
-        let Some(index) = queue.propagators.pop() else {
+        let Some(index) = queue.pop_propagator() else {
             return Ok(());
         };
-        queue.propagator_queued[index as usize] = false;
         let mut narrowing = Narrowing {
             masks: &mut *masks,
             queue: &mut *queue,
@@ -163,10 +172,6 @@ mod tests {
     use crate::variant::tests::random::random_puzzle;
     use crate::variant::{PuzzleParts, VariantPuzzle};
 
-    fn queue_for(model: &Model) -> Queue {
-        Queue::new(model.shape.cell_count(), model.propagators.len())
-    }
-
     /// True when nothing of a placement is left in the queue.
     fn is_clean(queue: &Queue) -> bool {
         !queue.holding
@@ -174,6 +179,7 @@ mod tests {
             && queue.round.is_empty()
             && queue.cells.is_empty()
             && queue.propagators.is_empty()
+            && queue.late_propagators.is_empty()
             && queue.released.iter().all(|&released| !released)
             && queue.cell_queued.iter().all(|&queued| !queued)
             && queue.propagator_queued.iter().all(|&queued| !queued)

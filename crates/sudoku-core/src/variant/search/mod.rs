@@ -18,7 +18,7 @@ mod pair;
 pub(crate) mod propagators;
 
 use choice::{Choice, Chooser};
-use engine::{Blame, propagate, propagate_placement};
+use engine::{Blame, propagate, propagate_placement, queue_for};
 use narrowing::Queue;
 pub(crate) use narrowing::digits_of;
 
@@ -44,7 +44,7 @@ impl<'m, S: Fn() -> bool> Searcher<'m, S> {
     pub fn new(model: &'m Model, should_stop: S) -> Searcher<'m, S> {
         Searcher {
             model,
-            queue: Queue::new(model.shape.cell_count(), model.propagators.len()),
+            queue: queue_for(model),
             chooser: Chooser::new(model),
             should_stop,
             guesses: 0,

@@ -68,8 +68,13 @@ impl Narrowing<'_> {
 pub(crate) struct Queue {
     pub(super) cells: Vec<u16>,
     pub(super) cell_queued: Vec<bool>,
+    /// The propagators waiting, and the late ones, which run only when
+    /// no other waits.
     pub(super) propagators: Vec<u32>,
+    pub(super) late_propagators: Vec<u32>,
     pub(super) propagator_queued: Vec<bool>,
+    /// Which propagators run late.
+    late: Box<[bool]>,
     /// True while a placement propagates in rounds: a cell newly left
     /// with one digit is held back, its digit not yet struck from its
     /// peers, until the next round releases it.
@@ -88,13 +93,16 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
-    /// An empty queue for `cells` cells and `propagators` propagators.
-    pub fn new(cells: usize, propagators: usize) -> Queue {
+    /// An empty queue for `cells` cells and a propagator for each of
+    /// `late`, true for one that runs late.
+    pub fn new(cells: usize, late: Vec<bool>) -> Queue {
         Queue {
             cells: Vec::new(),
             cell_queued: vec![false; cells],
             propagators: Vec::new(),
-            propagator_queued: vec![false; propagators],
+            late_propagators: Vec::new(),
+            propagator_queued: vec![false; late.len()],
+            late: late.into(),
             holding: false,
             held: Vec::new(),
             round: Vec::new(),
@@ -123,8 +131,19 @@ impl Queue {
         let queued = &mut self.propagator_queued[index as usize];
         if !*queued {
             *queued = true;
-            self.propagators.push(index);
+            match self.late[index as usize] {
+                false => self.propagators.push(index),
+                true => self.late_propagators.push(index),
+            }
         }
+    }
+
+    /// The next propagator to run: the last queued, a late one only when
+    /// no other waits.
+    pub(super) fn pop_propagator(&mut self) -> Option<u32> {
+        let index = (self.propagators.pop()).or_else(|| self.late_propagators.pop())?;
+        self.propagator_queued[index as usize] = false;
+        Some(index)
     }
 
     /// Marks `cell` seen as a single in the current placement.
@@ -149,7 +168,7 @@ impl Queue {
         for cell in self.cells.drain(..) {
             self.cell_queued[usize::from(cell)] = false;
         }
-        for index in self.propagators.drain(..) {
+        for index in (self.propagators.drain(..)).chain(self.late_propagators.drain(..)) {
             self.propagator_queued[index as usize] = false;
         }
     }
@@ -172,7 +191,7 @@ pub(crate) mod testing {
         all_digits: u32,
         propagate: impl FnOnce(&mut Narrowing<'_>) -> Result<(), Contradiction>,
     ) -> Option<Vec<u32>> {
-        let mut queue = Queue::new(masks.len(), 0);
+        let mut queue = Queue::new(masks.len(), Vec::new());
         let mut grid = Narrowing {
             masks: &mut masks,
             queue: &mut queue,
@@ -185,7 +204,26 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::is_single;
+    use super::{Queue, is_single};
+
+    #[test]
+    fn a_late_propagator_runs_only_when_no_other_waits() {
+        // Propagators 1 and 3 run late.
+        let mut queue = Queue::new(4, vec![false, true, false, true]);
+        for index in [1, 0, 3, 1, 2, 0] {
+            queue.push_propagator(index);
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| queue.pop_propagator()).collect();
+        assert_eq!(order, [2, 0, 3, 1]);
+        // Each may be queued again once taken, and a cleared queue forgets
+        // the late ones too.
+        queue.push_propagator(3);
+        queue.push_propagator(0);
+        queue.clear();
+        assert_eq!(queue.pop_propagator(), None);
+        queue.push_propagator(3);
+        assert_eq!(queue.pop_propagator(), Some(3));
+    }
 
     #[test]
     fn a_single_is_a_mask_of_one_digit_or_none() {
