@@ -4,13 +4,16 @@
 //! to this.
 //!
 //! The cells are grouped into cliques of equal weight whose cells must
-//! differ (they share a row, a cage …): a clique of `t` cells takes at
-//! least its `t` smallest distinct candidates and at most its `t` largest,
-//! which bounds a long arrow far tighter than cell by cell (the ISS
-//! measured forty thousand times fewer guesses on its long sums). Each
-//! digit of each cell is kept only if the sum can still be met with it.
-//! Bounds are exact once every cell is placed, so the search never
-//! accepts a broken sum.
+//! differ (they share a row, a cage …): a clique's placed cells add their
+//! digits, and its `t` open cells at least their `t` smallest distinct
+//! candidates and at most their `t` largest, which bounds a long arrow
+//! far tighter than cell by cell (the ISS measured forty thousand times
+//! fewer guesses on its long sums). Placed digits are kept apart: taken
+//! into the union, a placed 2 in a clique of five would bound it by the
+//! union's five largest (9 + 7 + 6 + 5 + 4, say), where the open four
+//! make at most 9 + 7 + 6 + 5 and the 2. Each digit of each cell is kept
+//! only if the sum can still be met with it. Bounds are exact once every
+//! cell is placed, so the search never accepts a broken sum.
 
 use super::narrowing::{Contradiction, Narrowing, digits_of, is_single};
 
@@ -97,20 +100,28 @@ impl Linear {
                 Some(&clique) => clique,
                 None => CliqueRange::of(cells, grid)?,
             };
+            if bounds.open == 0 {
+                continue;
+            }
             let spread = i64::from(31 - bounds.union.leading_zeros())
                 - i64::from(bounds.union.trailing_zeros());
             if weight.abs() * spread <= slack {
                 continue;
             }
             let (own_low, own_high) = weighted(weight, least, most);
-            let rest_of_union = RestOfUnion::new(bounds.union, cells.len() - 1);
+            // A placed cell's digit is in the bounds as they stand.
+            let rest_of_union = RestOfUnion::new(bounds.union, bounds.open - 1);
             for &cell in cells {
                 let mask = grid.mask(cell);
+                if is_single(mask) {
+                    continue;
+                }
                 // The rest of the clique, this cell apart.
                 let others = bounds.without((mask.trailing_zeros(), 31 - mask.leading_zeros()));
                 let fits = |digit: u32| {
                     // The rest of the clique, with this digit here.
                     let (least, most) = rest_of_union.without(digit);
+                    let (least, most) = (least + bounds.placed, most + bounds.placed);
                     let (least, most) = (least.max(others.smallest), most.min(others.largest));
                     let (rest_low, rest_high) = weighted(weight, least, most);
                     let own = weight * i64::from(digit);
@@ -188,7 +199,7 @@ struct CliqueRange {
 impl CliqueRange {
     fn of(cells: &[u16], grid: &Narrowing<'_>) -> Result<CliqueRange, Contradiction> {
         let bounds = CliqueBounds::of(cells, grid);
-        let (least, most) = bounds.range(cells.len())?;
+        let (least, most) = bounds.range()?;
         Ok(CliqueRange {
             bounds,
             least,
@@ -198,48 +209,55 @@ impl CliqueRange {
 }
 
 /// What bounds a clique's sum: its cells' smallest and largest digits
-/// added up (cells taken alone), and the union of their candidates
-/// (cells taken as distinct). Each gives bounds; the tighter are used.
+/// added up (cells taken alone); and its placed digits, with the union
+/// of its open cells' candidates (open cells taken as distinct, digits
+/// the placed ones do not take). Each gives bounds; the tighter are used.
 #[derive(Debug, Clone, Copy, Default)]
 struct CliqueBounds {
     smallest: i64,
     largest: i64,
+    /// The sum of the placed cells' digits.
+    placed: i64,
+    /// The open cells: their count, and the union of their candidates.
+    open: usize,
     union: u32,
 }
 
 impl CliqueBounds {
     fn of(cells: &[u16], grid: &Narrowing<'_>) -> CliqueBounds {
-        let mut bounds = CliqueBounds {
-            smallest: 0,
-            largest: 0,
-            union: 0,
-        };
+        let mut bounds = CliqueBounds::default();
         for &cell in cells {
             let mask = grid.mask(cell);
             bounds.smallest += i64::from(mask.trailing_zeros());
             bounds.largest += i64::from(31 - mask.leading_zeros());
-            bounds.union |= mask;
+            if is_single(mask) {
+                bounds.placed += i64::from(mask.trailing_zeros());
+            } else {
+                bounds.open += 1;
+                bounds.union |= mask;
+            }
         }
         bounds
     }
 
-    /// The bounds without one cell, given its smallest and largest digit
-    /// (the union stays: it may still be needed by the others).
+    /// The cells' bounds without one open cell, given its smallest and
+    /// largest digit (the union stays: it may still be needed by the
+    /// others).
     fn without(&self, (smallest, largest): (u32, u32)) -> CliqueBounds {
         CliqueBounds {
             smallest: self.smallest - i64::from(smallest),
             largest: self.largest - i64::from(largest),
-            union: self.union,
+            ..*self
         }
     }
 
-    /// The least and most `count` cells can sum to.
-    fn range(&self, count: usize) -> Result<(i64, i64), Contradiction> {
+    /// The least and most the clique's cells can sum to.
+    fn range(&self) -> Result<(i64, i64), Contradiction> {
         let (distinct_least, distinct_most) =
-            extreme_sums(self.union, count).ok_or(Contradiction)?;
+            extreme_sums(self.union, self.open).ok_or(Contradiction)?;
         Ok((
-            distinct_least.max(self.smallest),
-            distinct_most.min(self.largest),
+            (self.placed + distinct_least).max(self.smallest),
+            (self.placed + distinct_most).min(self.largest),
         ))
     }
 }
@@ -511,6 +529,29 @@ mod tests {
             masks[wide] = digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
             assert_eq!(narrowed(&sum, masks), Some(vec![digits(&[1]); cells]));
         }
+    }
+
+    #[test]
+    fn a_placed_digit_of_a_clique_is_not_among_the_digits_its_open_cells_may_take() {
+        // Five cells of a column less a cell apart make 21 (as a killer's
+        // innies and outies can), the column's R8 already 2. Its open
+        // cells hold at most 6 + 7 + 9 + 5 = 27 (the union's four largest:
+        // 2 is placed, not theirs to take), so the column's five at most
+        // 29 and the cell apart at most 8: its 9 goes. Counted over the
+        // union of all five, 9 + 7 + 6 + 5 + 4 = 31 would have kept it.
+        let column = vec![0, 1, 2, 3, 4];
+        let sum = Linear::new(vec![(column, 1), (vec![5], -1)], 21);
+        let masks = vec![
+            digits(&[3, 6, 7]),
+            digits(&[3, 4, 7]),
+            digits(&[5, 9]),
+            digits(&[2]),
+            digits(&[1, 4, 5]),
+            digits(&[1, 3, 4, 5, 8, 9]),
+        ];
+        let mut expected = masks.clone();
+        expected[5] = digits(&[1, 3, 4, 5, 8]);
+        assert_eq!(narrowed(&sum, masks), Some(expected));
     }
 
     #[test]
