@@ -208,14 +208,27 @@ impl CliqueRange {
     }
 }
 
-/// What bounds a clique's sum: its cells' smallest and largest digits
-/// added up (cells taken alone); and its placed digits, with the union
-/// of its open cells' candidates (open cells taken as distinct, digits
-/// the placed ones do not take). Each gives bounds; the tighter are used.
+/// What bounds a clique's sum, three ways; the tightest are used:
+/// - its cells' smallest and largest digits added up (cells taken alone);
+/// - its placed digits, and the extremes of its open cells' union (open
+///   cells taken as distinct, from digits the placed ones do not take);
+/// - its cells' smallest and largest digits taken as distinct: each cell
+///   in turn takes the least digit no other took that is not below its
+///   smallest (the most not above its largest). The digits taken are the
+///   same in any order of the cells, and no distinct digits within the
+///   cells' ranges make less (or more). With 7 and 1 placed, two cells of
+///   2 to 5 and one of 6 to 9 make at least 7 + 1 + 2 + 3 + 6 = 19,
+///   where the second way gives 8 + 2 + 3 + 4 and the first 18.
 #[derive(Debug, Clone, Copy, Default)]
 struct CliqueBounds {
     smallest: i64,
     largest: i64,
+    /// The digits the third way takes for the least sum, and that sum;
+    /// the same for the most.
+    least_picks: u32,
+    least_distinct: i64,
+    most_picks: u32,
+    most_distinct: i64,
     /// The sum of the placed cells' digits.
     placed: i64,
     /// The open cells: their count, and the union of their candidates.
@@ -228,8 +241,10 @@ impl CliqueBounds {
         let mut bounds = CliqueBounds::default();
         for &cell in cells {
             let mask = grid.mask(cell);
-            bounds.smallest += i64::from(mask.trailing_zeros());
-            bounds.largest += i64::from(31 - mask.leading_zeros());
+            let (low, high) = (mask.trailing_zeros(), 31 - mask.leading_zeros());
+            bounds.smallest += i64::from(low);
+            bounds.largest += i64::from(high);
+            bounds.pick_distinct(low, high);
             if is_single(mask) {
                 bounds.placed += i64::from(mask.trailing_zeros());
             } else {
@@ -238,6 +253,25 @@ impl CliqueBounds {
             }
         }
         bounds
+    }
+
+    /// Takes, for a cell of digits `low` to `high`, the least digit not
+    /// taken yet and not below `low`, and the most not above `high`. When
+    /// the cells cannot differ so, a digit past the grid's is taken (bit
+    /// 31 for the most): no filling exists then, so no bound is wrong.
+    #[inline]
+    fn pick_distinct(&mut self, low: u32, high: u32) {
+        let free = !self.least_picks & !((1 << low) - 1);
+        let pick = free & free.wrapping_neg();
+        self.least_picks |= pick;
+        self.least_distinct += i64::from(pick.trailing_zeros());
+        let free = !self.most_picks & ((2 << high) - 1) & !1;
+        let pick = match free {
+            0 => 1 << 31,
+            _ => 1 << (31 - free.leading_zeros()),
+        };
+        self.most_picks |= pick;
+        self.most_distinct += i64::from(pick.trailing_zeros());
     }
 
     /// The cells' bounds without one open cell, given its smallest and
@@ -251,13 +285,14 @@ impl CliqueBounds {
         }
     }
 
-    /// The least and most the clique's cells can sum to.
+    /// The least and most the clique's cells can sum to (the third way's
+    /// bounds are never looser than the first's).
     fn range(&self) -> Result<(i64, i64), Contradiction> {
         let (distinct_least, distinct_most) =
             extreme_sums(self.union, self.open).ok_or(Contradiction)?;
         Ok((
-            (self.placed + distinct_least).max(self.smallest),
-            (self.placed + distinct_most).min(self.largest),
+            (self.placed + distinct_least).max(self.least_distinct),
+            (self.placed + distinct_most).min(self.most_distinct),
         ))
     }
 }
@@ -551,6 +586,29 @@ mod tests {
         ];
         let mut expected = masks.clone();
         expected[5] = digits(&[1, 3, 4, 5, 8]);
+        assert_eq!(narrowed(&sum, masks), Some(expected));
+    }
+
+    #[test]
+    fn distinct_digits_each_within_its_cells_range_bound_a_clique() {
+        // Five cells of a column less a cell apart make 15: with 7 and 1
+        // placed, two cells of 2 to 5 and one of 6, 8 or 9, the column
+        // makes at least 7 + 1 + 2 + 3 + 6 = 19, so the cell apart is 4 or
+        // more. Cell by cell gives 18 and the open cells' union 17: both
+        // would have kept its 3.
+        let column = vec![0, 1, 2, 3, 4];
+        let sum = Linear::new(vec![(column, 1), (vec![5], -1)], 15);
+        let two_to_five = digits(&[2, 3, 4, 5]);
+        let masks = vec![
+            digits(&[7]),
+            two_to_five,
+            two_to_five,
+            digits(&[1]),
+            digits(&[6, 8, 9]),
+            digits(&[3, 4, 5, 6, 7, 8, 9]),
+        ];
+        let mut expected = masks.clone();
+        expected[5] = digits(&[4, 5, 6, 7, 8, 9]);
         assert_eq!(narrowed(&sum, masks), Some(expected));
     }
 
