@@ -11,9 +11,11 @@
 //! fewer guesses on its long sums). Placed digits are kept apart: taken
 //! into the union, a placed 2 in a clique of five would bound it by the
 //! union's five largest (9 + 7 + 6 + 5 + 4, say), where the open four
-//! make at most 9 + 7 + 6 + 5 and the 2. Each digit of each cell is kept
-//! only if the sum can still be met with it. Bounds are exact once every
-//! cell is placed, so the search never accepts a broken sum.
+//! make at most 9 + 7 + 6 + 5 and the 2. Cells whose ranges differ are
+//! bounded tighter by distinct digits each within its cell's range, as
+//! the ISS bounds its sums ([`CliqueBounds`]). Each digit of each cell is
+//! kept only if the sum can still be met with it. Bounds are exact once
+//! every cell is placed, so the search never accepts a broken sum.
 
 use super::narrowing::{Contradiction, Narrowing, digits_of, is_single};
 
