@@ -290,6 +290,35 @@ mod tests {
     }
 
     #[test]
+    fn a_models_sums_run_after_its_other_rules() {
+        use crate::variant::constraints::Cage;
+        // A summed cage in row 1: the rest of the row sums to 35, a sum.
+        let cage = Cage {
+            cells: vec![2, 3],
+            sum: Some(10),
+        };
+        let puzzle = VariantPuzzle::new(PuzzleParts {
+            size: 9,
+            constraints: vec![cage.into()],
+            ..PuzzleParts::default()
+        })
+        .unwrap();
+        let model = compile(&puzzle);
+        let is_sum =
+            |index: &u32| matches!(model.propagators[*index as usize], Propagator::Linear(_));
+        let mut queue = queue_for(&model);
+        for index in 0..model.propagators.len() as u32 {
+            queue.push_propagator(index);
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| queue.pop_propagator()).collect();
+        let first_sum = order.iter().position(is_sum).expect("a sum");
+        assert!(
+            first_sum > 0 && order[first_sum..].iter().all(is_sum),
+            "{order:?}"
+        );
+    }
+
+    #[test]
     fn a_placement_in_rounds_reaches_the_same_fixed_point_as_at_once() {
         let (mut held, mut failed) = (0, 0);
         for seed in 0..60 {

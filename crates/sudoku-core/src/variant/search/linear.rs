@@ -94,53 +94,65 @@ impl Linear {
         // spread fits within the slack on both sides loses no digit.
         let slack = (self.total - low).min(high - self.total);
         for (index, (cells, weight)) in self.each_clique().enumerate() {
-            let CliqueRange {
-                bounds,
-                least,
-                most,
-            } = match kept.get(index) {
+            let clique = match kept.get(index) {
                 Some(&clique) => clique,
                 None => CliqueRange::of(cells, grid)?,
             };
-            if bounds.open == 0 {
+            if clique.bounds.open > 0 && weight.abs() * clique.bounds.spread() > slack {
+                self.narrow_clique(grid, cells, weight, clique, (low, high))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps each open cell's digits, in a clique (`cells`, of `weight`
+    /// and bounds `clique`), with which the sum can still be met: `low`
+    /// and `high` bound it in all.
+    fn narrow_clique(
+        &self,
+        grid: &mut Narrowing<'_>,
+        cells: &[u16],
+        weight: i64,
+        clique: CliqueRange,
+        (low, high): (i64, i64),
+    ) -> Result<(), Contradiction> {
+        let CliqueRange {
+            bounds,
+            least,
+            most,
+        } = clique;
+        let (own_low, own_high) = weighted(weight, least, most);
+        // The rest of the clique beside an open cell: the other open
+        // cells, bounded from their union, and the placed digits.
+        let rest_of_union = RestOfUnion::new(bounds.union, bounds.open - 1);
+        for &cell in cells {
+            let mask = grid.mask(cell);
+            // Not only a shortcut: the rest above is an open cell's.
+            if is_single(mask) {
                 continue;
             }
-            let spread = i64::from(31 - bounds.union.leading_zeros())
-                - i64::from(bounds.union.trailing_zeros());
-            if weight.abs() * spread <= slack {
-                continue;
-            }
-            let (own_low, own_high) = weighted(weight, least, most);
-            // A placed cell's digit is in the bounds as they stand.
-            let rest_of_union = RestOfUnion::new(bounds.union, bounds.open - 1);
-            for &cell in cells {
-                let mask = grid.mask(cell);
-                if is_single(mask) {
-                    continue;
-                }
-                // The rest of the clique, this cell apart.
-                let others = bounds.without((mask.trailing_zeros(), 31 - mask.leading_zeros()));
-                let fits = |digit: u32| {
-                    // The rest of the clique, with this digit here.
-                    let (least, most) = rest_of_union.without(digit);
-                    let (least, most) = (least + bounds.placed, most + bounds.placed);
-                    let (least, most) = (least.max(others.smallest), most.min(others.largest));
-                    let (rest_low, rest_high) = weighted(weight, least, most);
-                    let own = weight * i64::from(digit);
-                    let with_low = low - own_low + own + rest_low;
-                    let with_high = high - own_high + own + rest_high;
-                    with_low <= self.total && self.total <= with_high
-                };
-                let keep = kept_run(mask, fits);
-                debug_assert_eq!(
-                    keep,
-                    digits_of(mask)
-                        .filter(|&digit| fits(digit))
-                        .fold(0, |kept, digit| kept | 1 << digit),
-                    "a sum's digits that fit are a run"
-                );
-                grid.narrow(cell, keep)?;
-            }
+            // The rest, cell by cell.
+            let (alone_least, alone_most) = bounds.alone_without(mask);
+            let fits = |digit: u32| {
+                // The rest of the clique, with this digit here.
+                let (least, most) = rest_of_union.without(digit);
+                let (least, most) = (least + bounds.placed, most + bounds.placed);
+                let (least, most) = (least.max(alone_least), most.min(alone_most));
+                let (rest_low, rest_high) = weighted(weight, least, most);
+                let own = weight * i64::from(digit);
+                let with_low = low - own_low + own + rest_low;
+                let with_high = high - own_high + own + rest_high;
+                with_low <= self.total && self.total <= with_high
+            };
+            let keep = kept_run(mask, fits);
+            debug_assert_eq!(
+                keep,
+                digits_of(mask)
+                    .filter(|&digit| fits(digit))
+                    .fold(0, |kept, digit| kept | 1 << digit),
+                "a sum's digits that fit are a run"
+            );
+            grid.narrow(cell, keep)?;
         }
         Ok(())
     }
@@ -210,7 +222,8 @@ impl CliqueRange {
     }
 }
 
-/// What bounds a clique's sum, three ways; the tightest are used:
+/// What bounds a clique's sum, three ways; the tightest bound its range
+/// (the rest of a clique beside one cell is bounded the first two ways):
 /// - its cells' smallest and largest digits added up (cells taken alone);
 /// - its placed digits, and the extremes of its open cells' union (open
 ///   cells taken as distinct, from digits the placed ones do not take);
@@ -248,7 +261,7 @@ impl CliqueBounds {
             bounds.largest += i64::from(high);
             bounds.pick_distinct(low, high);
             if is_single(mask) {
-                bounds.placed += i64::from(mask.trailing_zeros());
+                bounds.placed += i64::from(low);
             } else {
                 bounds.open += 1;
                 bounds.union |= mask;
@@ -259,8 +272,9 @@ impl CliqueBounds {
 
     /// Takes, for a cell of digits `low` to `high`, the least digit not
     /// taken yet and not below `low`, and the most not above `high`. When
-    /// the cells cannot differ so, a digit past the grid's is taken (bit
-    /// 31 for the most): no filling exists then, so no bound is wrong.
+    /// the cells cannot differ within their ranges, a bit past the grid's
+    /// digits is taken (bit 31 when the most has none left): no filling
+    /// exists then, and the bounds cross (see [`Self::range`]).
     #[inline]
     fn pick_distinct(&mut self, low: u32, high: u32) {
         let free = !self.least_picks & !((1 << low) - 1);
@@ -276,26 +290,33 @@ impl CliqueBounds {
         self.most_distinct += i64::from(pick.trailing_zeros());
     }
 
-    /// The cells' bounds without one open cell, given its smallest and
-    /// largest digit (the union stays: it may still be needed by the
-    /// others).
-    fn without(&self, (smallest, largest): (u32, u32)) -> CliqueBounds {
-        CliqueBounds {
-            smallest: self.smallest - i64::from(smallest),
-            largest: self.largest - i64::from(largest),
-            ..*self
-        }
+    /// The cells' smallest and largest digits added up, taken alone, but
+    /// for a cell of candidates `mask`.
+    fn alone_without(&self, mask: u32) -> (i64, i64) {
+        (
+            self.smallest - i64::from(mask.trailing_zeros()),
+            self.largest - i64::from(31 - mask.leading_zeros()),
+        )
+    }
+
+    /// How far apart the open cells' least and largest digits lie (at
+    /// least one cell open).
+    fn spread(&self) -> i64 {
+        i64::from(31 - self.union.leading_zeros()) - i64::from(self.union.trailing_zeros())
     }
 
     /// The least and most the clique's cells can sum to (the third way's
-    /// bounds are never looser than the first's).
+    /// bounds are never looser than the first's); a contradiction when
+    /// the bounds cross, as they do when no filling exists.
     fn range(&self) -> Result<(i64, i64), Contradiction> {
         let (distinct_least, distinct_most) =
             extreme_sums(self.union, self.open).ok_or(Contradiction)?;
-        Ok((
-            (self.placed + distinct_least).max(self.least_distinct),
-            (self.placed + distinct_most).min(self.most_distinct),
-        ))
+        let least = (self.placed + distinct_least).max(self.least_distinct);
+        let most = (self.placed + distinct_most).min(self.most_distinct);
+        match least <= most {
+            true => Ok((least, most)),
+            false => Err(Contradiction),
+        }
     }
 }
 
@@ -571,24 +592,110 @@ mod tests {
     #[test]
     fn a_placed_digit_of_a_clique_is_not_among_the_digits_its_open_cells_may_take() {
         // Five cells of a column less a cell apart make 21 (as a killer's
-        // innies and outies can), the column's R8 already 2. Its open
-        // cells hold at most 6 + 7 + 9 + 5 = 27 (the union's four largest:
+        // innies and outies can), the column's R4 already 2. Its open
+        // cells hold at most 9 + 7 + 6 + 5 = 27 (the union's four largest:
         // 2 is placed, not theirs to take), so the column's five at most
-        // 29 and the cell apart at most 8: its 9 goes. Counted over the
-        // union of all five, 9 + 7 + 6 + 5 + 4 = 31 would have kept it.
+        // 29 and the cell apart at most 8: its 9 goes. Over the union of
+        // all five, 9 + 7 + 6 + 5 + 4 = 31 would have kept it, as would
+        // the cells' ranges taken as distinct (9 + 8 + 7 + 2 + 6 = 32)
+        // and cell by cell (38).
         let column = vec![0, 1, 2, 3, 4];
         let sum = Linear::new(vec![(column, 1), (vec![5], -1)], 21);
         let masks = vec![
-            digits(&[3, 6, 7]),
-            digits(&[3, 4, 7]),
+            digits(&[3, 6, 9]),
+            digits(&[4, 7, 9]),
             digits(&[5, 9]),
             digits(&[2]),
-            digits(&[1, 4, 5]),
+            digits(&[1, 5, 9]),
             digits(&[1, 3, 4, 5, 8, 9]),
         ];
         let mut expected = masks.clone();
         expected[5] = digits(&[1, 3, 4, 5, 8]);
         assert_eq!(narrowed(&sum, masks), Some(expected));
+    }
+
+    #[test]
+    fn a_clique_whose_bounds_cross_cannot_be_filled() {
+        // A placed 3 beside two cells of 3 or 4, its digit not yet struck
+        // from them: no three distinct digits. The open cells' union
+        // holds enough digits (3 and 4 for two cells), but taken as
+        // distinct within their ranges the three make at least 3 + 4 + 5
+        // and at most 3 + 4 + 2.
+        let masks = vec![digits(&[3]), digits(&[3, 4]), digits(&[3, 4])];
+        let mut range = None;
+        testing::narrowed(masks, 0b11_1111_1110, |grid| {
+            range = Some(CliqueRange::of(&[0, 1, 2], grid).map(|r| (r.least, r.most)));
+            Ok(())
+        });
+        assert_eq!(range, Some(Err(Contradiction)));
+    }
+
+    #[test]
+    fn a_cliques_range_holds_every_filling_of_distinct_digits() {
+        // Every clique of one to three cells over digits 1 to 5, and a
+        // sample of four cells over 1 to 6: the range holds the sum of
+        // every filling with distinct digits, and a contradiction means
+        // there is none.
+        let all = 0b111_1110;
+        let small = (1..=3).flat_map(|cells| {
+            (0..31u32.pow(cells)).map(move |code| {
+                (0..cells)
+                    .map(|i| ((code / 31u32.pow(i)) % 31 + 1) << 1)
+                    .collect::<Vec<u32>>()
+            })
+        });
+        let mut seed = 12345u64;
+        let large = std::iter::repeat_with(move || {
+            (0..4)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((seed >> 33) as u32 % 63 + 1) << 1
+                })
+                .collect::<Vec<u32>>()
+        })
+        .take(20_000);
+        let (mut ranged, mut crossed) = (0, 0);
+        for masks in small.chain(large) {
+            let sums = distinct_fillings(&masks);
+            let cells: Vec<u16> = (0..masks.len() as u16).collect();
+            testing::narrowed(masks.clone(), all, |grid| {
+                match CliqueRange::of(&cells, grid) {
+                    Ok(range) => {
+                        ranged += 1;
+                        for &sum in &sums {
+                            assert!(range.least <= sum && sum <= range.most, "{masks:?}");
+                        }
+                    }
+                    Err(Contradiction) => {
+                        crossed += 1;
+                        assert!(sums.is_empty(), "{masks:?}");
+                    }
+                }
+                Ok(())
+            });
+        }
+        assert!(ranged > 10_000 && crossed > 100, "{ranged} {crossed}");
+    }
+
+    /// The sums of every filling of `masks` with distinct digits.
+    fn distinct_fillings(masks: &[u32]) -> Vec<i64> {
+        let Some((&first, rest)) = masks.split_first() else {
+            return vec![0];
+        };
+        let mut sums = Vec::new();
+        for digit in digits_of(first) {
+            let rest: Vec<u32> = rest.iter().map(|&m| m & !(1 << digit)).collect();
+            if rest.iter().all(|&m| m != 0) {
+                sums.extend(
+                    distinct_fillings(&rest)
+                        .into_iter()
+                        .map(|s| s + i64::from(digit)),
+                );
+            }
+        }
+        sums
     }
 
     #[test]

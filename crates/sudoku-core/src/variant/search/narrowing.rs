@@ -68,9 +68,9 @@ impl Narrowing<'_> {
 pub(crate) struct Queue {
     pub(super) cells: Vec<u16>,
     pub(super) cell_queued: Vec<bool>,
-    /// The propagators waiting, and the late ones, which run only when
-    /// no other waits.
+    /// The propagators waiting.
     pub(super) propagators: Vec<u32>,
+    /// The late propagators waiting, which run only when no other waits.
     pub(super) late_propagators: Vec<u32>,
     pub(super) propagator_queued: Vec<bool>,
     /// Which propagators run late.
@@ -141,7 +141,10 @@ impl Queue {
     /// The next propagator to run: the last queued, a late one only when
     /// no other waits.
     pub(super) fn pop_propagator(&mut self) -> Option<u32> {
-        let index = (self.propagators.pop()).or_else(|| self.late_propagators.pop())?;
+        let index = self
+            .propagators
+            .pop()
+            .or_else(|| self.late_propagators.pop())?;
         self.propagator_queued[index as usize] = false;
         Some(index)
     }
@@ -168,7 +171,11 @@ impl Queue {
         for cell in self.cells.drain(..) {
             self.cell_queued[usize::from(cell)] = false;
         }
-        for index in (self.propagators.drain(..)).chain(self.late_propagators.drain(..)) {
+        for index in self
+            .propagators
+            .drain(..)
+            .chain(self.late_propagators.drain(..))
+        {
             self.propagator_queued[index as usize] = false;
         }
     }

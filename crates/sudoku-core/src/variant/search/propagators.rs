@@ -53,8 +53,7 @@ impl Propagator {
     /// cost a pass over all its cells and rarely narrow, and the sums
     /// derived from a killer's houses are long and many: read once the
     /// cheaper rules have settled their cells, they run less often for
-    /// the same fixed point (TAREK_ALL under callgrind: 11 % fewer
-    /// instructions, about as many guesses).
+    /// the same fixed point (docs/variants.md has the figures).
     pub fn runs_late(&self) -> bool {
         matches!(self, Propagator::Linear(_))
     }
