@@ -241,10 +241,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_cage_hears_of_a_cell_in_the_rest_of_its_house_once_it_is_fixed() {
+    /// A plain 9×9 with one summed cage: R1C3 + R1C4 = 10.
+    fn row_cage_model() -> Model {
         use crate::variant::constraints::Cage;
-        // R1C3 + R1C4 = 10, which R1C3 and R1C4 cannot make with a 5.
         let cage = Cage {
             cells: vec![2, 3],
             sum: Some(10),
@@ -255,7 +254,13 @@ mod tests {
             ..PuzzleParts::default()
         })
         .unwrap();
-        let mut model = compile(&puzzle);
+        compile(&puzzle)
+    }
+
+    #[test]
+    fn a_cage_hears_of_a_cell_in_the_rest_of_its_house_once_it_is_fixed() {
+        // R1C3 + R1C4 = 10, which R1C3 and R1C4 cannot make with a 5.
+        let mut model = row_cage_model();
         let index = (model.propagators.iter())
             .position(|p| matches!(p, Propagator::Cage(cage) if cage.cage() == [2, 3]))
             .unwrap() as u32;
@@ -291,19 +296,8 @@ mod tests {
 
     #[test]
     fn a_models_sums_run_after_its_other_rules() {
-        use crate::variant::constraints::Cage;
         // A summed cage in row 1: the rest of the row sums to 35, a sum.
-        let cage = Cage {
-            cells: vec![2, 3],
-            sum: Some(10),
-        };
-        let puzzle = VariantPuzzle::new(PuzzleParts {
-            size: 9,
-            constraints: vec![cage.into()],
-            ..PuzzleParts::default()
-        })
-        .unwrap();
-        let model = compile(&puzzle);
+        let model = row_cage_model();
         let is_sum =
             |index: &u32| matches!(model.propagators[*index as usize], Propagator::Linear(_));
         let mut queue = queue_for(&model);
