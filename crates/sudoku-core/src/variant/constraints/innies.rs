@@ -10,9 +10,8 @@
 //! inside counts whole: the cells inside that no such cage covers, less
 //! the cells of those cages that stick out, make up the difference between
 //! the houses' total and the cages' sums ([`HouseSums::unions`]).
-//! Measured on the Interactive Sudoku Solver, whose
-//! optimizer derives the same sums, they cut hard killers' searches by
-//! tens of times.
+//! Measured on the Interactive Sudoku Solver, whose optimizer derives the
+//! same sums, they cut hard killers' searches by tens of times.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
