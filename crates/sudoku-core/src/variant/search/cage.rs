@@ -533,26 +533,15 @@ mod tests {
     /// For each cell, the digits it takes in some filling of the cage: a
     /// digit of its mask for each cell, all distinct, making one of `sets`.
     fn fillings(masks: &[u32], sets: &[u32]) -> Vec<u32> {
-        fn fill(masks: &[u32], sets: &[u32], chosen: &mut Vec<u32>, used: &mut [u32]) {
-            let cell = chosen.len();
-            if cell == masks.len() {
-                let set = chosen.iter().fold(0, |s, &d| s | d);
-                if sets.contains(&set) {
-                    for (u, &d) in used.iter_mut().zip(chosen.iter()) {
-                        *u |= d;
-                    }
-                }
-                return;
-            }
-            let taken = chosen.iter().fold(0, |s, &d| s | d);
-            for digit in digits_of(masks[cell] & !taken).map(|d| 1 << d) {
-                chosen.push(digit);
-                fill(masks, sets, chosen, used);
-                chosen.pop();
-            }
-        }
         let mut used = vec![0; masks.len()];
-        fill(masks, sets, &mut Vec::new(), &mut used);
+        testing::each_distinct_filling(masks, &mut |chosen| {
+            let set = chosen.iter().fold(0, |s, &d| s | d);
+            if sets.contains(&set) {
+                for (u, &d) in used.iter_mut().zip(chosen) {
+                    *u |= d;
+                }
+            }
+        });
         used
     }
 

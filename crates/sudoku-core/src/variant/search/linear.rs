@@ -681,20 +681,10 @@ mod tests {
 
     /// The sums of every filling of `masks` with distinct digits.
     fn distinct_fillings(masks: &[u32]) -> Vec<i64> {
-        let Some((&first, rest)) = masks.split_first() else {
-            return vec![0];
-        };
         let mut sums = Vec::new();
-        for digit in digits_of(first) {
-            let rest: Vec<u32> = rest.iter().map(|&m| m & !(1 << digit)).collect();
-            if rest.iter().all(|&m| m != 0) {
-                sums.extend(
-                    distinct_fillings(&rest)
-                        .into_iter()
-                        .map(|s| s + i64::from(digit)),
-                );
-            }
-        }
+        testing::each_distinct_filling(masks, &mut |chosen| {
+            sums.push(chosen.iter().map(|d| i64::from(d.trailing_zeros())).sum());
+        });
         sums
     }
 

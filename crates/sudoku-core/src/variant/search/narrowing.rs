@@ -191,6 +191,23 @@ pub(crate) mod testing {
         list.iter().fold(0, |mask, &d| mask | 1 << d)
     }
 
+    /// Calls `visit` with every way of giving each cell of `masks` one of
+    /// its digits, all distinct (a digit a mask, cell by cell).
+    pub fn each_distinct_filling(masks: &[u32], visit: &mut impl FnMut(&[u32])) {
+        fn fill(masks: &[u32], chosen: &mut Vec<u32>, visit: &mut impl FnMut(&[u32])) {
+            let Some(&mask) = masks.get(chosen.len()) else {
+                return visit(chosen);
+            };
+            let taken = chosen.iter().fold(0, |taken, &digit| taken | digit);
+            for digit in super::digits_of(mask & !taken).map(|d| 1 << d) {
+                chosen.push(digit);
+                fill(masks, chosen, visit);
+                chosen.pop();
+            }
+        }
+        fill(masks, &mut Vec::with_capacity(masks.len()), visit);
+    }
+
     /// `masks` narrowed by `propagate` (a propagator run once, on a grid
     /// whose digits are `all_digits`), or `None` on a contradiction.
     pub fn narrowed(
