@@ -46,15 +46,26 @@ struct Meeting {
     beyond: Box<[u16]>,
 }
 
+/// Most meetings in a family: their shared cells do not overlap and
+/// number two or more each.
+const MOST_FAMILY_MEETINGS: usize = MOST_HOUSE_CELLS / 2;
+
 impl Family {
     /// The digits of `open` that lie in exactly one meeting's cells and in
-    /// no cell the family leaves uncovered.
-    fn confined(&self, masks: &[u32; MOST_HOUSE_CELLS], open: u32) -> u32 {
+    /// no cell the family leaves uncovered; and in `inside`, each
+    /// meeting's digits (the union of its shared cells), for the caller
+    /// to strike with rather than gather again.
+    fn confined(
+        &self,
+        masks: &[u32; MOST_HOUSE_CELLS],
+        open: u32,
+        inside: &mut [u32; MOST_FAMILY_MEETINGS],
+    ) -> u32 {
         let (mut once, mut twice) = (0u32, 0u32);
-        for meeting in &self.meetings {
-            let inside = union_at(masks, meeting.shared);
-            twice |= once & inside;
-            once |= inside;
+        for (meeting, inside) in self.meetings.iter().zip(inside.iter_mut()) {
+            *inside = union_at(masks, meeting.shared);
+            twice |= once & *inside;
+            once |= *inside;
         }
         once & !twice & !union_at(masks, self.uncovered) & open
     }
@@ -100,6 +111,9 @@ impl House {
             .copied()
             .filter(|cell| !self.cells.contains(cell))
             .collect();
+        // Two shared cells or more, so that a family (its meetings'
+        // shared cells apart) holds at most MOST_FAMILY_MEETINGS.
+        assert!(shared.count_ones() >= 2, "a meeting of two cells or more");
         let meeting = Meeting { shared, beyond };
         let disjoint = |family: &&mut Family| {
             family
@@ -174,13 +188,14 @@ impl House {
         masks: &[u32; MOST_HOUSE_CELLS],
         open: u32,
     ) -> Result<(), Contradiction> {
+        let mut inside = [0u32; MOST_FAMILY_MEETINGS];
         for family in &self.families {
-            let unique = family.confined(masks, open);
+            let unique = family.confined(masks, open, &mut inside);
             if unique == 0 {
                 continue;
             }
-            for meeting in &family.meetings {
-                let confined = union_at(masks, meeting.shared) & unique;
+            for (meeting, &inside) in family.meetings.iter().zip(inside.iter()) {
+                let confined = inside & unique;
                 if confined != 0 {
                     for &cell in meeting.beyond.iter() {
                         grid.narrow(cell, !confined)?;
