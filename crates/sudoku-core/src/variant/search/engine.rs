@@ -5,7 +5,8 @@
 //! cheap, common case, kept out of the propagators) and the propagators
 //! that read it only once it is fixed are queued (a cage, for the rest of
 //! a house it lies in); then every propagator woken by any change of the
-//! cell is queued. Each is queued once at a time. Queued cells go first,
+//! cell is queued, told which digits were struck from the cell (a house
+//! points only those: see [`Narrowing::dirty`]). Each is queued once at a time. Queued cells go first,
 //! then queued propagators, the last queued first; a sum
 //! ([`Propagator::runs_late`]) waits until no other propagator does. The
 //! loop ends when both queues are empty, or at the first [`Contradiction`].
@@ -73,14 +74,19 @@ pub(crate) fn propagate_placement(
     debug_assert!(masks[usize::from(cell)].is_power_of_two());
     queue.holding = true;
     queue.release(cell);
+    // Which digits the branch struck from the cell is the caller's to
+    // know: every one may have moved.
+    queue.push_cell(cell, u32::MAX);
     let mut round = std::mem::take(&mut queue.round);
     round.clear();
     round.push(cell);
     let result = loop {
         // Each was released when first seen single (held, in the rounds
         // after the first).
+        // Each single's own struck digits reached the rules it wakes when
+        // it was first taken from the queue.
         for &single in &round {
-            queue.push_cell(single);
+            queue.push_cell(single, 0);
         }
         if propagate(model, masks, queue).is_err() {
             let first = usize::from(round[0]);
@@ -111,6 +117,7 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
     loop {
         if let Some(cell) = queue.cells.pop() {
             queue.cell_queued[usize::from(cell)] = false;
+            let struck = std::mem::take(&mut queue.struck[usize::from(cell)]);
             let mask = masks[usize::from(cell)];
             if is_single(mask) {
                 if queue.holding && !queue.released[usize::from(cell)] {
@@ -121,21 +128,23 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
                     strike_from_peers(model, masks, queue, cell, mask)?;
                 }
                 for &index in model.fixed_watchers[usize::from(cell)].iter() {
-                    queue.push_propagator(index);
+                    queue.wake(index, struck);
                 }
             }
             for &index in model.watchers[usize::from(cell)].iter() {
-                queue.push_propagator(index);
+                queue.wake(index, struck);
             }
             continue;
         }
         let Some(index) = queue.pop_propagator() else {
             return Ok(());
         };
+        let dirty = queue.take_dirty(index);
         let mut narrowing = Narrowing {
             masks: &mut *masks,
             queue: &mut *queue,
             all_digits,
+            dirty,
         };
         model.propagators[index as usize].propagate(&mut narrowing)?;
     }
@@ -158,7 +167,7 @@ fn strike_from_peers(
                 return Err(Contradiction);
             }
             masks[usize::from(peer)] = left;
-            queue.push_cell(peer);
+            queue.push_cell(peer, digit);
         }
     }
     Ok(())
@@ -278,7 +287,7 @@ mod tests {
             masks[cell] = all & !nine;
         }
         masks[0] = five;
-        queue.push_cell(0);
+        queue.push_cell(0, u32::MAX);
         propagate(&model, &mut masks, &mut queue).unwrap();
         assert_eq!((masks[2], masks[3]), (1 << 1 | nine, 1 << 1 | nine));
         // The cage is woken by its own cells on any change, and by the
@@ -313,6 +322,67 @@ mod tests {
     }
 
     #[test]
+    fn waking_rules_with_only_the_digits_struck_keeps_the_fixed_points() {
+        use crate::generate::random::Random;
+        // Walks down random branches, placing and propagating each step
+        // twice: with the digits struck tracked, and with every digit
+        // taken as struck (what the houses saw before they were told).
+        let (mut steps, mut failed) = (0, 0);
+        for seed in 0..160u64 {
+            let puzzle = match seed % 3 {
+                0 => VariantPuzzle::new(PuzzleParts {
+                    size: 9,
+                    ..PuzzleParts::default()
+                })
+                .unwrap(),
+                _ => random_puzzle(seed, if seed % 2 == 0 { 6 } else { 4 }, seed % 4 == 1, 15),
+            };
+            let model = compile(&puzzle);
+            let mut tracked = queue_for(&model);
+            let mut untracked = queue_for(&model);
+            untracked.all_struck = true;
+            let mut masks = model.start.clone();
+            tracked.push_all_cells();
+            if propagate(&model, &mut masks, &mut tracked).is_err() {
+                continue;
+            }
+            let mut random = Random::new(seed);
+            while let Some(cell) = random_open_cell(&masks, &mut random) {
+                let digits: Vec<u32> = crate::variant::search::digits_of(masks[cell]).collect();
+                let digit = 1 << digits[random.below(digits.len() as u32) as usize];
+                let place = |queue: &mut Queue| {
+                    let mut child = masks.clone();
+                    child[cell] = digit;
+                    propagate_placement(&model, &mut child, queue, cell as u16).map(|()| child)
+                };
+                let (with, without) = (place(&mut tracked), place(&mut untracked));
+                assert_eq!(with, without, "seed {seed}, step {steps}");
+                steps += 1;
+                match with {
+                    Ok(child) => masks = child,
+                    Err(_) => {
+                        failed += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(
+            steps > 1000 && failed > 20,
+            "steps {steps}, failed {failed}"
+        );
+    }
+
+    /// An unplaced cell, at random; `None` when every cell is placed.
+    fn random_open_cell(
+        masks: &[u32],
+        random: &mut crate::generate::random::Random,
+    ) -> Option<usize> {
+        let open: Vec<usize> = (0..masks.len()).filter(|&c| !is_single(masks[c])).collect();
+        (!open.is_empty()).then(|| open[random.below(open.len() as u32) as usize])
+    }
+
+    #[test]
     fn a_placement_in_rounds_reaches_the_same_fixed_point_as_at_once() {
         let (mut held, mut failed) = (0, 0);
         for seed in 0..60 {
@@ -328,7 +398,7 @@ mod tests {
                 for digit in crate::variant::search::digits_of(root[cell]).map(|d| 1 << d) {
                     let mut at_once = root.clone();
                     at_once[cell] = digit;
-                    queue.push_cell(cell as u16);
+                    queue.push_cell(cell as u16, u32::MAX);
                     let at_once = propagate(&model, &mut at_once, &mut queue).map(|()| at_once);
                     let mut in_rounds = root.clone();
                     in_rounds[cell] = digit;

@@ -32,6 +32,9 @@ pub(crate) struct Narrowing<'a> {
     pub(super) masks: &'a mut [u32],
     pub(super) queue: &'a mut Queue,
     pub(super) all_digits: u32,
+    /// The digits struck from the running propagator's cells since it
+    /// last ran.
+    pub(super) dirty: u32,
 }
 
 impl Narrowing<'_> {
@@ -46,6 +49,13 @@ impl Narrowing<'_> {
         self.all_digits
     }
 
+    /// The digits struck from the running propagator's cells since it
+    /// last ran (every digit, at the start of a search): the only ones
+    /// whose places among its cells can have changed since then.
+    pub fn dirty(&self) -> u32 {
+        self.dirty
+    }
+
     /// Keeps only the digits of `allowed` in `cell`, queueing it if it
     /// changed; fails if none is left.
     #[inline]
@@ -57,7 +67,7 @@ impl Narrowing<'_> {
         }
         if new != old {
             self.masks[usize::from(cell)] = new;
-            self.queue.push_cell(cell);
+            self.queue.push_cell(cell, old & !new);
         }
         Ok(())
     }
@@ -68,6 +78,15 @@ impl Narrowing<'_> {
 pub(crate) struct Queue {
     pub(super) cells: Vec<u16>,
     pub(super) cell_queued: Vec<bool>,
+    /// The digits struck from each cell since it was last taken from the
+    /// queue, for the propagators it wakes.
+    pub(super) struck: Vec<u32>,
+    /// The digits struck from each propagator's cells since it last ran.
+    dirty: Vec<u32>,
+    /// For tests: every push marks every digit struck, as if nothing were
+    /// tracked.
+    #[cfg(test)]
+    pub(super) all_struck: bool,
     /// The propagators waiting.
     pub(super) propagators: Vec<u32>,
     /// The late propagators waiting, which run only when no other waits.
@@ -99,6 +118,10 @@ impl Queue {
         Queue {
             cells: Vec::new(),
             cell_queued: vec![false; cells],
+            struck: vec![0; cells],
+            dirty: vec![0; late.len()],
+            #[cfg(test)]
+            all_struck: false,
             propagators: Vec::new(),
             late_propagators: Vec::new(),
             propagator_queued: vec![false; late.len()],
@@ -111,8 +134,13 @@ impl Queue {
         }
     }
 
+    /// Queues `cell`, from which the digits of `struck` were just struck
+    /// (every digit when the caller does not say which).
     #[inline]
-    pub fn push_cell(&mut self, cell: u16) {
+    pub fn push_cell(&mut self, cell: u16, struck: u32) {
+        #[cfg(test)]
+        let struck = if self.all_struck { u32::MAX } else { struck };
+        self.struck[usize::from(cell)] |= struck;
         let queued = &mut self.cell_queued[usize::from(cell)];
         if !*queued {
             *queued = true;
@@ -123,8 +151,15 @@ impl Queue {
     /// Queues every cell, as at the start of a search.
     pub fn push_all_cells(&mut self) {
         for cell in 0..self.cell_queued.len() {
-            self.push_cell(cell as u16);
+            self.push_cell(cell as u16, u32::MAX);
         }
+    }
+
+    /// Queues a propagator woken by a cell from which `struck` was struck.
+    #[inline]
+    pub(super) fn wake(&mut self, index: u32, struck: u32) {
+        self.dirty[index as usize] |= struck;
+        self.push_propagator(index);
     }
 
     pub(super) fn push_propagator(&mut self, index: u32) {
@@ -149,6 +184,12 @@ impl Queue {
         Some(index)
     }
 
+    /// The digits struck from propagator `index`'s cells since it last
+    /// ran, forgotten as it runs now.
+    pub(super) fn take_dirty(&mut self, index: u32) -> u32 {
+        std::mem::take(&mut self.dirty[index as usize])
+    }
+
     /// Marks `cell` seen as a single in the current placement.
     pub(super) fn release(&mut self, cell: u16) {
         let released = &mut self.released[usize::from(cell)];
@@ -170,6 +211,7 @@ impl Queue {
     pub(super) fn clear(&mut self) {
         for cell in self.cells.drain(..) {
             self.cell_queued[usize::from(cell)] = false;
+            self.struck[usize::from(cell)] = 0;
         }
         for index in self
             .propagators
@@ -177,6 +219,7 @@ impl Queue {
             .chain(self.late_propagators.drain(..))
         {
             self.propagator_queued[index as usize] = false;
+            self.dirty[index as usize] = 0;
         }
     }
 }
@@ -220,6 +263,7 @@ pub(crate) mod testing {
             masks: &mut masks,
             queue: &mut queue,
             all_digits,
+            dirty: u32::MAX,
         };
         propagate(&mut grid).ok()?;
         Some(masks)
