@@ -6,10 +6,11 @@
 //! that read it only once it is fixed are queued (a cage, for the rest of
 //! a house it lies in); then every propagator woken by any change of the
 //! cell is queued, told which digits were struck from the cell (a house
-//! points only those: see [`Narrowing::dirty`]). Each is queued once at a time. Queued cells go first,
-//! then queued propagators, the last queued first; a sum
-//! ([`Propagator::runs_late`]) waits until no other propagator does. The
-//! loop ends when both queues are empty, or at the first [`Contradiction`].
+//! points only those: see [`Narrowing::dirty`]). Each is queued once at
+//! a time. Queued cells go first, then queued propagators, the last
+//! queued first; a sum ([`Propagator::runs_late`]) waits until no other
+//! propagator does. The loop ends when both queues are empty, or at the
+//! first [`Contradiction`].
 //!
 //! [`Propagator::runs_late`]: super::propagators::Propagator::runs_late
 //!
@@ -75,7 +76,8 @@ pub(crate) fn propagate_placement(
     queue.holding = true;
     queue.release(cell);
     // Which digits the branch struck from the cell is the caller's to
-    // know: every one may have moved.
+    // know: every one may have moved. (The round below queues the cell
+    // again, which adds nothing.)
     queue.push_cell(cell, u32::MAX);
     let mut round = std::mem::take(&mut queue.round);
     round.clear();
@@ -192,6 +194,8 @@ mod tests {
             && queue.released.iter().all(|&released| !released)
             && queue.cell_queued.iter().all(|&queued| !queued)
             && queue.propagator_queued.iter().all(|&queued| !queued)
+            && queue.struck.iter().all(|&struck| struck == 0)
+            && queue.dirty.iter().all(|&dirty| dirty == 0)
     }
 
     #[test]
@@ -338,6 +342,15 @@ mod tests {
                 _ => random_puzzle(seed, if seed % 2 == 0 { 6 } else { 4 }, seed % 4 == 1, 15),
             };
             let model = compile(&puzzle);
+            // Houses hear of every change of their cells, so that the
+            // digits they are told of are all that moved.
+            for (index, propagator) in model.propagators.iter().enumerate() {
+                if let Propagator::House(house) = propagator {
+                    let woken =
+                        |&cell: &u16| model.watchers[usize::from(cell)].contains(&(index as u32));
+                    assert!(house.cells().iter().all(woken), "seed {seed}");
+                }
+            }
             let mut tracked = queue_for(&model);
             let mut untracked = queue_for(&model);
             untracked.all_struck = true;
@@ -357,6 +370,7 @@ mod tests {
                 };
                 let (with, without) = (place(&mut tracked), place(&mut untracked));
                 assert_eq!(with, without, "seed {seed}, step {steps}");
+                assert!(is_clean(&tracked), "seed {seed}, step {steps}");
                 steps += 1;
                 match with {
                     Ok(child) => masks = child,

@@ -33,7 +33,7 @@ pub(crate) struct Narrowing<'a> {
     pub(super) queue: &'a mut Queue,
     pub(super) all_digits: u32,
     /// The digits struck from the running propagator's cells since it
-    /// last ran.
+    /// last ran: see [`Narrowing::dirty`].
     pub(super) dirty: u32,
 }
 
@@ -51,7 +51,10 @@ impl Narrowing<'_> {
 
     /// The digits struck from the running propagator's cells since it
     /// last ran (every digit, at the start of a search): the only ones
-    /// whose places among its cells can have changed since then.
+    /// whose places among its cells can have changed since then. Exact
+    /// only for a propagator that every change of its cells wakes, as a
+    /// house is: one woken by some cells only once they are fixed (a
+    /// cage, by the rest of its house) hears of those cells' digits then.
     pub fn dirty(&self) -> u32 {
         self.dirty
     }
@@ -82,7 +85,7 @@ pub(crate) struct Queue {
     /// queue, for the propagators it wakes.
     pub(super) struck: Vec<u32>,
     /// The digits struck from each propagator's cells since it last ran.
-    dirty: Vec<u32>,
+    pub(super) dirty: Vec<u32>,
     /// For tests: every push marks every digit struck, as if nothing were
     /// tracked.
     #[cfg(test)]
