@@ -84,9 +84,8 @@ pub(crate) fn propagate_placement(
     round.push(cell);
     let result = loop {
         // Each was released when first seen single (held, in the rounds
-        // after the first).
-        // Each single's own struck digits reached the rules it wakes when
-        // it was first taken from the queue.
+        // after the first), and its own struck digits reached the rules
+        // it wakes then.
         for &single in &round {
             queue.push_cell(single, 0);
         }
@@ -178,6 +177,7 @@ fn strike_from_peers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::random::Random;
     use crate::variant::compile::compile;
     use crate::variant::search::propagators::Propagator;
     use crate::variant::tests::random::random_puzzle;
@@ -327,7 +327,6 @@ mod tests {
 
     #[test]
     fn waking_rules_with_only_the_digits_struck_keeps_the_fixed_points() {
-        use crate::generate::random::Random;
         // Walks down random branches, placing and propagating each step
         // twice: with the digits struck tracked, and with every digit
         // taken as struck (what the houses saw before they were told).
@@ -388,10 +387,7 @@ mod tests {
     }
 
     /// An unplaced cell, at random; `None` when every cell is placed.
-    fn random_open_cell(
-        masks: &[u32],
-        random: &mut crate::generate::random::Random,
-    ) -> Option<usize> {
+    fn random_open_cell(masks: &[u32], random: &mut Random) -> Option<usize> {
         let open: Vec<usize> = (0..masks.len()).filter(|&c| !is_single(masks[c])).collect();
         (!open.is_empty()).then(|| open[random.below(open.len() as u32) as usize])
     }
