@@ -6,8 +6,10 @@
 //! that read it only once it is fixed are queued (a cage, for the rest of
 //! a house it lies in); then every propagator woken by any change of the
 //! cell is queued, told which digits were struck from the cell (a house
-//! points only those: see [`Narrowing::dirty`]). Each is queued once at
-//! a time. Queued cells go first, then queued propagators, the last
+//! points only those: see [`Narrowing::dirty`]). A propagator is not
+//! woken by a cell that it alone changed since the cell was queued, when
+//! a second run on its own changes would find nothing (a cage: see
+//! [`Narrowing::disown`]). Each is queued once at a time. Queued cells go first, then queued propagators, the last
 //! queued first; a sum ([`Propagator::runs_late`]) waits until no other
 //! propagator does. The loop ends when both queues are empty, or at the
 //! first [`Contradiction`].
@@ -25,7 +27,7 @@
 //! that blame, and a long chain of forced cells then teaches it a cell of
 //! the round where the chain broke, not only the guess that started it.
 
-use super::narrowing::{Contradiction, Narrowing, Queue, is_single};
+use super::narrowing::{Contradiction, NO_AUTHOR, Narrowing, Queue, is_single};
 use crate::variant::model::Model;
 
 /// An empty queue for `model`'s cells and propagators.
@@ -119,6 +121,7 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
         if let Some(cell) = queue.cells.pop() {
             queue.cell_queued[usize::from(cell)] = false;
             let struck = std::mem::take(&mut queue.struck[usize::from(cell)]);
+            let author = std::mem::replace(&mut queue.author[usize::from(cell)], NO_AUTHOR);
             let mask = masks[usize::from(cell)];
             if is_single(mask) {
                 if queue.holding && !queue.released[usize::from(cell)] {
@@ -129,11 +132,15 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
                     strike_from_peers(model, masks, queue, cell, mask)?;
                 }
                 for &index in model.fixed_watchers[usize::from(cell)].iter() {
-                    queue.wake(index, struck);
+                    if index != author {
+                        queue.wake(index, struck);
+                    }
                 }
             }
             for &index in model.watchers[usize::from(cell)].iter() {
-                queue.wake(index, struck);
+                if index != author {
+                    queue.wake(index, struck);
+                }
             }
             continue;
         }
@@ -141,13 +148,18 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
             return Ok(());
         };
         let dirty = queue.take_dirty(index);
+        let propagator = &model.propagators[index as usize];
         let mut narrowing = Narrowing {
             masks: &mut *masks,
             queue: &mut *queue,
             all_digits,
             dirty,
+            author: match propagator.settles_itself() {
+                true => index,
+                false => NO_AUTHOR,
+            },
         };
-        model.propagators[index as usize].propagate(&mut narrowing)?;
+        propagator.propagate(&mut narrowing)?;
     }
 }
 
@@ -195,6 +207,7 @@ mod tests {
             && queue.cell_queued.iter().all(|&queued| !queued)
             && queue.propagator_queued.iter().all(|&queued| !queued)
             && queue.struck.iter().all(|&struck| struck == 0)
+            && queue.author.iter().all(|&author| author == NO_AUTHOR)
             && queue.dirty.iter().all(|&dirty| dirty == 0)
     }
 

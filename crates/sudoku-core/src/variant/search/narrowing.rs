@@ -35,7 +35,13 @@ pub(crate) struct Narrowing<'a> {
     /// The digits struck from the running propagator's cells since it
     /// last ran: see [`Narrowing::dirty`].
     pub(super) dirty: u32,
+    /// The running propagator, when a second run on its own changes would
+    /// find nothing (see [`Narrowing::disown`]); [`NO_AUTHOR`] otherwise.
+    pub(super) author: u32,
 }
+
+/// No propagator, or several, changed a queued cell.
+pub(crate) const NO_AUTHOR: u32 = u32::MAX;
 
 impl Narrowing<'_> {
     /// A cell's candidates.
@@ -59,6 +65,19 @@ impl Narrowing<'_> {
         self.dirty
     }
 
+    /// Says that this run's changes may leave the running propagator more
+    /// to do, so that they wake it again as any other change would. One
+    /// that [settles itself] is not woken by cells it alone changed: a
+    /// second run on those changes would narrow nothing. A cage keeps to
+    /// that when it follows each set's singles, and not otherwise (a
+    /// needed digit it places can leave another one place), so it
+    /// disowns those runs.
+    ///
+    /// [settles itself]: super::propagators::Propagator::settles_itself
+    pub fn disown(&mut self) {
+        self.author = NO_AUTHOR;
+    }
+
     /// Keeps only the digits of `allowed` in `cell`, queueing it if it
     /// changed; fails if none is left.
     #[inline]
@@ -70,7 +89,7 @@ impl Narrowing<'_> {
         }
         if new != old {
             self.masks[usize::from(cell)] = new;
-            self.queue.push_cell(cell, old & !new);
+            self.queue.push_cell_by(cell, old & !new, self.author);
         }
         Ok(())
     }
@@ -84,6 +103,9 @@ pub(crate) struct Queue {
     /// The digits struck from each cell since it was last taken from the
     /// queue, for the propagators it wakes.
     pub(super) struck: Vec<u32>,
+    /// The one propagator that changed each queued cell, not to be woken
+    /// by it ([`NO_AUTHOR`] when none or several did).
+    pub(super) author: Vec<u32>,
     /// The digits struck from each propagator's cells since it last ran.
     pub(super) dirty: Vec<u32>,
     /// For tests: every push marks every digit struck, as if nothing were
@@ -122,6 +144,7 @@ impl Queue {
             cells: Vec::new(),
             cell_queued: vec![false; cells],
             struck: vec![0; cells],
+            author: vec![NO_AUTHOR; cells],
             dirty: vec![0; late.len()],
             #[cfg(test)]
             all_struck: false,
@@ -141,6 +164,12 @@ impl Queue {
     /// (every digit when the caller does not say which).
     #[inline]
     pub fn push_cell(&mut self, cell: u16, struck: u32) {
+        self.push_cell_by(cell, struck, NO_AUTHOR);
+    }
+
+    /// Queues `cell`, from which propagator `author` just struck `struck`.
+    #[inline]
+    pub(super) fn push_cell_by(&mut self, cell: u16, struck: u32, author: u32) {
         #[cfg(test)]
         let struck = if self.all_struck { u32::MAX } else { struck };
         self.struck[usize::from(cell)] |= struck;
@@ -148,6 +177,9 @@ impl Queue {
         if !*queued {
             *queued = true;
             self.cells.push(cell);
+            self.author[usize::from(cell)] = author;
+        } else if self.author[usize::from(cell)] != author {
+            self.author[usize::from(cell)] = NO_AUTHOR;
         }
     }
 
@@ -215,6 +247,7 @@ impl Queue {
         for cell in self.cells.drain(..) {
             self.cell_queued[usize::from(cell)] = false;
             self.struck[usize::from(cell)] = 0;
+            self.author[usize::from(cell)] = NO_AUTHOR;
         }
         for index in self
             .propagators
@@ -267,6 +300,7 @@ pub(crate) mod testing {
             queue: &mut queue,
             all_digits,
             dirty: u32::MAX,
+            author: super::NO_AUTHOR,
         };
         propagate(&mut grid).ok()?;
         Some(masks)
@@ -275,7 +309,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::{Queue, is_single};
+    use super::{NO_AUTHOR, Queue, is_single};
 
     #[test]
     fn a_late_propagator_runs_only_when_no_other_waits() {
@@ -294,6 +328,24 @@ mod tests {
         assert_eq!(queue.pop_propagator(), None);
         queue.push_propagator(3);
         assert_eq!(queue.pop_propagator(), Some(3));
+    }
+
+    #[test]
+    fn a_queued_cell_keeps_its_author_only_while_one_propagator_changes_it() {
+        let mut queue = Queue::new(3, vec![false; 6]);
+        queue.push_cell_by(0, 0b10, 4);
+        queue.push_cell_by(0, 0b100, 4);
+        queue.push_cell_by(1, 0b10, 4);
+        queue.push_cell_by(1, 0b100, 5);
+        queue.push_cell_by(2, 0b10, 4);
+        queue.push_cell(2, 0b1000);
+        assert_eq!(queue.author, [4, NO_AUTHOR, NO_AUTHOR]);
+        assert_eq!(queue.struck, [0b110, 0b110, 0b1010]);
+        // Taken and queued again, a cell takes its new author.
+        queue.clear();
+        assert_eq!(queue.author, [NO_AUTHOR; 3]);
+        queue.push_cell_by(1, 0b10, 5);
+        assert_eq!(queue.author[1], 5);
     }
 
     #[test]
