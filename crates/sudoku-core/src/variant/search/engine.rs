@@ -27,7 +27,7 @@
 //! that blame, and a long chain of forced cells then teaches it a cell of
 //! the round where the chain broke, not only the guess that started it.
 
-use super::narrowing::{Contradiction, NO_AUTHOR, Narrowing, Queue, is_single};
+use super::narrowing::{Contradiction, NO_AUTHOR, NOT_QUEUED, Narrowing, Queue, is_single};
 use crate::variant::model::Model;
 
 /// An empty queue for `model`'s cells and propagators.
@@ -119,9 +119,8 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
     let all_digits = model.shape.all_digits();
     loop {
         if let Some(cell) = queue.cells.pop() {
-            queue.cell_queued[usize::from(cell)] = false;
             let struck = std::mem::take(&mut queue.struck[usize::from(cell)]);
-            let author = std::mem::replace(&mut queue.author[usize::from(cell)], NO_AUTHOR);
+            let author = std::mem::replace(&mut queue.author[usize::from(cell)], NOT_QUEUED);
             let mask = masks[usize::from(cell)];
             if is_single(mask) {
                 if queue.holding && !queue.released[usize::from(cell)] {
@@ -204,10 +203,9 @@ mod tests {
             && queue.propagators.is_empty()
             && queue.late_propagators.is_empty()
             && queue.released.iter().all(|&released| !released)
-            && queue.cell_queued.iter().all(|&queued| !queued)
             && queue.propagator_queued.iter().all(|&queued| !queued)
             && queue.struck.iter().all(|&struck| struck == 0)
-            && queue.author.iter().all(|&author| author == NO_AUTHOR)
+            && queue.author.iter().all(|&author| author == NOT_QUEUED)
             && queue.dirty.iter().all(|&dirty| dirty == 0)
     }
 

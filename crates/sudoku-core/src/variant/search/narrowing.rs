@@ -41,7 +41,10 @@ pub(crate) struct Narrowing<'a> {
 }
 
 /// No propagator, or several, changed a queued cell.
-pub(crate) const NO_AUTHOR: u32 = u32::MAX;
+pub(crate) const NO_AUTHOR: u32 = u32::MAX - 1;
+
+/// A cell not in the queue.
+pub(crate) const NOT_QUEUED: u32 = u32::MAX;
 
 impl Narrowing<'_> {
     /// A cell's candidates.
@@ -99,12 +102,13 @@ impl Narrowing<'_> {
 #[derive(Debug, Clone)]
 pub(crate) struct Queue {
     pub(super) cells: Vec<u16>,
-    pub(super) cell_queued: Vec<bool>,
     /// The digits struck from each cell since it was last taken from the
     /// queue, for the propagators it wakes.
     pub(super) struck: Vec<u32>,
-    /// The one propagator that changed each queued cell, not to be woken
-    /// by it ([`NO_AUTHOR`] when none or several did).
+    /// For each queued cell, the one propagator that changed it, not to
+    /// be woken by it ([`NO_AUTHOR`] when none or several did);
+    /// [`NOT_QUEUED`] for a cell not in the queue. One array for both, so
+    /// that queueing a cell reads no more than it did before authors.
     pub(super) author: Vec<u32>,
     /// The digits struck from each propagator's cells since it last ran.
     pub(super) dirty: Vec<u32>,
@@ -142,9 +146,8 @@ impl Queue {
     pub fn new(cells: usize, late: Vec<bool>) -> Queue {
         Queue {
             cells: Vec::new(),
-            cell_queued: vec![false; cells],
             struck: vec![0; cells],
-            author: vec![NO_AUTHOR; cells],
+            author: vec![NOT_QUEUED; cells],
             dirty: vec![0; late.len()],
             #[cfg(test)]
             all_struck: false,
@@ -173,19 +176,18 @@ impl Queue {
         #[cfg(test)]
         let struck = if self.all_struck { u32::MAX } else { struck };
         self.struck[usize::from(cell)] |= struck;
-        let queued = &mut self.cell_queued[usize::from(cell)];
-        if !*queued {
-            *queued = true;
+        let queued_by = &mut self.author[usize::from(cell)];
+        if *queued_by == NOT_QUEUED {
+            *queued_by = author;
             self.cells.push(cell);
-            self.author[usize::from(cell)] = author;
-        } else if self.author[usize::from(cell)] != author {
-            self.author[usize::from(cell)] = NO_AUTHOR;
+        } else if *queued_by != author {
+            *queued_by = NO_AUTHOR;
         }
     }
 
     /// Queues every cell, as at the start of a search.
     pub fn push_all_cells(&mut self) {
-        for cell in 0..self.cell_queued.len() {
+        for cell in 0..self.author.len() {
             self.push_cell(cell as u16, u32::MAX);
         }
     }
@@ -245,9 +247,8 @@ impl Queue {
 
     pub(super) fn clear(&mut self) {
         for cell in self.cells.drain(..) {
-            self.cell_queued[usize::from(cell)] = false;
             self.struck[usize::from(cell)] = 0;
-            self.author[usize::from(cell)] = NO_AUTHOR;
+            self.author[usize::from(cell)] = NOT_QUEUED;
         }
         for index in self
             .propagators
@@ -309,7 +310,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::{NO_AUTHOR, Queue, is_single};
+    use super::{NO_AUTHOR, NOT_QUEUED, Queue, is_single};
 
     #[test]
     fn a_late_propagator_runs_only_when_no_other_waits() {
@@ -343,7 +344,7 @@ mod tests {
         assert_eq!(queue.struck, [0b110, 0b110, 0b1010]);
         // Taken and queued again, a cell takes its new author.
         queue.clear();
-        assert_eq!(queue.author, [NO_AUTHOR; 3]);
+        assert_eq!(queue.author, [NOT_QUEUED; 3]);
         queue.push_cell_by(1, 0b10, 5);
         assert_eq!(queue.author[1], 5);
     }
