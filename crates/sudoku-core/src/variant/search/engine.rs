@@ -9,10 +9,11 @@
 //! points only those: see [`Narrowing::dirty`]). A propagator is not
 //! woken by a cell that it alone changed since the cell was queued, when
 //! a second run on its own changes would find nothing (a cage: see
-//! [`Narrowing::disown`]). Each is queued once at a time. Queued cells go first, then queued propagators, the last
-//! queued first; a sum ([`Propagator::runs_late`]) waits until no other
-//! propagator does. The loop ends when both queues are empty, or at the
-//! first [`Contradiction`].
+//! [`Narrowing::disown`]). Each is queued once at a time. Queued cells go
+//! first, then queued propagators, the last queued first; a sum
+//! ([`Propagator::runs_late`]) waits until no other propagator does. The
+//! loop ends when both queues are empty, or at the first
+//! [`Contradiction`].
 //!
 //! [`Propagator::runs_late`]: super::propagators::Propagator::runs_late
 //!
