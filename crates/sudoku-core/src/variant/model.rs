@@ -792,6 +792,7 @@ mod tests {
     use crate::variant::compile::compile;
     use crate::variant::constraints::Cage;
     use crate::variant::search::Searcher;
+    use crate::variant::tests::random::plain_puzzle;
 
     /// The candidates propagation alone leaves, before any search.
     fn propagated(parts: PuzzleParts) -> Vec<u32> {
@@ -954,11 +955,7 @@ mod tests {
 
     #[test]
     fn a_sum_is_split_into_the_largest_cliques() {
-        let puzzle = VariantPuzzle::new(PuzzleParts {
-            size: 9,
-            ..PuzzleParts::default()
-        })
-        .unwrap();
+        let puzzle = plain_puzzle(9);
         let peers = compile(&puzzle).peers;
         // R1C1, R1C9, R2C9, R3C9, R3C8: taken in this order, R1C1 and R1C9
         // would pair off first; R1C9 with the three below it in box 3

@@ -192,7 +192,7 @@ mod tests {
     use crate::generate::random::Random;
     use crate::variant::compile::compile;
     use crate::variant::search::propagators::Propagator;
-    use crate::variant::tests::random::random_puzzle;
+    use crate::variant::tests::random::{plain_puzzle, random_puzzle};
     use crate::variant::{PuzzleParts, VariantPuzzle};
 
     /// True when nothing of a placement is left in the queue.
@@ -212,11 +212,7 @@ mod tests {
 
     #[test]
     fn a_contradiction_in_a_later_round_is_blamed_on_that_rounds_first_single() {
-        let puzzle = VariantPuzzle::new(PuzzleParts {
-            size: 9,
-            ..PuzzleParts::default()
-        })
-        .unwrap();
+        let puzzle = plain_puzzle(9);
         let model = compile(&puzzle);
         let mut queue = queue_for(&model);
         let (one, two) = (1 << 1, 1 << 2);
@@ -345,11 +341,7 @@ mod tests {
         let (mut steps, mut failed) = (0, 0);
         for seed in 0..160u64 {
             let puzzle = match seed % 3 {
-                0 => VariantPuzzle::new(PuzzleParts {
-                    size: 9,
-                    ..PuzzleParts::default()
-                })
-                .unwrap(),
+                0 => plain_puzzle(9),
                 _ => random_puzzle(seed, if seed % 2 == 0 { 6 } else { 4 }, seed % 4 == 1, 15),
             };
             let model = compile(&puzzle);

@@ -8,6 +8,15 @@ use crate::generate::random::Random;
 use crate::variant::constraints::*;
 use crate::variant::{Constraint, PuzzleParts, Shape, VariantPuzzle};
 
+/// A puzzle of `size` with no given and no rule but its houses.
+pub fn plain_puzzle(size: usize) -> VariantPuzzle {
+    VariantPuzzle::new(PuzzleParts {
+        size,
+        ..PuzzleParts::default()
+    })
+    .expect("a plain grid of a supported size")
+}
+
 /// Jigsaw layouts, one region index a cell.
 pub const JIGSAW_4: [u8; 16] = [0, 0, 0, 1, 2, 0, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3];
 pub const JIGSAW_6: [u8; 36] = [
