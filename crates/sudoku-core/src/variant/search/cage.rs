@@ -359,6 +359,7 @@ fn places_of(masks: &[u32], digit: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::random::Random;
     use crate::variant::search::narrowing::testing::{self, digits};
 
     #[test]
@@ -455,10 +456,10 @@ mod tests {
     #[test]
     fn following_a_sets_singles_keeps_every_real_filling_and_no_more_than_the_plain_test() {
         let all = digits(&[1, 2, 3, 4, 5, 6, 7]);
-        let mut random = random_source(0x9e37_79b9_7f4a_7c15);
+        let mut random = Random::new(0x9e37_79b9_7f4a_7c15);
         let (mut filled, mut narrowed) = (0, 0);
         for _ in 0..2000 {
-            let len = 2 + random(4) as usize;
+            let len = 2 + random.below(4) as usize;
             let sets = random_sum_sets(&mut random, len);
             let cage = CageSum::new((0..len as u16).collect(), sets.clone().into());
             let masks: Vec<u32> = (0..len).map(|_| random_mask(&mut random)).collect();
@@ -504,19 +505,9 @@ mod tests {
         assert!(filled > 300 && narrowed > 50, "{filled} {narrowed}");
     }
 
-    /// A xorshift source of numbers below its argument, from `state`.
-    fn random_source(mut state: u64) -> impl FnMut(u64) -> u64 {
-        move |below| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        }
-    }
-
     /// Every set of `len` digits from 1 to 7 with the sum of `len` such
     /// digits drawn at random: the sets of a cage of `len` cells.
-    fn random_sum_sets(random: &mut impl FnMut(u64) -> u64, len: usize) -> Vec<u32> {
+    fn random_sum_sets(random: &mut Random, len: usize) -> Vec<u32> {
         let total = random_subset(random, len).into_iter().sum::<u32>();
         (0u32..1 << 7)
             .map(|bits| bits << 1)
@@ -526,10 +517,10 @@ mod tests {
     }
 
     /// A random mask of digits 1 to 7: one digit a time in four.
-    fn random_mask(random: &mut impl FnMut(u64) -> u64) -> u32 {
-        match random(4) {
-            0 => 1 << (1 + random(7)),
-            _ => (random(127) as u32 + 1) << 1,
+    fn random_mask(random: &mut Random) -> u32 {
+        match random.below(4) {
+            0 => 1 << (1 + random.below(7)),
+            _ => (random.below(127) + 1) << 1,
         }
     }
 
@@ -540,15 +531,15 @@ mod tests {
     #[test]
     fn with_five_open_or_fewer_a_cages_second_run_narrows_nothing() {
         let all = digits(&[1, 2, 3, 4, 5, 6, 7]);
-        let mut random = random_source(0x2545_f491_4f6c_dd1d);
+        let mut random = Random::new(0x2545_f491_4f6c_dd1d);
         let (mut settled, mut moved) = (0, 0);
         for _ in 0..3000 {
             // Cells 0 to 6 are a house of seven: the cage first, then the
             // rest; cells 7 to 11 see cage cells at random.
-            let len = 2 + random(4) as usize;
+            let len = 2 + random.below(4) as usize;
             let sets = random_sum_sets(&mut random, len);
             let seers = (7..12u16)
-                .map(|cell| (cell, random(1 << len) as u32))
+                .map(|cell| (cell, random.below(1 << len)))
                 .filter(|&(_, sees)| sees.count_ones() >= 2)
                 .collect();
             let complement: Vec<u16> = (len as u16..7).collect();
@@ -567,10 +558,10 @@ mod tests {
     }
 
     /// `len` distinct digits from 1 to 7.
-    fn random_subset(random: &mut impl FnMut(u64) -> u64, len: usize) -> Vec<u32> {
+    fn random_subset(random: &mut Random, len: usize) -> Vec<u32> {
         let mut digits: Vec<u32> = (1..=7).collect();
         for i in 0..len {
-            let j = i + random((7 - i) as u64) as usize;
+            let j = i + random.below((7 - i) as u32) as usize;
             digits.swap(i, j);
         }
         digits.truncate(len);
