@@ -131,17 +131,9 @@ fn run(model: &Model, masks: &mut [u32], queue: &mut Queue) -> Result<(), Contra
                 } else {
                     strike_from_peers(model, masks, queue, cell, mask)?;
                 }
-                for &index in model.fixed_watchers[usize::from(cell)].iter() {
-                    if index != author {
-                        queue.wake(index, struck);
-                    }
-                }
+                queue.wake_all_but(&model.fixed_watchers[usize::from(cell)], struck, author);
             }
-            for &index in model.watchers[usize::from(cell)].iter() {
-                if index != author {
-                    queue.wake(index, struck);
-                }
-            }
+            queue.wake_all_but(&model.watchers[usize::from(cell)], struck, author);
             continue;
         }
         let Some(index) = queue.pop_propagator() else {

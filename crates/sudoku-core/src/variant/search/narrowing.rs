@@ -199,6 +199,17 @@ impl Queue {
         self.push_propagator(index);
     }
 
+    /// Wakes each of `indices` but `author` (the one propagator that alone
+    /// changed the cell, if any), as a cell from which `struck` was struck.
+    #[inline]
+    pub(super) fn wake_all_but(&mut self, indices: &[u32], struck: u32, author: u32) {
+        for &index in indices {
+            if index != author {
+                self.wake(index, struck);
+            }
+        }
+    }
+
     pub(super) fn push_propagator(&mut self, index: u32) {
         let queued = &mut self.propagator_queued[index as usize];
         if !*queued {
@@ -342,7 +353,7 @@ mod tests {
         queue.push_cell(2, 0b1000);
         assert_eq!(queue.author, [4, NO_AUTHOR, NO_AUTHOR]);
         assert_eq!(queue.struck, [0b110, 0b110, 0b1010]);
-        // Taken and queued again, a cell takes its new author.
+        // Cleared and queued again, a cell takes its new author.
         queue.clear();
         assert_eq!(queue.author, [NOT_QUEUED; 3]);
         queue.push_cell_by(1, 0b10, 5);
