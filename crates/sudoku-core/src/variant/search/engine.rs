@@ -193,13 +193,10 @@ mod tests {
             && queue.held.is_empty()
             && queue.round.is_empty()
             && queue.cells.is_empty()
-            && queue.propagators.is_empty()
-            && queue.late_propagators.is_empty()
+            && queue.no_propagator_waits()
             && queue.released.iter().all(|&released| !released)
-            && queue.propagator_queued.iter().all(|&queued| !queued)
             && queue.struck.iter().all(|&struck| struck == 0)
             && queue.author.iter().all(|&author| author == NOT_QUEUED)
-            && queue.dirty.iter().all(|&dirty| dirty == 0)
     }
 
     #[test]
@@ -315,7 +312,7 @@ mod tests {
             |index: &u32| matches!(model.propagators[*index as usize], Propagator::Linear(_));
         let mut queue = queue_for(&model);
         for index in 0..model.propagators.len() as u32 {
-            queue.push_propagator(index);
+            queue.wake(index, 0);
         }
         let order: Vec<u32> = std::iter::from_fn(|| queue.pop_propagator()).collect();
         let first_sum = order.iter().position(is_sum).expect("a sum");
