@@ -229,7 +229,13 @@ impl CageSum {
     }
 
     /// Strikes each needed digit from the cells outside that see every
-    /// cage cell still able to take it (`masks`: the cage cells').
+    /// cage cell still able to take it (`masks`: the cage cells'). A
+    /// digit with one place is left to the engine, which strikes it from
+    /// that cell's peers once it is placed there.
+    ///
+    /// Group by group, all its digits at once: digit by digit, finding
+    /// each one's places first, made a guess on MATHEMAGIC_KILLERS#0 3 %
+    /// dearer.
     fn strike_from_seers(
         &self,
         grid: &mut Narrowing<'_>,
@@ -239,20 +245,24 @@ impl CageSum {
         if self.seer_groups.is_empty() {
             return Ok(());
         }
-        for digit in digits_of(needed).map(|d| 1u32 << d) {
-            let places = places_of(masks, digit);
-            if is_single(places) {
-                continue;
-            }
-            let mut start = 0;
-            for &(sees, end) in self.seer_groups.iter() {
-                if places & !sees == 0 {
-                    for &cell in &self.seer_cells[start..end] {
-                        grid.narrow(cell, !digit)?;
-                    }
+        let (mut once, mut twice) = (0u32, 0u32);
+        for &mask in masks.iter() {
+            twice |= once & mask;
+            once |= mask;
+        }
+        let spread = needed & twice;
+        if spread == 0 {
+            return Ok(());
+        }
+        let mut start = 0;
+        for &(sees, end) in self.seer_groups.iter() {
+            let strike = spread & !unseen_by(masks, sees);
+            if strike != 0 {
+                for &cell in &self.seer_cells[start..end] {
+                    grid.narrow(cell, !strike)?;
                 }
-                start = end;
             }
+            start = end;
         }
         Ok(())
     }
@@ -362,6 +372,17 @@ fn assign_within(set: u32, masks: &[u32], within: &mut [u32]) -> bool {
         hidden = set & !twice & !alone;
     }
     true
+}
+
+/// The digits of the cage cells (`masks`) that a group of cells outside
+/// does not see (`sees`: bit `i` for the `i`th cage cell it sees).
+fn unseen_by(masks: &[u32], sees: u32) -> u32 {
+    let mut unseen = 0;
+    for (i, &mask) in masks.iter().enumerate() {
+        // All ones when the group does not see cell `i`, else none.
+        unseen |= mask & ((sees >> i) & 1).wrapping_sub(1);
+    }
+    unseen
 }
 
 /// The positions (bit `i` for the `i`th) of the masks holding `digit`.
