@@ -346,7 +346,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::{NO_AUTHOR, NOT_QUEUED, Queue, is_single};
+    use super::{LATE, NO_AUTHOR, NOT_QUEUED, QUEUED, Queue, is_single};
 
     #[test]
     fn a_late_propagator_runs_only_when_no_other_waits() {
@@ -379,7 +379,9 @@ mod tests {
         assert_eq!(queue.take_dirty(2), 0b1010);
         assert_eq!(queue.take_dirty(2), 0);
         let every_digit = ((1 << 25) - 1) << 1;
-        assert_eq!(queue.take_dirty(0) & every_digit, every_digit);
+        let heard = queue.take_dirty(0);
+        assert_eq!(heard & every_digit, every_digit);
+        assert_eq!(heard & (QUEUED | LATE), 0, "{heard:#x}");
         // Taking its digits leaves each queued, once; being told of every
         // digit did not make 0 late.
         queue.wake(3, 0);
