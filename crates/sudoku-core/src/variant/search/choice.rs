@@ -237,18 +237,12 @@ fn fewest_candidates(masks: &[u32]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::PuzzleParts;
     use crate::variant::compile::compile;
-    use crate::variant::puzzle::VariantPuzzle;
+    use crate::variant::tests::random::plain_puzzle;
 
     #[test]
     fn a_house_digit_names_its_other_place_to_blame_when_striking_fails() {
-        let puzzle = VariantPuzzle::new(PuzzleParts {
-            size: 4,
-            ..PuzzleParts::default()
-        })
-        .unwrap();
-        let model = compile(&puzzle);
+        let model = compile(&plain_puzzle(4));
         let chooser = Chooser::new(&model);
         // Every cell open; R1C1 and R1C2 cannot hold 4, so the row's 4
         // has two places left, R1C3 and R1C4.
