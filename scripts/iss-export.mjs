@@ -70,6 +70,8 @@ import { resolve as resolvePath, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
+import { makeFpuzzlesDecoder } from './iss-fpuzzles-decoder.mjs';
+
 // ---------------------------------------------------------------------------
 // Command line
 // ---------------------------------------------------------------------------
@@ -623,116 +625,10 @@ class Converter {
 // ---------------------------------------------------------------------------
 // f-puzzles -> ISS (for --verify)
 // ---------------------------------------------------------------------------
-// An independent decoder of the f-puzzles JSON written above, following the
-// f-puzzles / SudokuSolver importer semantics (not ISS's): nonconsecutive and
-// negative ratio exempt every kropki-dotted pair. It builds ISS constraint
-// objects, so ISS can solve "the f-puzzles puzzle" and the verdicts can be
-// compared.
-const decodeFpuzzles = (fp) => {
-  const N = fp.size;
-  const cs = [];
-  const shape = new SudokuConstraint.Shape(`${N}x${N}`);
-  cs.push(shape);
-  const g = CellGeometry.fromShapeSpec(shape.shapeSpec);
-  const id = (name) => {
-    const m = /^R(\d+)C(\d+)$/.exec(name);
-    if (!m) throw new Error('bad f-puzzles cell ' + name);
-    return g.makeCellId(+m[1] - 1, +m[2] - 1);
-  };
-  const idx = (name) => g.parseCellId(id(name)).cellIndex;
-  const candidates = new Map();   // ISS cell id -> allowed values
-  const restrict = (cell, values) => {
-    const prev = candidates.get(cell);
-    candidates.set(cell, prev ? prev.filter(v => values.includes(v)) : values);
-  };
-  const regions = new Map();
-  let anyRegion = false;
-  fp.grid.forEach((row, r) => row.forEach((cell, c) => {
-    if (cell.value && cell.given) restrict(g.makeCellId(r, c), [cell.value]);
-    if (cell.region !== undefined && cell.region !== null) {
-      anyRegion = true;
-      if (!regions.has(cell.region)) regions.set(cell.region, []);
-      regions.get(cell.region).push(g.makeCellId(r, c));
-    }
-  }));
-  if (anyRegion) {
-    cs.push(new SudokuConstraint.NoBoxes());
-    for (const cells of regions.values()) cs.push(new SudokuConstraint.Jigsaw(g.name, ...cells));
-  }
-  const all = g.allValues();
-  for (const o of fp.odd || []) restrict(id(o.cell), all.filter(v => v % 2 === 1));
-  for (const e of fp.even || []) restrict(id(e.cell), all.filter(v => v % 2 === 0));
-  for (const [cell, values] of candidates) cs.push(new SudokuConstraint.Given(cell, ...values));
-
-  for (const k of fp.killercage || []) {
-    cs.push(new SudokuConstraint.Cage(k.value === undefined ? 0 : +k.value, ...k.cells.map(id)));
-  }
-  for (const t of fp.thermometer || []) {
-    for (const line of t.lines) cs.push(new SudokuConstraint.Thermo(...line.map(id)));
-  }
-  // Arrows as the SudokuSolver importer reads them: every line of an arrow
-  // object is a separate arrow on the same circle; a line's first cell is
-  // where it leaves the circle and is not summed.
-  for (const a of fp.arrow || []) {
-    const circle = a.cells.map(id);
-    for (const line of a.lines) {
-      const shaft = line.slice(1).map(id);
-      if (!shaft.length) continue;
-      if (circle.length === 1) cs.push(new SudokuConstraint.Arrow(circle[0], ...shaft));
-      else cs.push(new SudokuConstraint.PillArrow(circle.length, ...circle, ...shaft));
-    }
-  }
-  // Diagonals from the f-puzzles definition, not from ISS's Diagonal type, so
-  // that a swapped direction in the encoder cannot cancel out here:
-  // diagonal+ runs R<N>C1 .. R1C<N>, diagonal- runs R1C1 .. R<N>C<N>.
-  const diag = (f) => Array.from({ length: N }, (_, i) => g.makeCellId(...f(i)));
-  if (fp['diagonal+']) cs.push(new SudokuConstraint.AllDifferent(...diag(i => [N - 1 - i, i])));
-  if (fp['diagonal-']) cs.push(new SudokuConstraint.AllDifferent(...diag(i => [i, i])));
-  for (const r of fp.extraregion || []) cs.push(new SudokuConstraint.AllDifferent(...r.cells.map(id)));
-  if (fp.disjointgroups) cs.push(new SudokuConstraint.DisjointSets());
-  if (fp.antiknight) cs.push(new SudokuConstraint.AntiKnight());
-  if (fp.antiking) cs.push(new SudokuConstraint.AntiKing());
-
-  const pairKey = (a, b) => a < b ? `${a},${b}` : `${b},${a}`;
-  const dotted = new Set();
-  for (const d of fp.difference || []) {
-    if ((d.value ?? 1) != 1) throw new Error('difference value other than 1');
-    cs.push(new SudokuConstraint.WhiteDot(...d.cells.map(id)));
-    dotted.add(pairKey(idx(d.cells[0]), idx(d.cells[1])));
-  }
-  for (const d of fp.ratio || []) {
-    if ((d.value ?? 2) != 2) throw new Error('ratio value other than 2');
-    cs.push(new SudokuConstraint.BlackDot(...d.cells.map(id)));
-    dotted.add(pairKey(idx(d.cells[0]), idx(d.cells[1])));
-  }
-  for (const x of fp.xv || []) {
-    const cls = /^x$/i.test(x.value) ? SudokuConstraint.X : SudokuConstraint.V;
-    cs.push(new cls(...x.cells.map(id)));
-  }
-  const neg = new Set(fp.negative || []);
-  const nonconsec = !!fp.nonconsecutive;
-  const negRatio = neg.has('ratio');
-  if (nonconsec && negRatio) {
-    cs.push(new SudokuConstraint.StrictKropki());
-  } else if (nonconsec && dotted.size === 0) {
-    cs.push(new SudokuConstraint.AntiConsecutive());
-  } else if (nonconsec || negRatio) {
-    const fn = nonconsec
-      ? (a, b) => Math.abs(a - b) !== 1
-      : (a, b) => a !== 2 * b && b !== 2 * a;
-    const key = SudokuConstraint.Pair.fnToKey(fn, N);
-    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
-      for (const [rr, cc] of [[r + 1, c], [r, c + 1]]) {
-        if (rr >= N || cc >= N) continue;
-        const a = g.cellIndex(r, c), b = g.cellIndex(rr, cc);
-        if (dotted.has(pairKey(a, b))) continue;
-        cs.push(new SudokuConstraint.Pair(key, '', g.makeCellId(r, c), g.makeCellId(rr, cc)));
-      }
-    }
-  }
-  if (neg.has('xv')) cs.push(new SudokuConstraint.StrictXV());
-  return new SudokuConstraint.Container(cs);
-};
+// iss-fpuzzles-decoder.mjs reads the f-puzzles JSON written above as the
+// f-puzzles / SudokuSolver importer does (not as ISS does), so that ISS can
+// solve "the f-puzzles puzzle" and the verdicts can be compared.
+const decodeFpuzzles = makeFpuzzlesDecoder({ SudokuConstraint, CellGeometry });
 
 // ---------------------------------------------------------------------------
 // Solving with ISS

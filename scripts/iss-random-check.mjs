@@ -3,12 +3,10 @@
 // and certify each with the Interactive Sudoku Solver (ISS) headless in Node,
 // writing JSON lines for variant_compare.
 //
-// Adapted from iss-export.mjs (same directory): its f-puzzles -> ISS
-// decoder and its count-to-2 solve are reused, extended for labelled dots
-// (difference value != 1, ratio value != 2, via ISS Pair constraints),
-// disjoint groups on jigsaw grids (explicit AllDifferent groups, f-puzzles
-// semantics) and region keys mixed with default boxes. ISS is imported at run
-// time from the checkout given on the command line; nothing of ISS is copied.
+// The f-puzzles -> ISS decoder is iss-fpuzzles-decoder.mjs, shared with
+// iss-export.mjs, and the count-to-2 solve is timed as iss-export.mjs times
+// it. ISS is imported at run time from the checkout given on the command
+// line; nothing of ISS is copied.
 //
 // Usage: node iss-random-check.mjs <iss-checkout> OUT.jsonl [--count N] [--seed S]
 //        [--timeout MS] [--only CLASS] [--seeds S1,S2,...] [-v]
@@ -42,6 +40,7 @@ import { resolve as resolvePath, join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
+import { makeFpuzzlesDecoder } from './iss-fpuzzles-decoder.mjs';
 import { valueChar, fpCell, parseFpCell, boxDims, standardRegions, regionsOfFp, hasRegionKeys, disjointGroupsOf, checkFp } from './fpuzzles-check.mjs';
 
 // ===========================================================================
@@ -57,121 +56,9 @@ if (!isMainThread) {
   const { SudokuBuilder } = await import(issUrl('js/solver/sudoku_builder.js'));
   const { CellGeometry } = await import(issUrl('js/cell_geometry.js'));
 
-  // Adapted from iss-export.mjs decodeFpuzzles (f-puzzles / SudokuSolver
-  // importer semantics, as docs/variants.md states them).
-  const decodeFpuzzles = (fp) => {
-    const N = fp.size;
-    const cs = [];
-    const shape = new SudokuConstraint.Shape(`${N}x${N}`);
-    cs.push(shape);
-    const g = CellGeometry.fromShapeSpec(shape.shapeSpec);
-    const id = (name) => g.makeCellId(...parseFpCell(name));
-    const idx = (name) => g.parseCellId(id(name)).cellIndex;
-    const candidates = new Map();
-    const restrict = (cell, values) => {
-      const prev = candidates.get(cell);
-      candidates.set(cell, prev ? prev.filter(v => values.includes(v)) : values);
-    };
-    fp.grid.forEach((row, r) => row.forEach((cell, c) => {
-      if (cell.value && cell.given) restrict(g.makeCellId(r, c), [cell.value]);
-    }));
-    const jigsaw = hasRegionKeys(fp);
-    const regionOf = regionsOfFp(fp);
-    if (jigsaw) {
-      cs.push(new SudokuConstraint.NoBoxes());
-      const regions = new Map();
-      for (let i = 0; i < N * N; i++) {
-        if (!regions.has(regionOf[i])) regions.set(regionOf[i], []);
-        regions.get(regionOf[i]).push(g.makeCellId(Math.floor(i / N), i % N));
-      }
-      for (const cells of regions.values()) cs.push(new SudokuConstraint.Jigsaw(g.name, ...cells));
-    }
-    const all = g.allValues();
-    for (const o of fp.odd || []) restrict(id(o.cell), all.filter(v => v % 2 === 1));
-    for (const e of fp.even || []) restrict(id(e.cell), all.filter(v => v % 2 === 0));
-    for (const [cell, values] of candidates) {
-      if (!values.length) throw Object.assign(new Error('empty candidate set at ' + cell), { emptyCandidates: true });
-      cs.push(new SudokuConstraint.Given(cell, ...values));
-    }
-    for (const k of fp.killercage || []) {
-      cs.push(new SudokuConstraint.Cage(k.value === undefined || k.value === '' ? 0 : +k.value, ...k.cells.map(id)));
-    }
-    for (const t of fp.thermometer || []) {
-      for (const line of t.lines) cs.push(new SudokuConstraint.Thermo(...line.map(id)));
-    }
-    for (const a of fp.arrow || []) {
-      const circle = a.cells.map(id);
-      for (const line of a.lines) {
-        const shaft = line.slice(1).map(id);
-        if (!shaft.length) continue;
-        if (circle.length === 1) cs.push(new SudokuConstraint.Arrow(circle[0], ...shaft));
-        else cs.push(new SudokuConstraint.PillArrow(circle.length, ...circle, ...shaft));
-      }
-    }
-    const diag = (f) => Array.from({ length: N }, (_, i) => g.makeCellId(...f(i)));
-    if (fp['diagonal+']) cs.push(new SudokuConstraint.AllDifferent(...diag(i => [N - 1 - i, i])));
-    if (fp['diagonal-']) cs.push(new SudokuConstraint.AllDifferent(...diag(i => [i, i])));
-    for (const r of fp.extraregion || []) cs.push(new SudokuConstraint.AllDifferent(...r.cells.map(id)));
-    if (fp.disjointgroups) {
-      if (jigsaw) {
-        for (const grp of disjointGroupsOf(N, regionOf)) {
-          cs.push(new SudokuConstraint.AllDifferent(...grp.map(i => g.makeCellId(Math.floor(i / N), i % N))));
-        }
-      } else {
-        cs.push(new SudokuConstraint.DisjointSets());
-      }
-    }
-    if (fp.antiknight) cs.push(new SudokuConstraint.AntiKnight());
-    if (fp.antiking) cs.push(new SudokuConstraint.AntiKing());
-
-    const pairKey = (a, b) => a < b ? `${a},${b}` : `${b},${a}`;
-    const dotted = new Set();
-    let allDefault = true;
-    const pairC = (fn, a, b) => new SudokuConstraint.Pair(SudokuConstraint.Pair.fnToKey(fn, N), '', id(a), id(b));
-    for (const d of fp.difference || []) {
-      const v = d.value === undefined || d.value === '' ? 1 : +d.value;
-      if (v === 1) cs.push(new SudokuConstraint.WhiteDot(...d.cells.map(id)));
-      else { allDefault = false; cs.push(pairC((x, y) => Math.abs(x - y) === v, ...d.cells)); }
-      dotted.add(pairKey(idx(d.cells[0]), idx(d.cells[1])));
-    }
-    const ratios = new Set();
-    for (const d of fp.ratio || []) {
-      const v = d.value === undefined || d.value === '' ? 2 : +d.value;
-      ratios.add(v);
-      if (v === 2) cs.push(new SudokuConstraint.BlackDot(...d.cells.map(id)));
-      else { allDefault = false; cs.push(pairC((x, y) => x === v * y || y === v * x, ...d.cells)); }
-      dotted.add(pairKey(idx(d.cells[0]), idx(d.cells[1])));
-    }
-    if (!ratios.size) ratios.add(2);
-    for (const x of fp.xv || []) {
-      if (x.value === undefined || x.value === '') continue;
-      const cls = /^x$/i.test(x.value) ? SudokuConstraint.X : SudokuConstraint.V;
-      cs.push(new cls(...x.cells.map(id)));
-    }
-    const neg = new Set(fp.negative || []);
-    const nonconsec = !!fp.nonconsecutive;
-    const negRatio = neg.has('ratio');
-    const rlist = [...ratios];
-    if (nonconsec && negRatio && allDefault) {
-      cs.push(new SudokuConstraint.StrictKropki());
-    } else if (nonconsec && !negRatio && dotted.size === 0) {
-      cs.push(new SudokuConstraint.AntiConsecutive());
-    } else if (nonconsec || negRatio) {
-      const fn = (a, b) => (!nonconsec || Math.abs(a - b) !== 1) &&
-        (!negRatio || !rlist.some(r => a === r * b || b === r * a));
-      const key = SudokuConstraint.Pair.fnToKey(fn, N);
-      for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
-        for (const [rr, cc] of [[r + 1, c], [r, c + 1]]) {
-          if (rr >= N || cc >= N) continue;
-          const a = g.cellIndex(r, c), b = g.cellIndex(rr, cc);
-          if (dotted.has(pairKey(a, b))) continue;
-          cs.push(new SudokuConstraint.Pair(key, '', g.makeCellId(r, c), g.makeCellId(rr, cc)));
-        }
-      }
-    }
-    if (neg.has('xv')) cs.push(new SudokuConstraint.StrictXV());
-    return new SudokuConstraint.Container(cs);
-  };
+  // f-puzzles semantics as docs/variants.md states them (shared with
+  // iss-export.mjs's --verify).
+  const decodeFpuzzles = makeFpuzzlesDecoder({ SudokuConstraint, CellGeometry });
 
   const solveWithIss = (constraint) => {
     const resolved = SudokuBuilder.resolveConstraint(constraint);
