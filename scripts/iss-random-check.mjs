@@ -31,8 +31,8 @@
 //   hard   (only with --only hard, as j-hard on jigsaw grids) sparse puzzles
 //          consistent with a random grid, with 0-5 givens.
 // Every ISS solution is also checked against the f-puzzles rules by an
-// independent checker (checkFp below); a failure is recorded as
-// "check_fail" in the record.
+// independent checker (checkFp, in fpuzzles-check.mjs); a failure is
+// recorded as "check_fail" in the record.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { writeFileSync, appendFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 import { makeFpuzzlesDecoder } from './iss-fpuzzles-decoder.mjs';
-import { valueChar, fpCell, parseFpCell, boxDims, standardRegions, regionsOfFp, hasRegionKeys, disjointGroupsOf, checkFp } from './fpuzzles-check.mjs';
+import { valueChar, fpCell, parseFpCell, boxDims, standardRegions, checkFp } from './fpuzzles-check.mjs';
 
 // ===========================================================================
 // Worker: ISS decode + solve
@@ -691,9 +691,9 @@ function generate(seed, onlyClass) {
       note = notes.join(',');
     }
   }
-  // odd/even on a given of the other parity would make an empty candidate
-  // set; drop such givens (rand class only: the others are consistent or
-  // perturbed on purpose, and parity-flip drops its given).
+  // An odd/even mark on a given of the other parity is kept: the decoder
+  // throws `emptyCandidates` and the worker records the puzzle as having
+  // no solution without asking ISS.
   const fp = P.toJson();
   const label = `${jigsaw ? 'j-' : ''}${cls}${size}`;
   const kinds = [...P.kinds].sort();
