@@ -71,6 +71,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 import { makeFpuzzlesDecoder } from './iss-fpuzzles-decoder.mjs';
+import { fpCell, valueChar } from './fpuzzles-check.mjs';
 
 // ---------------------------------------------------------------------------
 // Command line
@@ -211,15 +212,13 @@ const SUPPORTED_TYPES = new Set([
   'StrictXV', 'AllDifferent',
 ]);
 
-// f-puzzles cell names: "R<row>C<col>", 1-based, decimal (R10C12). ISS writes
-// rows/columns past 9 in base 17 ("RaCc"), so never pass ISS ids through:
-// always go via geometry.parseCellId.
-const fpCell = (r, c) => `R${r + 1}C${c + 1}`;
-
-// Solution strings in the output: 1-9 then A=10, B=11, ... (ISS's own short
-// form for grids past 9 is A=1..P=16; that one is only used to compare with
-// the `solution` field of ISS's data).
-const valueChar = (v) => v <= 9 ? String(v) : String.fromCharCode(55 + v);
+// f-puzzles cell names (`fpCell`): "R<row>C<col>", 1-based, decimal
+// (R10C12). ISS writes rows/columns past 9 in base 17 ("RaCc"), so never
+// pass ISS ids through: always go via geometry.parseCellId.
+//
+// Solution strings in the output (`valueChar`): 1-9 then A=10, B=11, ...
+// (ISS's own short form for grids past 9 is A=1..P=16; that one is only
+// used to compare with the `solution` field of ISS's data).
 
 class Converter {
   constructor(constraint) {
